@@ -1,0 +1,47 @@
+# The two README commands: `make run` and `make test`. Both start from a fresh
+# machine with only Python 3.11: they create .venv and install what they need.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+BIN    := $(VENV)/bin
+export TAVERN_DATA_DIR ?= $(CURDIR)/data
+
+.PHONY: run test bench install clean migrate seed
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+# A stamp per extra, remade when pyproject.toml changes.
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e '.[test]'
+	touch $@
+
+$(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e '.[bench,test]'
+	touch $@
+
+install: $(VENV)/.installed
+
+migrate: install
+	mkdir -p data
+	$(BIN)/alembic upgrade head
+
+seed: migrate
+	$(BIN)/tavern seed
+
+run: seed
+	$(BIN)/uvicorn tavern.web.app:create_app --factory --host 127.0.0.1 --port 8000
+
+test: $(VENV)/.installed-test
+	bash scripts/system-deps.sh
+	$(BIN)/python -m pytest
+
+bench: $(VENV)/.installed-bench
+	@for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+clean:
+	rm -rf $(VENV) data/*.db data/*.db-*

@@ -1,0 +1,163 @@
+"""Cards, codes, decks and the shuffle.
+
+A card is its two-character code: rank ``2 3 4 5 6 7 8 9 T J Q K A`` then suit
+``c d h s`` (``As``, ``Td``). Jokers are ``X1``, ``X2``… so that two physical
+jokers stay distinct. Multi-deck games hold duplicate codes: a deck order is
+simply a list of codes, top card first.
+
+Shuffles are Fisher–Yates over a cryptographically secure source
+(:mod:`secrets`) unless a random source is handed in (tests, simulations).
+The engines never call :mod:`random` themselves.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Protocol
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+#: Rams and other piquet-deck games: A K Q J T 9 8 7.
+PIQUET_RANKS = "789TJQKA"
+RED_SUITS = frozenset("dh")
+BLACK_SUITS = frozenset("cs")
+
+RANK_VALUE = {r: i for i, r in enumerate(RANKS, start=2)}  # 2..14 (ace high)
+SUIT_SYMBOL = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+
+
+class CardError(ValueError):
+    """A card code or a deck that does not exist."""
+
+
+class RandomSource(Protocol):
+    """What a shuffle needs: an unbiased integer in ``range(n)``."""
+
+    def randbelow(self, n: int) -> int: ...
+
+
+class _Secrets:
+    def randbelow(self, n: int) -> int:
+        return secrets.randbelow(n)
+
+
+class SeededSource:
+    """A reproducible source for tests and benchmarks (never for real deals)."""
+
+    def __init__(self, rng: "object") -> None:
+        self._rng = rng
+
+    def randbelow(self, n: int) -> int:
+        return self._rng.randrange(n)  # type: ignore[attr-defined]
+
+
+CSPRNG: RandomSource = _Secrets()
+
+
+def is_joker(card: str) -> bool:
+    return card.startswith("X")
+
+
+def rank(card: str) -> str:
+    if is_joker(card):
+        raise CardError(f"a joker has no rank: {card}")
+    return card[0]
+
+
+def suit(card: str) -> str:
+    if is_joker(card):
+        raise CardError(f"a joker has no suit: {card}")
+    return card[1]
+
+
+def check_card(card: str) -> str:
+    """Return ``card`` if it is a valid code, else raise :class:`CardError`."""
+    if not isinstance(card, str):
+        raise CardError(f"a card code is a string, not {card!r}")
+    if len(card) >= 2 and card[0] == "X" and card[1:].isdigit() and int(card[1:]) > 0:
+        return card
+    if len(card) == 2 and card[0] in RANKS and card[1] in SUITS:
+        return card
+    raise CardError(f"not a card code: {card!r} (rank 2-9TJQKA then suit cdhs, or X1.. for jokers)")
+
+
+def deck52() -> list[str]:
+    return [r + s for s in SUITS for r in RANKS]
+
+
+def deck32() -> list[str]:
+    """The 32-card piquet deck: A K Q J T 9 8 7 of each suit."""
+    return [r + s for s in SUITS for r in PIQUET_RANKS]
+
+
+def deck(*, decks: int = 1, jokers: int = 0, short: bool = False) -> list[str]:
+    """Several decks of 52 (or 32 with ``short``) plus ``jokers`` distinct jokers."""
+    if decks < 1 or jokers < 0:
+        raise CardError("a deck needs at least one pack and no negative jokers")
+    one = deck32() if short else deck52()
+    return one * decks + [f"X{i}" for i in range(1, jokers + 1)]
+
+
+def deck54() -> list[str]:
+    return deck(jokers=2)
+
+
+def shuffle(cards: Iterable[str], rng: RandomSource | None = None) -> list[str]:
+    """A new list: Fisher–Yates, each permutation equally likely."""
+    out = list(cards)
+    source = rng or CSPRNG
+    for i in range(len(out) - 1, 0, -1):
+        j = source.randbelow(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def check_deck_order(order: Sequence[str], composition: Sequence[str]) -> None:
+    """Refuse a deck order that is not exactly a permutation of ``composition``."""
+    for c in order:
+        check_card(c)
+    if Counter(order) != Counter(composition):
+        missing = Counter(composition) - Counter(order)
+        extra = Counter(order) - Counter(composition)
+        raise CardError(
+            "the deck order is not a permutation of the game's deck"
+            + (f"; missing {sorted(missing.elements())}" if missing else "")
+            + (f"; not in this deck {sorted(extra.elements())}" if extra else "")
+        )
+
+
+class Stock:
+    """Cards dealt from an explicit order, top card first."""
+
+    def __init__(self, order: Sequence[str]) -> None:
+        self._cards = list(order)
+        self._next = 0
+
+    def __len__(self) -> int:
+        return len(self._cards) - self._next
+
+    def draw(self, n: int = 1) -> list[str]:
+        if n > len(self):
+            raise CardError(f"the stock holds {len(self)} cards, {n} asked")
+        out = self._cards[self._next : self._next + n]
+        self._next += n
+        return out
+
+    def draw_one(self) -> str:
+        return self.draw(1)[0]
+
+    def peek(self) -> str | None:
+        return self._cards[self._next] if len(self) else None
+
+    def remaining(self) -> list[str]:
+        return self._cards[self._next :]
+
+
+def pretty(card: str) -> str:
+    """``Td`` → ``10♦`` for people; ``X1`` → ``Joker``."""
+    if is_joker(card):
+        return "Joker"
+    r = "10" if card[0] == "T" else card[0]
+    return r + SUIT_SYMBOL[card[1]]

@@ -1,0 +1,60 @@
+"""The ``tavern`` console script."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def _read_record(path: str) -> dict:
+    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from tavern.cards import CardError
+    from tavern.games.base import IllegalAction
+    from tavern.games.registry import replay
+
+    try:
+        record = _read_record(args.record)
+        out = replay(record)
+    except (IllegalAction, CardError) as exc:
+        print(json.dumps({"error": str(exc)}, ensure_ascii=False))
+        return 1
+    except (OSError, json.JSONDecodeError) as exc:
+        print(json.dumps({"error": f"cannot read the record: {exc}"}, ensure_ascii=False))
+        return 2
+    print(json.dumps(out, ensure_ascii=False, indent=2))
+    return 0
+
+
+def _export_phh(args: argparse.Namespace) -> int:
+    from tavern.games.base import IllegalAction
+    from tavern.games.poker.phh import to_phh
+
+    try:
+        print(to_phh(_read_record(args.record)), end="")
+    except IllegalAction as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tavern", description="tavern card-game server tools")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("replay", help="replay a hand record and print its result as JSON")
+    p.add_argument("record", help="path to a hand record JSON file, or - for stdin")
+    p.set_defaults(func=_replay)
+    p = sub.add_parser("export-phh", help="write a Ramponneau hand record as PHH")
+    p.add_argument("record")
+    p.set_defaults(func=_export_phh)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

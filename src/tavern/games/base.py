@@ -1,0 +1,93 @@
+"""The engine contract shared by every game.
+
+Every game is a deterministic state machine. A game *module* (listed in
+:mod:`tavern.games.registry`) exposes:
+
+``new_deal(config: dict, seats: list[dict], button: int, *, deck: list[str] | None = None,
+rng: RandomSource | None = None, reshuffles: list[list[str]] | None = None,
+carry: dict | None = None) -> Engine``
+    ``seats`` is ``[{"player": "A", "chips": 1000}, ...]`` in seat order going left
+    (clockwise); ``button`` indexes the dealer. ``deck`` is an explicit order (top
+    card first; replays, tests); otherwise the engine shuffles its own deck
+    composition with ``rng`` (the table hands in :data:`tavern.cards.CSPRNG`).
+    ``reshuffles`` replays decks rebuilt during the deal in order; when absent,
+    the engine shuffles them with ``rng`` and records them. ``carry`` is the state
+    that outlives a deal (a Rummoli board, a Rams pot, a match score sheet): the
+    previous deal's ``result()["carry"]``; the table keeps it.
+
+``replay(record: dict) -> dict``
+    Rebuilds the deal from a hand record (``../shared/HAND_RECORDS.md``), applies
+    every action and returns the replay output (``chips``, ``pots`` or the game's
+    scoring, ``rake``, ``finished``). Raises :class:`IllegalAction` or
+    :class:`tavern.cards.CardError` on an inconsistent record.
+
+``deck_composition(config: dict, n_players: int) -> list[str]``
+    The unshuffled cards the deal uses (the table needs it for deck items).
+
+An :class:`Engine` object then offers the methods below. Actions are named as in
+the hand records: ``engine.act("B", "raise", amount=100)`` appends
+``{"player": "B", "action": "raise", "amount": 100}`` to the record.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+#: A legal action offered to a player, JSON-ready: ``{"action": "raise", "min": 100,
+#: "max": 950}``, ``{"action": "discard", "cards": [...]}``. Games document their keys.
+LegalAction = dict[str, Any]
+#: Something that happened, JSON-ready: ``{"event": "bet", "player": "B", "amount": 50}``.
+Event = dict[str, Any]
+
+
+class IllegalAction(Exception):
+    """A move the rules refuse. The state is left untouched.
+
+    ``rule`` is the rule broken, in words a player understands and as close as
+    possible to the rules text ("a raise must be at least the previous bet or
+    raise"); it is what the player is shown.
+    """
+
+    def __init__(self, rule: str, *, player: str | None = None, action: str | None = None) -> None:
+        super().__init__(rule)
+        self.rule = rule
+        self.player = player
+        self.action = action
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """One deal of one game. See the module docstring for how it is created."""
+
+    game: str
+
+    @property
+    def over(self) -> bool:
+        """True once the deal is finished and ``result()`` is final."""
+
+    def to_act(self) -> list[str]:
+        """The players who must decide now (usually one; empty when over)."""
+
+    def legal_actions(self, player: str) -> list[LegalAction]:
+        """Exactly what ``player`` may do now, with bounds; empty if not his turn."""
+
+    def act(self, player: str, action: str, **args: Any) -> list[Event]:
+        """Apply a decision, or raise :class:`IllegalAction` leaving the state untouched."""
+
+    def timeout_action(self, player: str) -> dict[str, Any]:
+        """What the table plays for ``player`` when his time runs out
+        (``{"action": "check"}`` or ``{"action": "fold"}`` at poker, the game's
+        safest move elsewhere)."""
+
+    def view(self, player: str | None) -> dict[str, Any]:
+        """The projection sent to ``player`` (``None``: spectators). Never another
+        player's hidden cards, the stock, the widow or the deck order."""
+
+    def result(self) -> dict[str, Any]:
+        """Once over: ``{"chips": {player: end chips}, "delta": {player: won/lost},
+        "rake": int, "pots": [...] or scoring, "shown": {player: cards},
+        "carry": state for the next deal or None}``."""
+
+    def record(self) -> dict[str, Any]:
+        """The full hand record (``format``, ``game``, ``config``, ``seats``,
+        ``button``, ``deck``, ``reshuffles``, ``actions``, plus ``carry`` if any)."""
