@@ -1,0 +1,718 @@
+"""Rami français (game ``rami``): the deal engine, its options and both stakes.
+
+Rules: ``RULES.md`` § Rami family and ``rules/rami.fr.txt`` ("LE RAMI FRANÇAIS").
+Melds are judged by the family's one meld machinery, :mod:`tavern.games.rami.melds`;
+this module only knows the turn, the table, the endings and the money.
+
+A turn is ``draw`` (``source``: ``"stock"`` or ``"discard"``), then any number of
+``lay`` (``cards``: one new meld) and ``add`` (``meld``: index on the table, which
+must be one's own, ``cards``), then ``discard`` (``card``). A player whose hand
+becomes empty has gone out (after a discard, or by laying/adding the last
+cards); having had nothing on the table when the turn began makes it "rami"
+and doubles the score. See ``docs/games/rami-francais.md`` for the rulings.
+
+:class:`RamiEngine` is also the base of Double rami (:mod:`.double`), which
+changes the deck, the deal size, the meld rules, adds ``move_joker`` and plays
+on from the discard pile when the stock is exhausted.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from tavern.cards import (
+    CSPRNG,
+    CardError,
+    RandomSource,
+    check_card,
+    check_deck_order,
+    deck,
+    is_joker,
+    shuffle,
+)
+from tavern.games.base import Event, IllegalAction, LegalAction
+from tavern.games.rami import melds
+
+GAME = "rami"
+
+
+class RamiConfig(BaseModel):
+    """Table options of Rami français. Every option of the source is here."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    #: Chips per point ("aux jetons": each loser pays points × unit to the winner).
+    unit: int = Field(1, ge=0)
+    #: "jetons": chips move every deal; "marque": points go on a score sheet kept
+    #: over a match (``carry``) and chips move only when the match ends.
+    scoring: Literal["jetons", "marque"] = "jetons"
+    #: "que l'on peut arrondir à la dizaine supérieure": a payment in points is
+    #: rounded up to the next multiple of ten (jetons only).
+    round_up_to_ten: bool = False
+    #: "comme au Rummy": 10 cards each for two players, 7 for three or four, 6 for five.
+    rummy_deal: bool = False
+    #: One joker added to the 52 cards: wild in any meld, 20 points in hand.
+    joker: bool = False
+    #: The ace also follows the king (Q-K-A); the ace is then worth 11.
+    ace_high: bool = False
+    #: The ace joins the king AND the 2 (K-A-2); the ace is then worth 11.
+    ace_around: bool = False
+    #: "comme au Rummy": when the stock is exhausted, the discards (all but the
+    #: top one) are shuffled into a new stock instead of ending the deal.
+    reshuffle: bool = False
+    #: Ruling: a deal at an online table must end, so the stock is rebuilt at
+    #: most this many times (``None``: without limit, as in the source).
+    reshuffle_limit: int | None = Field(3, ge=0)
+    #: Ruling: a card taken from the discard pile may not be thrown back in the
+    #: same turn (that would be a pass), unless this option allows it.
+    may_return_discard: bool = False
+    #: "À la marque": the match ends after the deal in which a player's total
+    #: reaches this many points (lowest total wins) ...
+    match_target: int = Field(100, ge=1)
+    #: ... or, if set, after this many deals (whichever comes first).
+    match_deals: int | None = Field(None, ge=1)
+
+
+@dataclass(frozen=True)
+class TableMeld:
+    """A meld on the table: whose it is, the cards, and its marked jokers
+    (Double rami: a joker moved once is laid crosswise and never moves again)."""
+
+    owner: str
+    meld: melds.Meld
+    marked: frozenset[str] = frozenset()
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "owner": self.owner,
+            "kind": self.meld.kind,
+            "cards": list(self.meld.cards),
+            "stands_for": list(self.meld.stands_for),
+            "marked": sorted(self.marked),
+        }
+
+
+def _ceil_ten(points: int) -> int:
+    return -(-points // 10) * 10
+
+
+class RamiEngine:
+    """One deal of Rami français (and, subclassed, of Double rami)."""
+
+    game = GAME
+    config_model: type[BaseModel] = RamiConfig
+    #: Action name -> the argument names it takes.
+    ACTIONS: dict[str, tuple[str, ...]] = {
+        "draw": ("source",),
+        "lay": ("cards",),
+        "add": ("meld", "cards"),
+        "discard": ("card",),
+    }
+
+    # ------------------------------------------------------------------ setup
+    def __init__(
+        self,
+        config: BaseModel,
+        seats: list[dict[str, Any]],
+        button: int,
+        deck_order: list[str],
+        *,
+        rng: RandomSource | None = None,
+        reshuffles: list[list[str]] | None = None,
+        carry: dict[str, Any] | None = None,
+    ) -> None:
+        self.config = config
+        self.seats = [{"player": s["player"], "chips": s["chips"]} for s in seats]
+        self.players: list[str] = [s["player"] for s in seats]
+        self.button = button
+        self.deck = list(deck_order)
+        self.rng = rng or CSPRNG
+        # Given reshuffles (a replay) are used in order and must not run out;
+        # otherwise the engine shuffles and records what it built.
+        self._given_reshuffles = None if reshuffles is None else [list(r) for r in reshuffles]
+        self.reshuffles: list[list[str]] = []
+        self.carry_in = carry
+        self.sheet: dict[str, int] = self._read_carry(carry)
+        self.rules = self.meld_rules()
+
+        n = len(self.players)
+        size = self.hand_size(n)
+        self.hands: dict[str, list[str]] = {p: [] for p in self.players}
+        # Dealt one at a time going left from the seat after the dealer.
+        for i in range(size * n):
+            self.hands[self.players[(button + 1 + i) % n]].append(self.deck[i])
+        self.discards: list[str] = [self.deck[size * n]]  # bottom first, top last
+        self.stock: list[str] = list(reversed(self.deck[size * n + 1 :]))  # top last
+        self.table: list[TableMeld] = []
+        self.turn = (button + 1) % n
+        self.phase: Literal["draw", "play", "over"] = "draw"
+        self.drawn_from_discard: str | None = None
+        self.had_melds_at_turn_start = False
+        self.laid_this_turn = False
+        self.actions: list[dict[str, Any]] = []
+        self.outcome: dict[str, Any] | None = None
+        self._arrangement_cache: dict[tuple[str, ...], list[list[str]]] = {}
+
+    # Variant hooks (Double rami overrides them).
+    def meld_rules(self) -> melds.MeldRules:
+        c = self.config
+        ace_points = 11 if (c.ace_high or c.ace_around) else 1
+        return melds.MeldRules(
+            ace_low=True,
+            ace_high=c.ace_high or c.ace_around,
+            ace_around=c.ace_around,
+            jokers=c.joker,
+            ace_points=ace_points,
+            joker_points=20,
+        )
+
+    def hand_size(self, n_players: int) -> int:
+        if self.config.rummy_deal:
+            return {2: 10, 3: 7, 4: 7, 5: 6}[n_players]
+        return 7
+
+    def _read_carry(self, carry: dict[str, Any] | None) -> dict[str, int]:
+        if self.config.scoring != "marque" or not carry:
+            return {p: 0 for p in self.players}
+        scores = carry.get("scores")
+        if not isinstance(scores, dict) or not all(isinstance(v, int) for v in scores.values()):
+            raise IllegalAction("the carried score sheet must map players to integer points")
+        self.deals_played = int(carry.get("deals", 0))
+        # A player who joins during a match starts at zero (ruling).
+        return {p: scores.get(p, 0) for p in self.players}
+
+    @property
+    def deals_before(self) -> int:
+        return getattr(self, "deals_played", 0)
+
+    # ------------------------------------------------------------- contract
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def current(self) -> str:
+        return self.players[self.turn]
+
+    def to_act(self) -> list[str]:
+        return [] if self.over else [self.current]
+
+    def points(self, card: str) -> int:
+        return melds.points(card, self.rules)
+
+    def hand_points(self, player: str) -> int:
+        return sum(self.points(c) for c in self.hands[player])
+
+    def draw_sources(self) -> list[str]:
+        sources = []
+        if self.stock:
+            sources.append("stock")
+        if self.discards:
+            sources.append("discard")
+        return sources
+
+    def must_discard_other(self) -> bool:
+        """Is the card just taken from the discard pile forbidden as the discard?"""
+        return self.drawn_from_discard is not None and not self.config.may_return_discard
+
+    def discardable(self, player: str) -> list[str]:
+        hand = self.hands[player]
+        distinct = list(dict.fromkeys(hand))
+        if self.must_discard_other():
+            others = [c for c in distinct if c != self.drawn_from_discard]
+            # Ruling: with only copies of the drawn card left, it may be thrown.
+            if others:
+                return others
+        return distinct
+
+    def legal_actions(self, player: str) -> list[LegalAction]:
+        if self.over or player != self.current:
+            return []
+        if self.phase == "draw":
+            return [{"action": "draw", "sources": self.draw_sources()}]
+        out: list[LegalAction] = []
+        layable = self.layable_melds(player)
+        if layable:
+            out.append({"action": "lay", "melds": layable})
+        adds = self.addable(player)
+        if adds:
+            out.append({"action": "add", "options": adds})
+        out.extend(self.extra_legal(player))
+        out.append({"action": "discard", "cards": self.discardable(player)})
+        return out
+
+    def extra_legal(self, player: str) -> list[LegalAction]:
+        return []
+
+    def layable_melds(self, player: str) -> list[list[str]]:
+        """Melds the hand can lay now: one best arrangement of the hand (the melds
+        that leave the least points in hand), not every combination."""
+        key = tuple(sorted(self.hands[player]))
+        if key not in self._arrangement_cache:
+            arrangement = melds.best_arrangement(list(key), self.rules)
+            self._arrangement_cache[key] = [list(m.cards) for m in arrangement.melds]
+        return [list(m) for m in self._arrangement_cache[key]]
+
+    def addable(self, player: str) -> list[dict[str, Any]]:
+        """Single cards of the hand that extend one of the player's own melds."""
+        options = []
+        for i, tm in enumerate(self.table):
+            if tm.owner != player:
+                continue
+            for card in dict.fromkeys(self.hands[player]):
+                try:
+                    melds.extend(tm.meld, [card], self.rules)
+                except IllegalAction:
+                    continue
+                options.append({"meld": i, "cards": [card]})
+        return options
+
+    def timeout_action(self, player: str) -> dict[str, Any]:
+        """Draw from the stock (the discard pile when there is none); then throw
+        the highest card allowed, so that a sleeping player loses the least."""
+        if self.over or player != self.current:
+            raise IllegalAction("it is not your turn")
+        if self.phase == "draw":
+            return {"action": "draw", "source": self.draw_sources()[0]}
+        cards = self.discardable(player)
+        return {"action": "discard", "card": max(cards, key=self.points)}
+
+    # ------------------------------------------------------------------ act
+    def act(self, player: str, action: str, **args: Any) -> list[Event]:
+        if self.over:
+            raise IllegalAction("the deal is over", player=player, action=action)
+        if player not in self.players:
+            raise IllegalAction(f"{player} is not dealt in", player=player, action=action)
+        if action not in self.ACTIONS:
+            raise IllegalAction(
+                f"unknown action {action!r}; the actions are {', '.join(self.ACTIONS)}",
+                player=player, action=action,
+            )
+        if player != self.current:
+            raise IllegalAction(f"it is {self.current}'s turn", player=player, action=action)
+        if set(args) != set(self.ACTIONS[action]):
+            names = ", ".join(self.ACTIONS[action])
+            raise IllegalAction(f"{action} takes: {names}", player=player, action=action)
+        try:
+            events = getattr(self, "_" + action)(player, **args)
+        except IllegalAction as exc:
+            exc.player, exc.action = player, action
+            raise
+        self.actions.append({"player": player, "action": action, **_json_args(args)})
+        return events
+
+    # Every handler checks everything first, then mutates.
+    def _draw(self, player: str, source: Any) -> list[Event]:
+        if self.phase != "draw":
+            raise IllegalAction("you have already drawn this turn")
+        if source not in ("stock", "discard"):
+            raise IllegalAction('draw from the "stock" or the "discard" pile')
+        if source not in self.draw_sources():
+            raise IllegalAction(self.no_source_rule(source))
+        if source == "stock":
+            card = self.stock.pop()
+            self.drawn_from_discard = None
+        else:
+            card = self.discards.pop()
+            self.drawn_from_discard = card
+        self.hands[player].append(card)
+        self.phase = "play"
+        event: Event = {"event": "draw", "player": player, "source": source}
+        if source == "discard":
+            event["card"] = card  # the discard pile is public
+        return [event]
+
+    def no_source_rule(self, source: str) -> str:
+        return "the stock is empty" if source == "stock" else "the discard pile is empty"
+
+    def _check_play(self) -> None:
+        if self.phase != "play":
+            raise IllegalAction("draw a card first: the top of the stock or of the discard pile")
+
+    def _take_cards(self, player: str, cards: Any) -> list[str]:
+        """The cards named, checked to be in the player's hand (not yet removed)."""
+        if not isinstance(cards, (list, tuple)) or not cards:
+            raise IllegalAction("name the cards as a list of card codes")
+        try:
+            cards = [check_card(c) for c in cards]
+        except CardError as exc:
+            raise IllegalAction(str(exc)) from None
+        missing = Counter(cards) - Counter(self.hands[player])
+        if missing:
+            raise IllegalAction(f"you do not hold {', '.join(sorted(missing.elements()))}")
+        return cards
+
+    def _remove(self, player: str, cards: Sequence[str]) -> None:
+        hand = self.hands[player]
+        for c in cards:
+            hand.remove(c)
+
+    def _lay(self, player: str, cards: Any) -> list[Event]:
+        self._check_play()
+        cards = self._take_cards(player, cards)
+        meld = melds.classify(cards, self.rules)
+        self._remove(player, cards)
+        self.table.append(TableMeld(player, meld))
+        self.laid_this_turn = True
+        events: list[Event] = [
+            {"event": "lay", "player": player, "meld": len(self.table) - 1, "cards": list(meld.cards)}
+        ]
+        return events + self._after_table_play(player)
+
+    def _own_meld(self, player: str, index: Any) -> TableMeld:
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(self.table):
+            raise IllegalAction(f"there is no meld number {index!r} on the table")
+        tm = self.table[index]
+        if tm.owner != player:
+            raise IllegalAction("you may only add to your own melds")
+        return tm
+
+    def _add(self, player: str, meld: Any, cards: Any) -> list[Event]:
+        self._check_play()
+        tm = self._own_meld(player, meld)
+        cards = self._take_cards(player, cards)
+        new = melds.extend(tm.meld, cards, self.rules)
+        self._remove(player, cards)
+        self.table[meld] = TableMeld(tm.owner, new, tm.marked)
+        self.laid_this_turn = True
+        events: list[Event] = [
+            {"event": "add", "player": player, "meld": meld, "cards": list(new.cards)}
+        ]
+        return events + self._after_table_play(player)
+
+    def _after_table_play(self, player: str) -> list[Event]:
+        # Ways two and three of going out: the last cards went onto the table.
+        if not self.hands[player]:
+            return self._go_out(player)
+        return []
+
+    def _discard(self, player: str, card: Any) -> list[Event]:
+        self._check_play()
+        (card,) = self._take_cards(player, [card])
+        if card not in self.discardable(player):
+            raise IllegalAction("you drew this card from the discard pile and must discard another")
+        ending_turn = len(self.hands[player]) > 1
+        if ending_turn:
+            self.check_turn_end()
+        self.hands[player].remove(card)
+        self.discards.append(card)
+        events: list[Event] = [{"event": "discard", "player": player, "card": card}]
+        if not self.hands[player]:  # way one: the last card went onto the discard pile
+            return events + self._go_out(player)
+        return events + self._next_turn()
+
+    def check_turn_end(self) -> None:
+        """Refuse, before anything changes, a discard whose turn end would need a
+        rebuilt stock that a replayed record does not hold (or holds wrong)."""
+        if self.stock or not self._will_rebuild(len(self.discards)):
+            return
+        if self._given_reshuffles is not None:
+            if len(self.reshuffles) >= len(self._given_reshuffles):
+                raise IllegalAction("the record holds no more rebuilt stocks (reshuffles)")
+            order = self._given_reshuffles[len(self.reshuffles)]
+            try:
+                # The pile as it is now lies beneath the discard about to be thrown.
+                check_deck_order(order, self.discards)
+            except CardError as exc:
+                raise IllegalAction(f"the rebuilt stock in the record is wrong: {exc}") from None
+
+    def _will_rebuild(self, beneath: int) -> bool:
+        """Is the stock rebuilt from ``beneath`` cards under the top discard?"""
+        c = self.config
+        limit_ok = c.reshuffle_limit is None or len(self.reshuffles) < c.reshuffle_limit
+        return c.reshuffle and limit_ok and beneath >= 1
+
+    def _next_turn(self) -> list[Event]:
+        events = self.turn_ended()
+        if self.over:
+            return events
+        self.turn = (self.turn + 1) % len(self.players)
+        self.phase = "draw"
+        self.drawn_from_discard = None
+        self.laid_this_turn = False
+        self.had_melds_at_turn_start = any(tm.owner == self.current for tm in self.table)
+        return events + [{"event": "turn", "player": self.current}]
+
+    def turn_ended(self) -> list[Event]:
+        """The stock is exhausted at the end of a turn: rebuild it or end the deal."""
+        if self.stock:
+            return []
+        if self._will_rebuild(len(self.discards) - 1):
+            return self._rebuild_stock()
+        return self._finish_by_count()
+
+    def _rebuild_stock(self) -> list[Event]:
+        top, beneath = self.discards[-1], self.discards[:-1]
+        if self._given_reshuffles is not None:  # checked by check_turn_end
+            order = self._given_reshuffles[len(self.reshuffles)]
+        else:
+            order = shuffle(beneath, self.rng)
+        self.reshuffles.append(list(order))
+        self.stock = list(reversed(order))
+        self.discards = [top]
+        return [{"event": "reshuffle", "cards": len(order)}]
+
+    # --------------------------------------------------------------- endings
+    def _go_out(self, player: str) -> list[Event]:
+        rami = not self.had_melds_at_turn_start
+        owed = {p: self.hand_points(p) for p in self.players if p != player}
+        factor = 2 if rami else 1
+        scoring: dict[str, Any] = {
+            "ending": "rami" if rami else "out",
+            "winners": [player],
+            "points": owed,
+            "factor": factor,
+        }
+        if self.config.scoring == "jetons":
+            debts = {p: self._points_to_chips(pts) * factor for p, pts in owed.items()}
+            self._settle(debts, [player], scoring)
+        else:
+            self._mark({p: pts * factor for p, pts in owed.items()}, scoring)
+        return self._close(scoring)
+
+    def _finish_by_count(self) -> list[Event]:
+        """The stock is exhausted: "le joueur qui a le moins de points est déclaré
+        gagnant et les autres joueurs lui donnent la différence"."""
+        counts = {p: self.hand_points(p) for p in self.players}
+        low = min(counts.values())
+        winners = self._in_turn_order([p for p in self.players if counts[p] == low])
+        diffs = {p: counts[p] - low for p in self.players if p not in winners}
+        scoring: dict[str, Any] = {
+            "ending": "stock",
+            "winners": winners,
+            "points": counts,
+            "factor": 1,
+        }
+        if self.config.scoring == "jetons":
+            self._settle({p: self._points_to_chips(d) for p, d in diffs.items()}, winners, scoring)
+        else:
+            self._mark(diffs, scoring)
+        return self._close(scoring)
+
+    def _points_to_chips(self, points: int) -> int:
+        if self.config.round_up_to_ten:
+            points = _ceil_ten(points)
+        return points * self.config.unit
+
+    def _in_turn_order(self, players: list[str]) -> list[str]:
+        """Order players from the dealer's left (who gets an odd chip of a split)."""
+        n = len(self.players)
+        order = [self.players[(self.button + 1 + i) % n] for i in range(n)]
+        return [p for p in order if p in players]
+
+    def _settle(self, debts: dict[str, int], winners: list[str], scoring: dict[str, Any]) -> None:
+        """Each loser pays what he owes, at most his chips (ruling: nobody goes
+        below zero), shared equally by the winners; odd chips go to the first
+        winner left of the dealer."""
+        chips = {s["player"]: s["chips"] for s in self.seats}
+        delta = {p: 0 for p in self.players}
+        paid = {}
+        for loser, owed in debts.items():
+            amount = min(owed, chips[loser])
+            paid[loser] = amount
+            delta[loser] -= amount
+            share, odd = divmod(amount, len(winners))
+            for i, w in enumerate(winners):
+                delta[w] += share + (1 if i < odd else 0)
+        scoring["paid"] = paid
+        self._delta = delta
+
+    def _mark(self, marks: dict[str, int], scoring: dict[str, Any]) -> None:
+        """À la marque: the points go in each player's column; chips move only when
+        the match ends, each player paying (his total - the lowest) × unit."""
+        for p, pts in marks.items():
+            self.sheet[p] = self.sheet.get(p, 0) + pts
+        deals = self.deals_before + 1
+        c = self.config
+        match_over = max(self.sheet.values()) >= c.match_target or (
+            c.match_deals is not None and deals >= c.match_deals
+        )
+        scoring["marks"] = dict(marks)
+        scoring["match"] = {"scores": dict(self.sheet), "deals": deals, "over": match_over}
+        self._delta = {p: 0 for p in self.players}
+        if match_over:
+            low = min(self.sheet[p] for p in self.players)
+            winners = self._in_turn_order([p for p in self.players if self.sheet[p] == low])
+            scoring["match"]["winners"] = winners
+            debts = {p: (self.sheet[p] - low) * c.unit for p in self.players if p not in winners}
+            inner: dict[str, Any] = {}
+            self._settle(debts, winners, inner)
+            scoring["match"]["paid"] = inner["paid"]
+            self._carry_out = None  # the next deal starts a new match
+        else:
+            self._carry_out = {"scores": dict(self.sheet), "deals": deals}
+
+    def _close(self, scoring: dict[str, Any]) -> list[Event]:
+        self.phase = "over"
+        self.outcome = scoring
+        return [{"event": "end", **scoring}]
+
+    def result(self) -> dict[str, Any]:
+        if not self.over:
+            raise IllegalAction("the deal is not over")
+        start = {s["player"]: s["chips"] for s in self.seats}
+        return {
+            "chips": {p: start[p] + self._delta[p] for p in self.players},
+            "delta": dict(self._delta),
+            "rake": 0,
+            "scoring": dict(self.outcome or {}),
+            "shown": {p: list(self.hands[p]) for p in self.players},
+            "table": [tm.public() for tm in self.table],
+            "carry": getattr(self, "_carry_out", None),
+        }
+
+    # ------------------------------------------------------------ projection
+    def view(self, player: str | None) -> dict[str, Any]:
+        v: dict[str, Any] = {
+            "game": self.game,
+            "phase": self.phase,
+            "dealer": self.players[self.button],
+            "to_act": self.to_act(),
+            "players": [
+                {"player": s["player"], "chips": s["chips"], "cards": len(self.hands[s["player"]])}
+                for s in self.seats
+            ],
+            "table": [tm.public() for tm in self.table],
+            "discard": {"top": self.discards[-1] if self.discards else None, "size": len(self.discards)},
+            "stock": len(self.stock),  # its size only, never its order
+        }
+        if self.config.scoring == "marque":
+            v["scores"] = dict(self.sheet)
+        if player is not None and player in self.hands:
+            v["hand"] = list(self.hands[player])
+            v["legal"] = self.legal_actions(player)
+            if player == self.current and self.drawn_from_discard is not None:
+                v["drawn_from_discard"] = self.drawn_from_discard
+        if self.over:
+            v["result"] = self.result()
+        return v
+
+    def record(self) -> dict[str, Any]:
+        rec = {
+            "format": 1,
+            "game": self.game,
+            "config": self.config.model_dump(),
+            "seats": [dict(s) for s in self.seats],
+            "button": self.button,
+            "deck": list(self.deck),
+            "reshuffles": [list(r) for r in self.reshuffles],
+            "actions": [dict(a) for a in self.actions],
+        }
+        if self.carry_in is not None:
+            rec["carry"] = self.carry_in
+        return rec
+
+
+def _json_args(args: dict[str, Any]) -> dict[str, Any]:
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in args.items()}
+
+
+# ------------------------------------------------------------ module contract
+def parse_config(model: type[BaseModel], config: dict[str, Any] | BaseModel | None) -> BaseModel:
+    if isinstance(config, model):
+        return config
+    try:
+        return model.model_validate(config or {})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"])
+        raise IllegalAction(f"bad table option {where}: {first['msg']}") from None
+
+
+def rami_deck(config: RamiConfig) -> list[str]:
+    return deck(jokers=1 if config.joker else 0)
+
+
+def deck_composition(config: dict[str, Any], n_players: int) -> list[str]:
+    cfg = parse_config(RamiConfig, config)
+    _check_players(n_players)
+    return rami_deck(cfg)  # type: ignore[arg-type]
+
+
+def _check_players(n: int) -> None:
+    if not 2 <= n <= 5:
+        raise IllegalAction("rami is played by two to five players")
+
+
+def check_seats(seats: list[dict[str, Any]], button: int) -> None:
+    _check_players(len(seats))
+    names = [s.get("player") for s in seats]
+    if len(set(names)) != len(names) or not all(isinstance(n, str) and n for n in names):
+        raise IllegalAction("each seat needs a distinct player name")
+    if not all(isinstance(s.get("chips"), int) and s["chips"] >= 0 for s in seats):
+        raise IllegalAction("chips are a whole, non-negative number")
+    if not isinstance(button, int) or not 0 <= button < len(seats):
+        raise IllegalAction("the dealer must be one of the seats")
+
+
+def build(
+    engine_cls: type[RamiEngine],
+    composition: list[str],
+    cfg: BaseModel,
+    seats: list[dict[str, Any]],
+    button: int,
+    deck_order: list[str] | None,
+    rng: RandomSource | None,
+    reshuffles: list[list[str]] | None,
+    carry: dict[str, Any] | None,
+) -> RamiEngine:
+    check_seats(seats, button)
+    if deck_order is None:
+        deck_order = shuffle(composition, rng)
+    else:
+        check_deck_order(deck_order, composition)
+    return engine_cls(cfg, seats, button, list(deck_order), rng=rng, reshuffles=reshuffles, carry=carry)
+
+
+def new_deal(
+    config: dict[str, Any],
+    seats: list[dict[str, Any]],
+    button: int,
+    *,
+    deck: list[str] | None = None,
+    rng: RandomSource | None = None,
+    reshuffles: list[list[str]] | None = None,
+    carry: dict[str, Any] | None = None,
+) -> RamiEngine:
+    """A new deal of Rami français (see the module docstring and ``base.py``)."""
+    cfg = parse_config(RamiConfig, config)
+    return build(RamiEngine, rami_deck(cfg), cfg, seats, button, deck, rng, reshuffles, carry)  # type: ignore[arg-type]
+
+
+def replay_with(new: Any, game: str, record: dict[str, Any]) -> dict[str, Any]:
+    """Rebuild a deal from its record, apply every action, report the outcome."""
+    if record.get("game") != game:
+        raise IllegalAction(f"this is not a {game} record")
+    for key in ("seats", "button", "deck"):
+        if key not in record:
+            raise IllegalAction(f"the record has no {key!r}")
+    engine = new(
+        record.get("config") or {},
+        record["seats"],
+        record["button"],
+        deck=record["deck"],
+        reshuffles=record.get("reshuffles") or [],
+        carry=record.get("carry"),
+    )
+    for a in record.get("actions", []):
+        if not isinstance(a, dict) or "player" not in a or "action" not in a:
+            raise IllegalAction("each action needs a player and an action name")
+        args = {k: v for k, v in a.items() if k not in ("player", "action")}
+        engine.act(a["player"], a["action"], **args)
+    if not engine.over:
+        return {
+            "finished": False,
+            "chips": {s["player"]: s["chips"] for s in engine.seats},
+            "rake": 0,
+            "to_act": engine.to_act(),
+        }
+    return {"finished": True, **engine.result()}
+
+
+def replay(record: dict[str, Any]) -> dict[str, Any]:
+    return replay_with(new_deal, GAME, record)
