@@ -1,0 +1,24 @@
+"""Rummoli (RULES.md "Rummoli", rules/rummoli.fr.md): a poker phase, then a
+Stops-style sequence phase, on a board whose chips outlive each deal.
+
+The engine contract (:mod:`tavern.games.base`): :func:`new_deal`,
+:func:`replay`, :func:`deck_composition`; the board travels between deals as
+``result()["carry"]``. :func:`close_table` shares out what is left on the
+board when the table closes.
+"""
+
+from tavern.games.rummoli.closing import close_table
+from tavern.games.rummoli.config import STANDARD_PAY_SECTIONS, PaySection, RummoliConfig
+from tavern.games.rummoli.engine import GAME, RummoliDeal, deck_composition, new_deal, replay
+
+__all__ = [
+    "GAME",
+    "STANDARD_PAY_SECTIONS",
+    "PaySection",
+    "RummoliConfig",
+    "RummoliDeal",
+    "close_table",
+    "deck_composition",
+    "new_deal",
+    "replay",
+]

@@ -1,0 +1,632 @@
+"""One Rummoli deal as a deterministic state machine.
+
+Phases, in order (RULES.md "Rummoli", rummoli.fr.md):
+
+``exchange``  the dealer may exchange his hand for the widow (``exchange``)
+              or not (``keep``);
+``auction``   if he keeps his hand the widow is auctioned, going left from the
+              dealer: ``bid`` (chips, paid to the dealer) or ``pass``;
+``betting``   method 2 only: one betting round into the poker pot;
+``rummoli``   the sequences: ``lead`` a card (start or restart) and ``play``
+              the called card(s);
+``over``      someone went out, or nobody could restart (deadlock).
+
+The poker phase of method 1 needs no decision: the best five cards of every
+hand are shown and compared as soon as the widow is settled.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from tavern.cards import RANK_VALUE, CardError, check_card, check_deck_order, deck52, pretty, shuffle
+from tavern.games.base import Event, IllegalAction, LegalAction
+from tavern.games.rummoli.board import board_from_carry, pay_what_he_has
+from tavern.games.rummoli.config import POKER_POT, RUMMOLI_POT, PaySection, RummoliConfig, parse_config
+from tavern.games.rummoli.poker_phase import best_five, split
+from tavern.games.rummoli.sequence import (
+    SUIT_NAMES,
+    colour,
+    lead_options,
+    next_card,
+    other_colour,
+    runs_from,
+    sort_hand,
+)
+
+GAME = "rummoli"
+WIDOW = "widow"
+
+
+def deck_composition(config: dict | None = None, n_players: int = 3) -> list[str]:
+    """Rummoli uses one 52-card pack whatever the number of players."""
+    return deck52()
+
+
+def _check_seats(seats: list[dict]) -> tuple[list[str], dict[str, int]]:
+    if not isinstance(seats, list) or not 3 <= len(seats) <= 8:
+        raise IllegalAction("Rummoli is played by 3 to 8 players")
+    players: list[str] = []
+    chips: dict[str, int] = {}
+    for s in seats:
+        if not isinstance(s, dict) or not isinstance(s.get("player"), str) or not s["player"]:
+            raise IllegalAction("each seat is {'player': name, 'chips': n}")
+        p, c = s["player"], s.get("chips")
+        if p in chips:
+            raise IllegalAction(f"player {p!r} is seated twice")
+        if p == WIDOW:
+            raise IllegalAction("'widow' is the name of the extra hand, not of a player")
+        if not isinstance(c, int) or isinstance(c, bool) or c < 0:
+            raise IllegalAction(f"{p}'s chips must be a whole, non-negative number")
+        players.append(p)
+        chips[p] = c
+    return players, chips
+
+
+class RummoliDeal:
+    """One deal. Build it with :func:`new_deal`; see the module docstring."""
+
+    game = GAME
+
+    def __init__(
+        self,
+        config: RummoliConfig,
+        seats: list[dict],
+        button: int,
+        deck: list[str],
+        carry: dict | None,
+    ) -> None:
+        self.config = config
+        self.players, self.start_chips = _check_seats(seats)
+        if not isinstance(button, int) or not 0 <= button < len(self.players):
+            raise IllegalAction("the dealer (button) must be one of the seats")
+        try:
+            check_deck_order(deck, deck_composition())
+        except CardError as exc:
+            raise IllegalAction(f"Rummoli is dealt from one 52-card pack: {exc}") from None
+        self.button = button
+        self.dealer = self.players[button]
+        self.deck = list(deck)
+        self.carry_in = copy.deepcopy(carry)
+        self.chips = dict(self.start_chips)
+        self.board, self.log = board_from_carry(config, carry)
+        #: what the deal paid to whom, by section (pots of the result)
+        self.awards: list[dict[str, Any]] = []
+        self.actions: list[dict[str, Any]] = []
+        self.hands: dict[str, list[str]] = {p: [] for p in self.players}
+        self.widow: list[str] = []
+        self.widow_status = "undecided"  # then: "taken" (by widow_holder) or "dead"
+        self.widow_holder: str | None = None
+        self.dead: list[str] = []  # hidden until the next deal, never shown
+        self.played: dict[str, list[str]] = {p: [] for p in self.players}
+        self.on_table: set[str] = set()
+        self.won_sections: dict[str, str] = {}
+        self.shown: dict[str, list[str]] = {}
+        self.poker_winners: list[str] = []
+        self.outcome: str | None = None  # "out" or "deadlock"
+        self.winner: str | None = None
+        # auction
+        self.bidders: list[str] = []
+        self.passed: set[str] = set()
+        self.high_bid = 0
+        self.high_bidder: str | None = None
+        self.bid_turn: str | None = None
+        # the Rummoli phase
+        self.called: str | None = None  # the next card of the running sequence
+        self.leader: str | None = None  # who must lead (start or restart)
+        self.colour_required: str | None = None  # None: any suit (first lead)
+        self.last_player: str | None = None
+        self.betting: Any = None  # method 2's betting round
+        self._ante()
+        self._deal()
+        self.phase = "exchange"
+
+    # ------------------------------------------------------------------ setup
+
+    def _left_of(self, player: str, k: int = 1) -> str:
+        return self.players[(self.players.index(player) + k) % len(self.players)]
+
+    def _from_dealers_left(self) -> list[str]:
+        """Every player, starting at the dealer's left, the dealer last."""
+        n = len(self.players)
+        return [self.players[(self.button + 1 + i) % n] for i in range(n)]
+
+    def _ante(self) -> None:
+        # "Au début de chaque nouveau tour, chaque joueur place un jeton sur
+        # chacune des neuf sections". Short stacks pay what they have, in board order.
+        unit = self.config.unit
+        for p in self._from_dealers_left():
+            total = 0
+            for sid in self.board:
+                paid = pay_what_he_has(self.chips, p, unit)
+                self.board[sid] += paid
+                total += paid
+            self.log.append({"event": "ante", "player": p, "amount": total})
+
+    def _deal(self) -> None:
+        # "Le donneur distribue toutes les cartes, une par une ... composant
+        # une main additionnelle appelée veuve": the widow is the last hand of
+        # each round, after the dealer.
+        order: list[str] = self._from_dealers_left() + [WIDOW]
+        for i, card in enumerate(self.deck):
+            who = order[i % len(order)]
+            (self.widow if who == WIDOW else self.hands[who]).append(card)
+        self.log.append(
+            {"event": "deal", "cards": {p: len(self.hands[p]) for p in self.players}, "widow": len(self.widow)}
+        )
+
+    # ------------------------------------------------------------- contract
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    def to_act(self) -> list[str]:
+        if self.phase == "exchange":
+            return [self.dealer]
+        if self.phase == "auction":
+            return [self.bid_turn] if self.bid_turn else []
+        if self.phase == "betting":
+            return self.betting.to_act()
+        if self.phase == "rummoli":
+            return [self._holder(self.called)] if self.called else [self.leader]  # type: ignore[list-item]
+        return []
+
+    def legal_actions(self, player: str) -> list[LegalAction]:
+        if player not in self.to_act():
+            return []
+        if self.phase == "exchange":
+            return [{"action": "exchange"}, {"action": "keep"}]
+        if self.phase == "auction":
+            out: list[LegalAction] = []
+            low = self.high_bid + 1
+            if self.chips[player] >= low:
+                out.append({"action": "bid", "min": low, "max": self.chips[player]})
+            out.append({"action": "pass"})
+            return out
+        if self.phase == "betting":
+            return self.betting.legal_actions(player)
+        if self.called:
+            return [{"action": "play", "cards": run} for run in runs_from(self.hands[player], self.called)]
+        return [{"action": "lead", "card": c} for c in lead_options(self.hands[player], self.colour_required)]
+
+    def timeout_action(self, player: str) -> dict[str, Any]:
+        legal = self.legal_actions(player)
+        if not legal:
+            raise IllegalAction("it is not this player's turn", player=player)
+        if self.phase in ("exchange", "auction"):
+            return {"action": "keep" if self.phase == "exchange" else "pass"}
+        if self.phase == "betting":
+            return self.betting.timeout_action(player)
+        first = legal[0]  # a single card, or the lowest lead
+        return {k: v for k, v in first.items()}
+
+    def act(self, player: str, action: str, **args: Any) -> list[Event]:
+        if self.phase == "over":
+            raise IllegalAction("the deal is over", player=player, action=action)
+        if player not in self.players:
+            raise IllegalAction(f"{player!r} is not dealt in", player=player, action=action)
+        if player not in self.to_act():
+            raise IllegalAction(self._whose_turn(), player=player, action=action)
+        handler = {
+            "exchange": self._act_exchange,
+            "auction": self._act_auction,
+            "betting": self._act_betting,
+            "rummoli": self._act_rummoli,
+        }[self.phase]
+        start = len(self.log)
+        try:
+            handler(player, action, args)
+        except IllegalAction as exc:
+            exc.player, exc.action = player, action
+            raise
+        self.actions.append({"player": player, "action": action, **args})
+        return self.log[start:]
+
+    def _whose_turn(self) -> str:
+        who = self.to_act()
+        return f"it is {who[0]}'s turn" if who else "nobody is to act"
+
+    # ------------------------------------------------------------ the widow
+
+    def _act_exchange(self, player: str, action: str, args: dict) -> None:
+        if action not in ("exchange", "keep") or args:
+            raise IllegalAction("the dealer first says whether he exchanges his hand for the widow: 'exchange' or 'keep'")
+        if action == "exchange":
+            # "Le donneur peut échanger sa main contre la veuve."
+            self.log.append({"event": "widow_taken", "player": player, "by": "exchange"})
+            self._take_widow(player)
+            return
+        # "Si le donneur ne veut pas de la veuve, celle-ci peut être mise aux enchères."
+        self.bidders = [p for p in self._from_dealers_left() if p != self.dealer]
+        self.phase = "auction"
+        self.bid_turn = self.bidders[0]
+        self.log.append({"event": "auction_opens"})
+
+    def _act_auction(self, player: str, action: str, args: dict) -> None:
+        if action == "pass":
+            if args:
+                raise IllegalAction("'pass' takes no arguments")
+            self.passed.add(player)
+            self.log.append({"event": "pass", "player": player})
+        elif action == "bid":
+            amount = args.get("amount")
+            if set(args) != {"amount"} or not isinstance(amount, int) or isinstance(amount, bool):
+                raise IllegalAction("a bid is a whole number of chips: bid(amount=n)")
+            if amount <= self.high_bid:
+                raise IllegalAction(
+                    f"a bid must beat the highest bid ({self.high_bid} chips): at least {self.high_bid + 1}"
+                )
+            if amount > self.chips[player]:
+                raise IllegalAction(f"you cannot bid more chips than you have ({self.chips[player]})")
+            self.high_bid, self.high_bidder = amount, player
+            self.log.append({"event": "bid", "player": player, "amount": amount})
+        else:
+            raise IllegalAction("during the widow auction you 'bid' a number of chips or 'pass'")
+        still = [p for p in self.bidders if p not in self.passed]
+        if not still:
+            # "si aucun joueur ne veut de la veuve elle est morte et reste cachée"
+            self.widow_status = "dead"
+            self.dead = self.widow
+            self.widow = []
+            self.log.append({"event": "widow_dead"})
+            self._start_poker()
+        elif still == [self.high_bidder]:
+            self._sell_widow(self.high_bidder, self.high_bid)
+        else:
+            i = self.bidders.index(player)
+            n = len(self.bidders)
+            nxt = (self.bidders[(i + k) % n] for k in range(1, n + 1))
+            # the high bidder does not bid against himself
+            self.bid_turn = next(p for p in nxt if p not in self.passed and p != self.high_bidder)
+
+    def _sell_widow(self, buyer: str, price: int) -> None:
+        # "la mise va au donneur. La veuve doit être acceptée par celui qui l'a
+        # remportée ... Cette dernière [sa main] est maintenant morte"
+        self.chips[buyer] -= price
+        self.chips[self.dealer] += price
+        self.log.append({"event": "widow_sold", "player": buyer, "amount": price, "to": self.dealer})
+        self.bid_turn = None
+        self._take_widow(buyer)
+
+    def _take_widow(self, player: str) -> None:
+        self.dead = self.hands[player]
+        self.hands[player] = self.widow
+        self.widow = []
+        self.widow_status, self.widow_holder = "taken", player
+        self._start_poker()
+
+    # ------------------------------------------------------------ the poker
+
+    def _start_poker(self) -> None:
+        if self.config.poker_method == 2:
+            from tavern.games.rummoli.betting import PokerBetting  # method 2 only
+
+            self.phase = "betting"
+            self.betting = PokerBetting(self)
+            self.betting.start()
+            return
+        # Method 1: "les joueurs étalent leur main de poker bien en vue sur la
+        # table. Le joueur dont la main a la plus haute valeur remporte tous
+        # les jetons de la cagnotte poker."
+        self._showdown(self._from_dealers_left())
+
+    def _act_betting(self, player: str, action: str, args: dict) -> None:
+        self.betting.act(player, action, args)
+
+    def _showdown(self, contenders: list[str], *, show: bool = True) -> None:
+        """Award the poker pot to the best hand among ``contenders`` (in
+        order from the dealer's left), then open the Rummoli phase."""
+        if show:
+            values = {p: best_five(self.hands[p]) for p in contenders}
+            for p in contenders:
+                self.shown[p] = list(values[p].cards)
+                self.log.append(
+                    {"event": "show", "player": p, "cards": self.shown[p], "hand": values[p].category}
+                )
+            top = max(values.values())
+            winners = [p for p in contenders if values[p] == top]
+        else:
+            winners = list(contenders)
+        pot = self.board[POKER_POT]
+        self.board[POKER_POT] = 0
+        # Ruling: equal hands split the poker pot; odd chips go to the winners
+        # nearest the dealer's left.
+        for p, amount in split(pot, winners).items():
+            self.chips[p] += amount
+            self.log.append({"event": "win", "section": POKER_POT, "player": p, "amount": amount})
+        self.awards.append({"section": POKER_POT, "amount": pot, "winners": winners})
+        self.poker_winners = winners
+        self._start_rummoli(winners[0])
+
+    # ---------------------------------------------------------- the Rummoli
+
+    def _start_rummoli(self, leader: str) -> None:
+        # "Le gagnant du tour de poker ouvre le jeu avec la plus basse carte de
+        # n'importe quelle couleur". Ruling: between tied poker winners, the
+        # one nearest the dealer's left leads.
+        self.phase = "rummoli"
+        self.leader = leader
+        self.colour_required = None
+        self.called = None
+        self.log.append({"event": "lead_due", "player": leader, "colour": None})
+
+    def _holder(self, card: str | None) -> str | None:
+        if card is None:
+            return None
+        for p in self.players:
+            if card in self.hands[p]:
+                return p
+        return None
+
+    def _act_rummoli(self, player: str, action: str, args: dict) -> None:
+        hand = self.hands[player]
+        if self.called is not None:
+            if action != "play" or set(args) != {"cards"}:
+                raise IllegalAction(
+                    f"{pretty(self.called)} is called and you hold it: play it, "
+                    "with the next cards of the suit if you hold them (play(cards=[...]))"
+                )
+            cards = self._check_cards(args["cards"])
+            if not cards or cards[0] != self.called:
+                raise IllegalAction(f"the sequence continues with {pretty(self.called)}: your run must start with it")
+            if cards not in runs_from(hand, self.called):
+                raise IllegalAction(
+                    "a run is made of the following cards of the same suit, each one higher by one, all in your hand"
+                )
+            self._play(player, cards)
+            return
+        if action != "lead" or set(args) != {"card"}:
+            raise IllegalAction("the sequence has stopped and it is your turn to lead: lead(card=...)")
+        card = self._check_cards([args["card"]])[0]
+        if card not in hand:
+            raise IllegalAction(f"you do not hold {pretty(card)}")
+        options = lead_options(hand, self.colour_required)
+        if card not in options:
+            raise IllegalAction(self._why_not_lead(hand, card))
+        self._play(player, [card], lead=True)
+
+    def _why_not_lead(self, hand: list[str], card: str) -> str:
+        if self.colour_required is not None and colour(card[1]) != self.colour_required:
+            suits = " or ".join(SUIT_NAMES[s] for s in "cdhs" if colour(s) == self.colour_required)
+            if len(hand) == 1:
+                return (
+                    "with a single card left you may play it only if it fits: "
+                    f"the restart must be in the other colour ({suits})"
+                )
+            return f"the sequence restarts in the other colour: {suits}"
+        return f"you must lead your lowest card of a suit (the lowest {SUIT_NAMES[card[1]]} you hold)"
+
+    @staticmethod
+    def _check_cards(cards: Any) -> list[str]:
+        if isinstance(cards, str) or not isinstance(cards, list):
+            raise IllegalAction("cards are given as a list of card codes such as ['7h', '8h']")
+        try:
+            return [check_card(c) for c in cards]
+        except CardError as exc:
+            raise IllegalAction(str(exc)) from None
+
+    def _play(self, player: str, cards: list[str], *, lead: bool = False) -> None:
+        self.log.append({"event": "lead" if lead else "play", "player": player, "cards": list(cards)})
+        for card in cards:
+            self.hands[player].remove(card)
+            self.played[player].append(card)
+            self.on_table.add(card)
+            self._pay_sections(player)
+        self.last_player = player
+        self.leader = None
+        if not self.hands[player]:
+            self._goes_out(player)
+            return
+        nxt = next_card(cards[-1])
+        holder = self._holder(nxt)
+        if holder is not None:
+            self.called = nxt
+            return
+        # "jusqu'à ce que l'as ... ait été déposé ou jusqu'à ce que la séquence
+        # de jeu ait été interrompue ... la carte ... prisonnière de la main morte"
+        # Ruling: a next card already on the table stops the sequence too.
+        reason = "ace" if nxt is None else ("played" if nxt in self.on_table else "dead")
+        self.called = None
+        self.log.append({"event": "stop", "after": cards[-1], "reason": reason})
+        self._find_restarter(player, other_colour(cards[-1][1]))
+
+    def _find_restarter(self, last: str, needed: str) -> None:
+        # "le dernier joueur à avoir joué relance le jeu avec sa plus faible
+        # carte dans une autre couleur". Ruling: if he holds none, the restart
+        # passes to the left, to the first player who can; nobody: deadlock.
+        for k in range(len(self.players)):
+            p = self._left_of(last, k)
+            if lead_options(self.hands[p], needed):
+                self.leader, self.colour_required = p, needed
+                self.log.append({"event": "lead_due", "player": p, "colour": needed})
+                return
+            self.log.append({"event": "cannot_restart", "player": p, "colour": needed})
+        self._deadlock()
+
+    def _pay_sections(self, player: str) -> None:
+        """ "Le joueur qui joue l'une de ces cartes ou combinaisons remporte
+        les jetons posés sur la section correspondante." """
+        mine = set(self.played[player])
+        for section in self.config.pay_sections:
+            if section.id in self.won_sections or not _complete(section, mine):
+                continue
+            amount = self.board[section.id]
+            self.board[section.id] = 0
+            self.chips[player] += amount
+            self.won_sections[section.id] = player
+            self.awards.append({"section": section.id, "amount": amount, "winners": [player]})
+            self.log.append({"event": "win", "section": section.id, "player": player, "amount": amount})
+
+    def _goes_out(self, player: str) -> None:
+        # "Les jetons posés sur la section marquée Rummoli sont remportés par le
+        # premier joueur à s'être défait de toute sa main ... Chaque autre joueur
+        # donne au gagnant un jeton pour chaque carte qu'il lui reste en main."
+        pot = self.board[RUMMOLI_POT]
+        self.board[RUMMOLI_POT] = 0
+        self.chips[player] += pot
+        self.awards.append({"section": RUMMOLI_POT, "amount": pot, "winners": [player]})
+        self.log.append({"event": "win", "section": RUMMOLI_POT, "player": player, "amount": pot})
+        for p in self.players:
+            if p != player and self.hands[p]:
+                paid = pay_what_he_has(self.chips, p, self.config.unit * len(self.hands[p]))
+                self.chips[player] += paid
+                self.log.append(
+                    {"event": "pays", "player": p, "to": player, "cards": len(self.hands[p]), "amount": paid}
+                )
+        self._finish("out", player)
+
+    def _deadlock(self) -> None:
+        # "Chaque joueur place alors un jeton dans la cagnotte Rummoli pour
+        # chaque carte qu'il tient encore."
+        for p in self.players:
+            paid = pay_what_he_has(self.chips, p, self.config.unit * len(self.hands[p]))
+            self.board[RUMMOLI_POT] += paid
+            self.log.append({"event": "pays", "player": p, "to": RUMMOLI_POT, "cards": len(self.hands[p]), "amount": paid})
+        self._finish("deadlock", None)
+
+    def _finish(self, outcome: str, winner: str | None) -> None:
+        self.phase = "over"
+        self.outcome, self.winner = outcome, winner
+        self.called = self.leader = None
+        self.log.append({"event": "deal_over", "outcome": outcome, "winner": winner})
+
+    # ------------------------------------------------------------- outputs
+
+    def view(self, player: str | None) -> dict[str, Any]:
+        seen = player if player in self.players else None
+        out: dict[str, Any] = {
+            "game": GAME,
+            "phase": self.phase,
+            "dealer": self.dealer,
+            "players": [
+                {
+                    "player": p,
+                    "chips": self.chips[p],
+                    "cards": len(self.hands[p]),
+                    "played": list(self.played[p]),
+                    "took_widow": self.widow_holder == p,
+                }
+                for p in self.players
+            ],
+            "board": dict(self.board),
+            "pay_sections": [
+                {"id": s.id, "label": s.label, "chips": self.board[s.id], "won_by": self.won_sections.get(s.id)}
+                for s in self.config.pay_sections
+            ],
+            # The widow and the dead hand: how many cards, never which.
+            "widow": {"status": self.widow_status, "cards": len(self.widow), "holder": self.widow_holder},
+            "dead_cards": len(self.dead),
+            "poker": {"method": self.config.poker_method, "shown": dict(self.shown), "winners": list(self.poker_winners)},
+            "to_act": self.to_act(),
+        }
+        if self.phase == "auction":
+            out["auction"] = {"high_bid": self.high_bid, "high_bidder": self.high_bidder, "passed": sorted(self.passed)}
+        if self.phase == "betting":
+            out["betting"] = self.betting.view()
+        if self.phase in ("rummoli", "over"):
+            out["sequence"] = {"called": self.called, "leader": self.leader, "colour_required": self.colour_required}
+        if self.over:
+            out["outcome"], out["winner"] = self.outcome, self.winner
+        if seen is not None:
+            out["hand"] = sort_hand(self.hands[seen])
+            out["legal_actions"] = self.legal_actions(seen)
+        return out
+
+    def result(self) -> dict[str, Any]:
+        if not self.over:
+            raise IllegalAction("the deal is not over yet")
+        return {
+            "chips": dict(self.chips),
+            "delta": {p: self.chips[p] - self.start_chips[p] for p in self.players},
+            "rake": 0,
+            "pots": copy.deepcopy(self.awards),
+            "shown": copy.deepcopy(self.shown),
+            "outcome": self.outcome,
+            "winner": self.winner,
+            "carry": {"board": dict(self.board)},
+        }
+
+    def record(self) -> dict[str, Any]:
+        rec: dict[str, Any] = {
+            "format": 1,
+            "game": GAME,
+            "config": self.config.model_dump(mode="json"),
+            "seats": [{"player": p, "chips": self.start_chips[p]} for p in self.players],
+            "button": self.button,
+            "deck": list(self.deck),
+            "reshuffles": [],
+            "actions": copy.deepcopy(self.actions),
+        }
+        if self.carry_in is not None:
+            rec["carry"] = copy.deepcopy(self.carry_in)
+        return rec
+
+
+def _complete(section: PaySection, mine: set[str]) -> bool:
+    if section.cards:
+        return all(c in mine for c in section.cards)
+    return any(all(r + s in mine for r in section.ranks) for s in "cdhs")
+
+
+def new_deal(
+    config: dict | RummoliConfig | None,
+    seats: list[dict],
+    button: int,
+    *,
+    deck: list[str] | None = None,
+    rng: Any = None,
+    reshuffles: list[list[str]] | None = None,
+    carry: dict | None = None,
+) -> RummoliDeal:
+    """Ante, deal every card one at a time to the players and the widow, and
+    wait for the dealer's decision about the widow."""
+    cfg = parse_config(config)
+    if reshuffles:
+        raise IllegalAction("a Rummoli deal never rebuilds its deck: 'reshuffles' must be empty")
+    order = list(deck) if deck is not None else shuffle(deck_composition(), rng)
+    return RummoliDeal(cfg, seats, button, order, carry)
+
+
+def replay(record: dict[str, Any]) -> dict[str, Any]:
+    """Rebuild a deal from its hand record and apply every action."""
+    if not isinstance(record, dict) or record.get("game") != GAME:
+        raise IllegalAction("not a Rummoli hand record")
+    for key in ("seats", "button", "deck"):
+        if key not in record:
+            raise IllegalAction(f"a Rummoli hand record needs {key!r}")
+    deal = new_deal(
+        record.get("config") or {},
+        record["seats"],
+        record["button"],
+        deck=record["deck"],
+        reshuffles=record.get("reshuffles") or None,
+        carry=record.get("carry"),
+    )
+    actions = record.get("actions") or []
+    for i, a in enumerate(actions):
+        if not isinstance(a, dict) or "player" not in a or "action" not in a:
+            raise IllegalAction(f"action #{i + 1} needs a 'player' and an 'action'")
+        if deal.over:
+            raise IllegalAction(f"action #{i + 1} comes after the end of the deal")
+        args = {k: v for k, v in a.items() if k not in ("player", "action")}
+        try:
+            deal.act(a["player"], a["action"], **args)
+        except IllegalAction as exc:
+            raise IllegalAction(f"action #{i + 1} ({a['player']} {a['action']}): {exc.rule}") from None
+    out: dict[str, Any] = {
+        "finished": deal.over,
+        "chips": dict(deal.chips),
+        "delta": {p: deal.chips[p] - deal.start_chips[p] for p in deal.players},
+        "pots": copy.deepcopy(deal.awards),
+        "rake": 0,
+        "board": dict(deal.board),
+        "shown": copy.deepcopy(deal.shown),
+    }
+    if deal.over:
+        out["outcome"], out["winner"] = deal.outcome, deal.winner
+        out["carry"] = deal.result()["carry"]
+    else:
+        out["to_act"] = deal.to_act()
+    return out
