@@ -1,0 +1,372 @@
+"""The one meld machinery of the rami family (Rami français, Double rami,
+Remigio, Gin rummy).
+
+A *meld* is a set (3 or 4 cards of one rank) or a run (3 or more consecutive
+cards of one suit). A card belongs to one meld only (rami.fr.txt: "Une même
+carte ne peut participer à deux combinaisons différentes"). Jokers are wild:
+each one *stands for* a card, which :class:`Meld` remembers.
+
+Rulings (the sources are silent, RULES.md leaves them to us; see docs/games/rami.md):
+
+- a meld needs at least ``min_natural`` real cards (default 1), so that its
+  rank or suit is always known;
+- with ``distinct_suits_in_set`` (the default) a set holds at most one card of
+  each suit even with two or more decks, so a set is 3 or 4 cards; a joker in a
+  set stands for a missing suit;
+- a run is at most 13 cards: no ace may appear twice in one run, even with
+  both ``ace_low`` and ``ace_high``.
+
+Ranks inside this module are indices ``0..12`` for ``A 2 … K``. A run lives on
+a *line* of positions: ``0..12`` (ace low), ``1..13`` where 13 is the ace
+(ace high), both, or the 13-position circle (ace around the corner).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from tavern.games.base import IllegalAction
+
+#: Rank order inside the family: the ace first ("l'as venant toutefois après le 2"
+#: is the rami.fr.txt way of saying A-2-3).
+ORDER = "A23456789TJQK"
+RANK_INDEX = {r: i for i, r in enumerate(ORDER)}
+SUITS = "cdhs"
+SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
+_FACE = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}
+_SUIT_NAMES = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+
+
+@dataclass(frozen=True)
+class MeldRules:
+    """How one game (with its options) melds and counts.
+
+    ``card_points`` overrides the points fields when a game counts in a way
+    they cannot express; it receives a card code and returns its points.
+    """
+
+    ace_low: bool = True  # A-2-3
+    ace_high: bool = False  # Q-K-A
+    ace_around: bool = False  # K-A-2 (implies both of the above)
+    set_sizes: tuple[int, ...] = (3, 4)
+    distinct_suits_in_set: bool = True
+    jokers: bool = False  # are X1, X2… wild? (if not, a joker is just deadwood)
+    min_natural: int = 1  # real cards a meld needs at least
+    min_run: int = 3
+    ace_points: int = 1
+    figure_points: int = 10  # T J Q K
+    joker_points: int = 20
+    card_points: Callable[[str], int] | None = field(default=None, compare=True)
+
+    def __post_init__(self) -> None:
+        if not (self.ace_low or self.ace_high or self.ace_around):
+            raise ValueError("the ace must go somewhere: ace_low, ace_high or ace_around")
+        if not self.set_sizes or min(self.set_sizes) < 2:
+            raise ValueError("a set has at least 2 cards")
+        if self.min_natural < 1:
+            raise ValueError("a meld needs at least one real card")
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A meld as laid: ``cards`` in meld order (a run low→high), and for each
+    position the card a joker stands for (``None`` for real cards)."""
+
+    kind: Literal["set", "run"]
+    cards: tuple[str, ...]
+    stands_for: tuple[str | None, ...]
+
+    @property
+    def jokers(self) -> int:
+        return sum(1 for s in self.stands_for if s is not None)
+
+    def as_cards(self) -> tuple[str, ...]:
+        """The cards the meld represents, jokers replaced by what they stand for."""
+        return tuple(s if s is not None else c for c, s in zip(self.cards, self.stands_for))
+
+
+@dataclass
+class Arrangement:
+    """A partition of a hand into melds and deadwood; ``points`` is the deadwood's."""
+
+    melds: list[Meld]
+    deadwood: list[str]
+    points: int
+
+
+def is_joker(card: str) -> bool:
+    return card[0] == "X"
+
+
+def points(card: str, rules: MeldRules) -> int:
+    """The card's points when left in hand (deadwood)."""
+    if rules.card_points is not None:
+        return rules.card_points(card)
+    if is_joker(card):
+        return rules.joker_points
+    r = card[0]
+    if r == "A":
+        return rules.ace_points
+    if r in "TJQK":
+        return rules.figure_points if r != "T" else 10
+    return int(r)
+
+
+def _check(card: str) -> None:
+    if not isinstance(card, str) or len(card) < 2:
+        raise IllegalAction(f"{card!r} is not a card")
+    if card[0] == "X":
+        if not card[1:].isdigit():
+            raise IllegalAction(f"{card!r} is not a card")
+    elif len(card) != 2 or card[0] not in RANK_INDEX or card[1] not in SUIT_INDEX:
+        raise IllegalAction(f"{card!r} is not a card")
+
+
+def _wild(card: str, rules: MeldRules) -> bool:
+    return rules.jokers and is_joker(card)
+
+
+# ---------------------------------------------------------------- run geometry
+
+
+def _line(rules: MeldRules) -> tuple[bool, list[int]]:
+    """(circular?, the positions a run may use). Position p is rank p % 13."""
+    if rules.ace_around:
+        return True, list(range(13))
+    lo = 0 if rules.ace_low else 1
+    hi = 13 if rules.ace_high else 12
+    return False, list(range(lo, hi + 1))
+
+
+def _windows(rules: MeldRules, length: int) -> list[list[int]]:
+    """Every run window of ``length`` positions, as lists of rank indices."""
+    if length > 13:
+        return []
+    circular, line = _line(rules)
+    if circular:
+        starts = range(13) if length < 13 else range(1)
+        return [[(s + i) % 13 for i in range(length)] for s in starts]
+    out = []
+    for a in range(len(line) - length + 1):
+        out.append([line[a + i] % 13 for i in range(length)])
+    return out
+
+
+def _code(rank: int, suit: str) -> str:
+    return ORDER[rank] + suit
+
+
+# ---------------------------------------------------------------- classify
+
+
+def _run_readings(cards: Sequence[str], rules: MeldRules) -> list[Meld]:
+    """Every way ``cards`` read as a run (jokers assigned in the order given)."""
+    n = len(cards)
+    naturals = [c for c in cards if not _wild(c, rules)]
+    wild = [c for c in cards if _wild(c, rules)]
+    if n < rules.min_run or len(naturals) < rules.min_natural or not naturals:
+        return []
+    suits = {c[1] for c in naturals if not is_joker(c)}
+    if any(is_joker(c) for c in naturals) or len(suits) != 1:
+        return []
+    suit = naturals[0][1]
+    ranks = [RANK_INDEX[c[0]] for c in naturals]
+    if len(set(ranks)) != len(ranks):
+        return []
+    out = []
+    for win in _windows(rules, n):
+        if not set(ranks) <= set(win):
+            continue
+        by_rank = {RANK_INDEX[c[0]]: c for c in naturals}
+        jokers = iter(wild)
+        cs: list[str] = []
+        sf: list[str | None] = []
+        for r in win:
+            if r in by_rank:
+                cs.append(by_rank[r])
+                sf.append(None)
+            else:
+                cs.append(next(jokers))
+                sf.append(_code(r, suit))
+        out.append(Meld("run", tuple(cs), tuple(sf)))
+    return out
+
+
+def _set_reading(cards: Sequence[str], rules: MeldRules) -> Meld | None:
+    n = len(cards)
+    naturals = [c for c in cards if not _wild(c, rules)]
+    wild = [c for c in cards if _wild(c, rules)]
+    if n not in rules.set_sizes or len(naturals) < rules.min_natural or not naturals:
+        return None
+    if any(is_joker(c) for c in naturals) or len({c[0] for c in naturals}) != 1:
+        return None
+    suits = [c[1] for c in naturals]
+    if rules.distinct_suits_in_set and (len(set(suits)) != len(suits) or n > 4):
+        return None
+    rank = naturals[0][0]
+    missing = [s for s in SUITS if s not in suits] or list(SUITS)
+    sf = [None] * len(naturals) + [rank + missing[i % len(missing)] for i in range(len(wild))]
+    return Meld("set", tuple(naturals) + tuple(wild), tuple(sf))
+
+
+def _why_not(cards: Sequence[str], rules: MeldRules) -> str:
+    naturals = [c for c in cards if not _wild(c, rules)]
+    if len(naturals) < rules.min_natural:
+        return f"a meld needs at least {rules.min_natural} real card(s)"
+    ranks = {c[0] for c in naturals}
+    suits = {c[1] for c in naturals if not is_joker(c)}
+    if len(ranks) == 1 and len(cards) >= 2:
+        if len(cards) not in rules.set_sizes:
+            sizes = " or ".join(str(s) for s in rules.set_sizes)
+            return f"a set is {sizes} cards of one rank"
+        return "a set needs cards of different suits"
+    if len(suits) == 1 and len(ranks) > 1:
+        return "a run needs three consecutive cards of one suit"
+    if len(suits) > 1 and len(ranks) > 1:
+        return (
+            "these cards are not one meld: a meld is a set (one rank) or a run "
+            "(one suit), not both"
+        )
+    return "a run needs three consecutive cards of one suit"
+
+
+def classify(
+    cards: Sequence[str], rules: MeldRules, kind: Literal["set", "run"] | None = None
+) -> Meld:
+    """The meld these cards form, or :class:`IllegalAction` saying why not.
+
+    When the cards read both ways (a joker and one real card) the set reading
+    wins unless ``kind`` asks for the run. A run keeps the order given when it
+    is already a valid order; otherwise jokers extend the run upwards.
+    """
+    for c in cards:
+        _check(c)
+    if len(cards) < min(rules.min_run, min(rules.set_sizes)):
+        raise IllegalAction(
+            "a meld needs at least three cards: a set (one rank) or a run (one suit)"
+        )
+    if kind in (None, "set"):
+        m = _set_reading(cards, rules)
+        if m is not None:
+            return m
+        if kind == "set":
+            raise IllegalAction(_why_not(cards, rules) if len({c[0] for c in cards if not _wild(c, rules)}) == 1
+                                else "a set needs three or four cards of one rank")
+    readings = _run_readings(cards, rules)
+    if readings:
+        given = tuple(cards)
+        for m in readings:
+            if m.cards == given:
+                return m
+        return readings[-1]
+    raise IllegalAction(_why_not(cards, rules))
+
+
+def is_meld(cards: Sequence[str], rules: MeldRules) -> bool:
+    try:
+        classify(cards, rules)
+    except IllegalAction:
+        return False
+    return True
+
+
+def extend(meld: Meld, cards: Sequence[str], rules: MeldRules) -> Meld:
+    """``meld`` with ``cards`` added (a lay-off, or adding to one's own meld).
+
+    The meld keeps its kind, and in a run every joker already laid keeps the
+    card it stands for (a joker only moves by the Double rami rule).
+    """
+    for c in cards:
+        _check(c)
+    if not cards:
+        raise IllegalAction("add at least one card to the meld")
+    allc = list(meld.cards) + list(cards)
+    if meld.kind == "set":
+        m = _set_reading(allc, rules)
+        if m is None:
+            raise IllegalAction(
+                f"{', '.join(cards)} cannot join this set: "
+                + _why_not(allc, rules).replace("a set is", "a set is at most")
+            )
+        return m
+    fixed = {c: s for c, s in zip(meld.cards, meld.stands_for) if s is not None}
+    naturals = [c for c in allc if not _wild(c, rules)]
+    new_wild = [c for c in cards if _wild(c, rules)]
+    if len({c[1] for c in naturals}) != 1 or any(is_joker(c) for c in naturals):
+        raise IllegalAction("a run needs consecutive cards of one suit: this card is not of the run's suit")
+    suit = naturals[0][1]
+    for win in _windows(rules, len(allc)):
+        by_rank: dict[int, str] = {}
+        ok = True
+        for c in naturals:
+            r = RANK_INDEX[c[0]]
+            if r in by_rank or r not in win:
+                ok = False
+                break
+            by_rank[r] = c
+        if not ok:
+            continue
+        for j, s in fixed.items():
+            r = RANK_INDEX[s[0]]
+            if r not in win or r in by_rank:
+                ok = False
+                break
+            by_rank[r] = j
+        if not ok:
+            continue
+        free = iter(new_wild)
+        cs: list[str] = []
+        sf: list[str | None] = []
+        for r in win:
+            c = by_rank.get(r)
+            if c is None:
+                c = next(free, None)
+                if c is None:
+                    ok = False
+                    break
+            cs.append(c)
+            sf.append(_code(r, suit) if _wild(c, rules) else None)
+        if ok:
+            return Meld("run", tuple(cs), tuple(sf))
+    raise IllegalAction("a run needs consecutive cards of one suit: this card does not extend the run")
+
+
+# ---------------------------------------------------------------- best arrangement
+
+
+def best_arrangement(hand: Sequence[str], rules: MeldRules) -> Arrangement:
+    """The melds leaving the fewest deadwood points (ties: any of the best)."""
+    from tavern.games.rami import _solver
+
+    return _solver.best(list(hand), rules)
+
+
+def min_deadwood(hand: Sequence[str], rules: MeldRules) -> int:
+    """``best_arrangement(hand, rules).points``, without building the melds."""
+    from tavern.games.rami import _solver
+
+    return _solver.min_points(list(hand), rules)
+
+
+def best_discard(hand: Sequence[str], rules: MeldRules) -> tuple[str, Arrangement]:
+    """For a hand one card over (Gin's 11 cards): the discard leaving the least
+    deadwood, and the arrangement of what is kept."""
+    from tavern.games.rami import _solver
+
+    return _solver.best_discard(list(hand), rules)
+
+
+__all__ = [
+    "Arrangement",
+    "Meld",
+    "MeldRules",
+    "best_arrangement",
+    "best_discard",
+    "classify",
+    "extend",
+    "is_meld",
+    "min_deadwood",
+    "points",
+]
