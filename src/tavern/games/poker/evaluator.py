@@ -46,6 +46,7 @@ __all__ = [
     "rank7",
     "rank7_codes",
     "rank_codes",
+    "build_tables",
 ]
 
 #: Low to high, as RULES.md lists them ("Hand ranking, low to high").
@@ -279,17 +280,45 @@ def _build_plain_table() -> dict[int, int]:
     return table
 
 
-def _build_suited_table() -> list[int]:
+def _build_suited_table() -> dict[int, int]:
     """13-bit mask of the flush suit's ranks -> flush or straight flush value."""
-    table = [0] * 8192
+    table: dict[int, int] = {}
     for mask in range(8192):
         if mask.bit_count() >= 5:
-            table[mask] = _best_suited({r + 2 for r in range(13) if mask >> r & 1})
+            top = _straight_top_of_bits(mask)
+            if top:
+                table[mask] = _value(STRAIGHT_FLUSH, (top, top - 1, top - 2, top - 3, top - 4))
+            else:
+                ranks = [r + 2 for r in range(12, -1, -1) if mask >> r & 1]
+                table[mask] = _value(FLUSH, ranks[:5])
     return table
 
 
-_PLAIN = _build_plain_table()
-_SUITED = _build_suited_table()
+# Filled in place by build_tables() on first use, so that importing the
+# module (every poker engine, the CLI, the web app) costs nothing. The fast
+# functions look up first and only fall back to _first_use() on a KeyError:
+# a try block is free in CPython 3.11 when nothing is raised.
+_PLAIN: dict[int, int] = {}
+_SUITED: dict[int, int] = {}
+
+
+def build_tables() -> None:
+    """Fill the lookup tables now (idempotent, ~0.3–0.7 s).
+
+    Done automatically on the first evaluation; a server may call it at
+    start-up so that no player's showdown pays for it.
+    """
+    if not _PLAIN:
+        _SUITED.update(_build_suited_table())
+        _PLAIN.update(_build_plain_table())
+
+
+def _first_use(codes: Sequence[int]) -> int:
+    """A lookup missed: either the tables are still empty, or no such hand."""
+    if not _PLAIN:
+        build_tables()
+        return rank_codes(codes)
+    raise CardError("not a poker hand: 5 to 7 distinct cards are needed")
 
 
 def encode(card: str) -> int:
@@ -305,44 +334,59 @@ def encode_all(cards: Iterable[str]) -> list[int]:
     return [encode(c) for c in cards]
 
 
-def _flush_value(codes: Iterable[int], flush_bits: int) -> int:
-    # Only one suit can hold five of at most seven cards.
+def _flush_mask(codes: Iterable[int], flush_bits: int) -> int:
+    """Ranks held in the flush suit, as a 13-bit mask.
+
+    Only one suit can hold five of at most seven cards, and ``flush_bits``
+    (the sum masked with _FLUSH_BITS) is that suit's own bit.
+    """
     mask = 0
     for c in codes:
         if _SUIT_BIT[c] & flush_bits:
             mask |= _RANKBIT[c]
-    return _SUITED[mask]
+    return mask
 
 
 def rank7_codes(codes: Sequence[int]) -> int:
     """Value of exactly seven encoded, distinct cards. No checks: engines only."""
     s = sum(codes)
     f = s & _FLUSH_BITS
-    if f:
-        return _flush_value(codes, f)
-    return _PLAIN[s >> _RANK_SHIFT]
+    try:
+        if f:
+            return _SUITED[_flush_mask(codes, f)]
+        return _PLAIN[s >> _RANK_SHIFT]
+    except KeyError:
+        return _first_use(codes)
 
 
 def rank_codes(codes: Sequence[int]) -> int:
     """Value of five to seven encoded, distinct cards. No checks: engines only."""
     s = sum(codes) + _PAD[len(codes)]
     f = s & _FLUSH_BITS
-    if f:
-        return _flush_value(codes, f)
-    return _PLAIN[s >> _RANK_SHIFT]
+    try:
+        if f:
+            return _SUITED[_flush_mask(codes, f)]
+        return _PLAIN[s >> _RANK_SHIFT]
+    except KeyError:
+        return _first_use(codes)
 
 
 _code_of = _CODE.__getitem__
 
 
 def rank7(cards: Sequence[str]) -> int:
-    """Value of exactly seven distinct card codes (``"As"``…). No checks."""
-    codes = list(map(_code_of, cards))
-    s = sum(codes)
+    """Value of exactly seven distinct card codes (``"As"``…). No checks.
+
+    Same number as ``int(evaluate(cards))``; a bad code raises KeyError.
+    """
+    s = sum(map(_code_of, cards))  # no list: the flush path maps again
     f = s & _FLUSH_BITS
-    if f:
-        return _flush_value(codes, f)
-    return _PLAIN[s >> _RANK_SHIFT]
+    try:
+        if f:
+            return _SUITED[_flush_mask(map(_code_of, cards), f)]
+        return _PLAIN[s >> _RANK_SHIFT]
+    except KeyError:
+        return _first_use(list(map(_code_of, cards)))
 
 
 def rank(cards: Sequence[str]) -> int:
