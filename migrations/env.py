@@ -1,0 +1,63 @@
+"""Alembic environment: the URL comes from the tavern settings, or from
+``config.attributes["url"]`` / ``["connection"]`` when run programmatically
+(the test fixtures)."""
+
+from __future__ import annotations
+
+from alembic import context
+
+from tavern.store.db import make_engine
+from tavern.store.models import Base
+
+config = context.config
+target_metadata = Base.metadata
+
+
+def _url() -> str:
+    url = config.attributes.get("url")
+    if url:
+        return url
+    from tavern.settings import get_settings
+
+    return get_settings().database_url
+
+
+def run_migrations_offline() -> None:
+    url = _url()
+    context.configure(
+        url=url,
+        target_metadata=target_metadata,
+        literal_binds=True,
+        render_as_batch=url.startswith("sqlite"),
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def _run(connection) -> None:  # noqa: ANN001
+    context.configure(
+        connection=connection,
+        target_metadata=target_metadata,
+        render_as_batch=connection.dialect.name == "sqlite",
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def run_migrations_online() -> None:
+    connection = config.attributes.get("connection")
+    if connection is not None:
+        _run(connection)
+        return
+    engine = make_engine(_url())
+    try:
+        with engine.connect() as connection:
+            _run(connection)
+    finally:
+        engine.dispose()
+
+
+if context.is_offline_mode():
+    run_migrations_offline()
+else:
+    run_migrations_online()

@@ -1,0 +1,184 @@
+"""Daily hands (RULES.md, "Tavern, money and quotas"):
+
+    every player gets 20 free hands a day (reset at midnight, Europe/Paris).
+    Packs of 200 extra hands are bought with tokens in the premium page; they
+    never expire; free hands are used before paid ones. A hand is counted when
+    the player is dealt in. Level 0 players get no free hands. A tavern owner
+    plays unlimited hands in his own tavern. A player with no hands left is not
+    dealt in and is told why. Counts and prices are site settings.
+
+``now`` is always handed in (an aware datetime; a naive one is taken as UTC)
+so the midnight reset can be tested on any day, DST changes included.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from tavern.services import ledger
+from tavern.settings import Settings, get_settings
+from tavern.store.models import DailyHandUsage, PremiumPack, Tavern, User
+
+
+class NoHandsLeft(Exception):
+    """The player may not be dealt in; ``str()`` tells him why."""
+
+
+@dataclass(frozen=True)
+class HandsLeft:
+    free: int  #: free hands left today
+    paid: int  #: hands left in premium packs
+
+    @property
+    def total(self) -> int:
+        return self.free + self.paid
+
+
+def local_day(now: dt.datetime, settings: Settings | None = None) -> dt.date:
+    """The calendar day in the site's timezone (Paris) at instant ``now``."""
+    settings = settings or get_settings()
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=dt.timezone.utc)
+    return now.astimezone(ZoneInfo(settings.timezone)).date()
+
+
+def _usage(session: Session, user_id: int, day: dt.date, *, create: bool) -> DailyHandUsage | None:
+    stmt = (
+        select(DailyHandUsage)
+        .where(DailyHandUsage.user_id == user_id, DailyHandUsage.day == day)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    row = session.scalars(stmt).one_or_none()
+    if row is not None or not create:
+        return row
+    row = DailyHandUsage(user_id=user_id, day=day, count=0, disconnect_protections=0)
+    try:
+        with session.begin_nested():  # another deal may create it at the same time
+            session.add(row)
+    except IntegrityError:
+        row = session.scalars(stmt).one()
+    return row
+
+
+def _free_allowance(user: User, settings: Settings) -> int:
+    return 0 if user.level <= 0 else settings.free_hands_per_day
+
+
+def _is_owner(session: Session, user_id: int, tavern_id: int | None) -> bool:
+    if tavern_id is None:
+        return False
+    return session.scalar(select(Tavern.owner_id).where(Tavern.id == tavern_id)) == user_id
+
+
+def _packs(session: Session, user_id: int, *, lock: bool = False) -> list[PremiumPack]:
+    stmt = (
+        select(PremiumPack)
+        .where(PremiumPack.user_id == user_id, PremiumPack.hands_left > 0)
+        .order_by(PremiumPack.id)
+    )
+    if lock:
+        stmt = stmt.with_for_update().execution_options(populate_existing=True)
+    return list(session.scalars(stmt))
+
+
+def hands_left(session: Session, user_id: int, now: dt.datetime) -> HandsLeft:
+    """Free hands left today and paid hands left (an owner's own tavern aside)."""
+    settings = get_settings()
+    user = session.get(User, user_id)
+    if user is None:
+        return HandsLeft(0, 0)
+    usage = _usage(session, user_id, local_day(now, settings), create=False)
+    used = usage.count if usage else 0
+    free = max(0, _free_allowance(user, settings) - used)
+    paid = sum(p.hands_left for p in _packs(session, user_id))
+    return HandsLeft(free, paid)
+
+
+def can_deal(
+    session: Session, user_id: int, tavern_id: int | None, now: dt.datetime
+) -> tuple[bool, str]:
+    """May the player be dealt in now? ``(False, why)`` when not."""
+    if _is_owner(session, user_id, tavern_id):
+        return True, "unlimited hands in your own tavern"
+    user = session.get(User, user_id)
+    if user is None:
+        return False, "unknown player"
+    left = hands_left(session, user_id, now)
+    if left.free:
+        return True, f"{left.free} free hands left today"
+    if left.paid:
+        return True, f"{left.paid} premium hands left"
+    if _free_allowance(user, get_settings()) == 0:
+        return False, "level 0 players get no free hands: buy a pack of hands on the premium page"
+    return False, (
+        "no hands left: your free hands come back at midnight (Paris time), "
+        "or buy a pack of hands on the premium page"
+    )
+
+
+def consume(session: Session, user_id: int, tavern_id: int | None, now: dt.datetime) -> str:
+    """Count one hand for a player being dealt in. Returns where it came
+    from: ``"owner"`` (not counted), ``"free"`` or ``"pack"``. Raises
+    :class:`NoHandsLeft` (the reason) and changes nothing when he has none."""
+    if _is_owner(session, user_id, tavern_id):
+        return "owner"
+    settings = get_settings()
+    user = session.get(User, user_id)
+    if user is None:
+        raise NoHandsLeft("unknown player")
+    allowance = _free_allowance(user, settings)
+    if allowance:
+        usage = _usage(session, user_id, local_day(now, settings), create=True)
+        assert usage is not None
+        if usage.count < allowance:  # free hands are used before paid ones
+            usage.count += 1
+            session.flush()
+            return "free"
+    packs = _packs(session, user_id, lock=True)
+    if packs:
+        packs[0].hands_left -= 1  # oldest pack first
+        session.flush()
+        return "pack"
+    ok, why = can_deal(session, user_id, tavern_id, now)
+    raise NoHandsLeft(why)
+
+
+def buy_pack(session: Session, user_id: int) -> PremiumPack:
+    """Buy a pack of extra hands with tokens (a ledger transfer to the
+    house). Raises :class:`tavern.services.ledger.InsufficientFunds`."""
+    settings = get_settings()
+    ledger.transfer(
+        session,
+        ledger.account(session, "user", user_id, "tokens"),
+        ledger.house(session, ledger.House.PREMIUM, "tokens"),
+        settings.pack_price_tokens,
+        "tokens",
+        "hand_pack",
+        f"user:{user_id}",
+    )
+    pack = PremiumPack(user_id=user_id, hands_bought=settings.pack_hands, hands_left=settings.pack_hands)
+    session.add(pack)
+    session.flush()
+    return pack
+
+
+def use_disconnect_protection(session: Session, user_id: int, now: dt.datetime) -> bool:
+    """A lost connection makes the player all-in for the rest of the hand, a
+    limited number of times a day (RULES.md, ramponneau: "site setting,
+    default 3; beyond that a time-out folds"). True if one was left (and is
+    now used)."""
+    settings = get_settings()
+    usage = _usage(session, user_id, local_day(now, settings), create=True)
+    assert usage is not None
+    if usage.disconnect_protections >= settings.disconnect_protections_per_day:
+        return False
+    usage.disconnect_protections += 1
+    session.flush()
+    return True

@@ -1,0 +1,368 @@
+"""Double-entry ledger of écus, tokens and table chips.
+
+Money never appears or disappears: every movement is an entry taking
+``amount`` from a *debit* account (the source) and giving it to a *credit*
+account (the destination), in one currency. An account's balance is its
+credits minus its debits; it is also cached in ``ledger_accounts.balance``
+and updated under a row lock in the same transaction as the entries, so a
+balance check and the withdrawal that follows it cannot be interleaved with
+another withdrawal (SQLite: ``BEGIN IMMEDIATE``; PostgreSQL: ``SELECT … FOR
+UPDATE``, taken in account-id order so two transfers never deadlock).
+
+Who may go below zero: the **house** (it issues écus and tokens and receives
+purchases, so it is the source of all money: its balance is minus what is in
+circulation) and a **table's cashier** (see below). Players' and taverns'
+accounts never go negative: :class:`InsufficientFunds`.
+
+Table chips. Chips are a currency of their own so that the sum of every
+currency stays zero; each table has a cashier (owner kind ``"table"``) that
+exchanges écus for chips at par, like a casino cage. A cave is one transfer
+with two legs (player écus → cashier écus, cashier chips → player chips);
+"Ramasser ses gains" is the reverse; the rake leaves the table as écus
+(cashier écus → tavern owner écus) against the raked chips. Hence at every
+table ``cashier écus + cashier chips == 0``: chips are exactly backed.
+
+These functions never commit: they run in the caller's transaction (use
+:func:`tavern.store.db.run_transaction` to get retries on PostgreSQL).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import IntEnum
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from tavern.store.models import CURRENCIES, OWNER_KINDS, LedgerAccount, LedgerEntry
+
+
+class House(IntEnum):
+    """The house's accounts (owner kind ``"house"``), by purpose."""
+
+    ISSUANCE = 1  #: admin credits: écus and tokens come from here
+    SHOP = 2  #: deck items bought for écus
+    PREMIUM = 3  #: hand packs bought for tokens
+
+
+class LedgerError(Exception):
+    """A movement the ledger refuses (bad amount, currency, accounts)."""
+
+
+class InsufficientFunds(LedgerError):
+    """The paying account would go below zero."""
+
+    def __init__(self, account: LedgerAccount, amount: int) -> None:
+        self.account_id = account.id
+        self.balance = account.balance
+        self.amount = amount
+        super().__init__(
+            f"insufficient funds: {amount} {account.currency} needed, "
+            f"{account.balance} available ({account.key})"
+        )
+
+
+#: Owner kinds whose balance may be negative (sources of money).
+MAY_GO_NEGATIVE = frozenset({"house", "table"})
+
+
+def _key(owner_kind: str, owner_id: int, currency: str, table_id: int | None) -> str:
+    return f"{owner_kind}:{owner_id}:{currency}:{'-' if table_id is None else table_id}"
+
+
+def account(
+    session: Session,
+    owner_kind: str,
+    owner_id: int,
+    currency: str,
+    table_id: int | None = None,
+) -> LedgerAccount:
+    """The account of (owner, currency[, table]), created empty on first use."""
+    if owner_kind not in OWNER_KINDS:
+        raise LedgerError(f"unknown owner kind {owner_kind!r}")
+    if currency not in CURRENCIES:
+        raise LedgerError(f"unknown currency {currency!r}")
+    if (currency == "chips") != (table_id is not None):
+        raise LedgerError("chips exist only at a table, and a table account holds chips or écus")
+    key = _key(owner_kind, owner_id, currency, table_id)
+    found = session.scalars(select(LedgerAccount).where(LedgerAccount.key == key)).one_or_none()
+    if found is not None:
+        return found
+    acc = LedgerAccount(
+        key=key, owner_kind=owner_kind, owner_id=owner_id, currency=currency,
+        table_id=table_id, balance=0,
+    )
+    # Two transactions may create the same account at once: the loser of the
+    # unique-key race rolls back its savepoint and reads the winner's row.
+    try:
+        with session.begin_nested():
+            session.add(acc)
+    except IntegrityError:
+        return session.scalars(select(LedgerAccount).where(LedgerAccount.key == key)).one()
+    return acc
+
+
+def house(session: Session, which: House, currency: str) -> LedgerAccount:
+    return account(session, "house", int(which), currency)
+
+
+def cashier(session: Session, table_id: int, currency: str) -> LedgerAccount:
+    """A table's cashier account (``"ecus"`` or ``"chips"``)."""
+    return account(session, "table", table_id, currency, table_id if currency == "chips" else None)
+
+
+def balance(
+    session: Session,
+    owner_kind: str,
+    owner_id: int,
+    currency: str,
+    table_id: int | None = None,
+) -> int:
+    """Current balance; 0 for an account never used (and none is created)."""
+    key = _key(owner_kind, owner_id, currency, table_id)
+    value = session.scalar(select(LedgerAccount.balance).where(LedgerAccount.key == key))
+    return int(value or 0)
+
+
+@dataclass(frozen=True)
+class Leg:
+    debit: LedgerAccount
+    credit: LedgerAccount
+    amount: int
+    currency: str
+
+
+def _lock(session: Session, accounts: Iterable[LedgerAccount]) -> None:
+    """Row-lock the accounts (PostgreSQL; SQLite holds the database lock
+    since BEGIN IMMEDIATE) and reload their balances from the database."""
+    ids = sorted({a.id for a in accounts})
+    session.flush()
+    session.scalars(
+        select(LedgerAccount)
+        .where(LedgerAccount.id.in_(ids))
+        .order_by(LedgerAccount.id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    ).all()
+
+
+def post(
+    session: Session,
+    legs: list[Leg],
+    reason: str,
+    reference: str = "",
+    *,
+    transfer_id: str | None = None,
+) -> str:
+    """Apply all ``legs`` as one transfer, or none of them. Returns the
+    transfer id. Checks everything before writing anything."""
+    if not legs:
+        raise LedgerError("a transfer needs at least one movement")
+    for leg in legs:
+        if not isinstance(leg.amount, int) or isinstance(leg.amount, bool) or leg.amount <= 0:
+            raise LedgerError(f"an amount is a positive whole number, not {leg.amount!r}")
+        if leg.currency not in CURRENCIES:
+            raise LedgerError(f"unknown currency {leg.currency!r}")
+        if leg.debit.currency != leg.currency or leg.credit.currency != leg.currency:
+            raise LedgerError("both accounts of a movement must hold its currency")
+        if leg.debit.id == leg.credit.id:
+            raise LedgerError("a movement needs two different accounts")
+    _lock(session, [a for leg in legs for a in (leg.debit, leg.credit)])
+
+    net: dict[int, int] = {}
+    by_id: dict[int, LedgerAccount] = {}
+    for leg in legs:
+        by_id[leg.debit.id], by_id[leg.credit.id] = leg.debit, leg.credit
+        net[leg.debit.id] = net.get(leg.debit.id, 0) - leg.amount
+        net[leg.credit.id] = net.get(leg.credit.id, 0) + leg.amount
+    for acc_id, change in net.items():
+        acc = by_id[acc_id]
+        if acc.owner_kind not in MAY_GO_NEGATIVE and acc.balance + change < 0:
+            raise InsufficientFunds(acc, -change)
+
+    tid = transfer_id or uuid.uuid4().hex
+    for acc_id, change in net.items():
+        by_id[acc_id].balance += change
+    for leg in legs:
+        session.add(
+            LedgerEntry(
+                debit_id=leg.debit.id, credit_id=leg.credit.id, amount=leg.amount,
+                currency=leg.currency, reason=reason, reference=reference, transfer_id=tid,
+            )
+        )
+    session.flush()
+    return tid
+
+
+def transfer(
+    session: Session,
+    debit: LedgerAccount,
+    credit: LedgerAccount,
+    amount: int,
+    currency: str,
+    reason: str,
+    reference: str = "",
+) -> str:
+    """Move ``amount`` of ``currency`` from ``debit`` to ``credit``.
+    Raises :class:`InsufficientFunds` if a player's or tavern's account would
+    go negative; the session is then left as it was."""
+    return post(session, [Leg(debit, credit, amount, currency)], reason, reference)
+
+
+def issue(
+    session: Session, user_id: int, amount: int, currency: str = "ecus", reference: str = ""
+) -> str:
+    """Admin credit: the house issues écus or tokens to a player."""
+    if currency not in ("ecus", "tokens"):
+        raise LedgerError("the house issues écus or tokens; chips come from a cave")
+    return transfer(
+        session, house(session, House.ISSUANCE, currency), account(session, "user", user_id, currency),
+        amount, currency, "issue", reference,
+    )
+
+
+# --- table chips ----------------------------------------------------------
+
+
+def cave(session: Session, user_id: int, table_id: int, amount: int, reference: str = "") -> str:
+    """Buy ``amount`` chips at ``table_id`` with as many écus (a cave)."""
+    return post(
+        session,
+        [
+            Leg(account(session, "user", user_id, "ecus"), cashier(session, table_id, "ecus"), amount, "ecus"),
+            Leg(cashier(session, table_id, "chips"), account(session, "user", user_id, "chips", table_id), amount, "chips"),
+        ],
+        "cave", reference or f"table:{table_id}",
+    )
+
+
+def cash_out(session: Session, user_id: int, table_id: int, reference: str = "") -> int:
+    """"Ramasser ses gains": all the player's chips at the table back to écus.
+    Returns the amount (0 if he had none)."""
+    chips = account(session, "user", user_id, "chips", table_id)
+    _lock(session, [chips])
+    amount = chips.balance
+    if amount <= 0:
+        return 0
+    post(
+        session,
+        [
+            Leg(chips, cashier(session, table_id, "chips"), amount, "chips"),
+            Leg(cashier(session, table_id, "ecus"), account(session, "user", user_id, "ecus"), amount, "ecus"),
+        ],
+        "cash_out", reference or f"table:{table_id}",
+    )
+    return amount
+
+
+def chips(session: Session, user_id: int, table_id: int) -> int:
+    return balance(session, "user", user_id, "chips", table_id)
+
+
+def settle_deal(
+    session: Session,
+    table_id: int,
+    deltas: dict[int, int],
+    rake: int,
+    owner_id: int,
+    reference: str,
+) -> str | None:
+    """Book a deal's result: ``deltas`` is each player's net chips (after the
+    rake), ``rake`` the chips raked, credited as écus to the tavern owner.
+    Losers pay the cashier, the cashier pays the winners, so it must balance:
+    ``sum(deltas) + rake == 0``. Runs in the caller's transaction; returns the
+    transfer id (``None`` when nothing moved)."""
+    if not isinstance(rake, int) or rake < 0:
+        raise LedgerError("the rake is a whole number of chips, at least 0")
+    if sum(deltas.values()) + rake != 0:
+        raise LedgerError(f"a deal must balance: sum of results {sum(deltas.values())} + rake {rake} != 0")
+    desk = cashier(session, table_id, "chips")
+    legs: list[Leg] = []
+    for user_id, delta in sorted(deltas.items()):
+        if delta < 0:
+            legs.append(Leg(account(session, "user", user_id, "chips", table_id), desk, -delta, "chips"))
+        elif delta > 0:
+            legs.append(Leg(desk, account(session, "user", user_id, "chips", table_id), delta, "chips"))
+    if rake:
+        legs.append(Leg(cashier(session, table_id, "ecus"), account(session, "user", owner_id, "ecus"), rake, "ecus"))
+    if not legs:
+        return None
+    return post(session, legs, "deal", reference)
+
+
+# --- audit -----------------------------------------------------------------
+
+
+@dataclass
+class Audit:
+    """What :func:`audit` found. ``ok`` means money was conserved."""
+
+    totals: dict[str, int]  #: sum of all balances per currency (must be 0)
+    issued: dict[str, int]  #: minus the house's balances: what is in circulation
+    mismatched_accounts: list[str]  #: cached balance != credits − debits
+    negative_accounts: list[str]  #: players/taverns below zero
+    unbacked_tables: list[int]  #: cashier écus + chips != 0
+
+    @property
+    def ok(self) -> bool:
+        return (
+            all(v == 0 for v in self.totals.values())
+            and not self.mismatched_accounts
+            and not self.negative_accounts
+            and not self.unbacked_tables
+        )
+
+
+def audit(session: Session) -> Audit:
+    """Recompute everything from the entries and prove conservation: per
+    currency the balances sum to zero (what players, taverns and tables hold
+    is exactly what the house issued), each cached balance equals its
+    entries, nobody who may not is negative, every table's chips are backed."""
+    credits = dict(
+        session.execute(select(LedgerEntry.credit_id, func.sum(LedgerEntry.amount)).group_by(LedgerEntry.credit_id)).all()
+    )
+    debits = dict(
+        session.execute(select(LedgerEntry.debit_id, func.sum(LedgerEntry.amount)).group_by(LedgerEntry.debit_id)).all()
+    )
+    totals = {c: 0 for c in CURRENCIES}
+    issued = {c: 0 for c in CURRENCIES}
+    mismatched: list[str] = []
+    negative: list[str] = []
+    cashiers: dict[int, int] = {}
+    for acc in session.scalars(select(LedgerAccount).order_by(LedgerAccount.id)):
+        from_entries = int(credits.get(acc.id, 0) or 0) - int(debits.get(acc.id, 0) or 0)
+        if from_entries != acc.balance:
+            mismatched.append(acc.key)
+        totals[acc.currency] += from_entries
+        if acc.owner_kind == "house":
+            issued[acc.currency] -= from_entries
+        elif acc.owner_kind == "table":
+            cashiers[acc.owner_id] = cashiers.get(acc.owner_id, 0) + from_entries
+        elif from_entries < 0:
+            negative.append(acc.key)
+    unbacked = sorted(t for t, v in cashiers.items() if v != 0)
+    return Audit(totals, issued, mismatched, negative, unbacked)
+
+
+__all__ = [
+    "Audit",
+    "House",
+    "InsufficientFunds",
+    "LedgerError",
+    "Leg",
+    "account",
+    "audit",
+    "balance",
+    "cash_out",
+    "cashier",
+    "cave",
+    "chips",
+    "house",
+    "issue",
+    "post",
+    "settle_deal",
+    "transfer",
+]

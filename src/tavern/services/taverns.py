@@ -1,0 +1,350 @@
+"""Villages, taverns, the shop, a tavern's inventory and its card tables.
+
+RULES.md: "A village lists its taverns. A tavern has an owner. To open a card
+table the owner must own a deck of cards item and store it in the tavern's
+inventory (one deck item per open table; games played with two decks need
+two)."
+
+Rulings where the rules leave it open (also in docs):
+
+* A ``deck52`` item is a full pack: 52 cards and 2 jokers, so one item serves
+  Ramponneau, draw poker, rami, Rummoli and a 2–5 player Remigio (54 cards).
+  Rams needs a ``deck32``.
+* Decks per table: double rami and gin use two; Remigio one for 2–5 seats
+  (two with the option ``two_decks``), three for 6–8 seats, four for 9–12 —
+  counted on the table's number of seats, since anyone may sit down later.
+* The cave bounds ("between 10× and 100× the big blind") use, as the big
+  blind: Ramponneau the big blind, draw poker the small bet, and for the
+  point games what one deal typically costs: rami family 10 units, Rummoli
+  9 units (one ante on each of the 9 sections), Rams 5 units (the dealer's
+  stake). The owner may narrow the bounds, never widen them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, selectinload
+
+from tavern.games.registry import GAMES
+from tavern.services import ledger
+from tavern.settings import get_settings
+from tavern.store.models import Inventory, Item, Seat, TableConfig, Tavern, User, Village, utcnow
+
+
+class TavernError(ValueError):
+    """A refused tavern operation, in words the owner understands."""
+
+
+# --- what each game needs from a table --------------------------------------
+
+
+@dataclass(frozen=True)
+class GameNeeds:
+    seats: tuple[int, int]
+    deck_kind: str
+    stakes: tuple[str, ...]  #: required positive integer stakes
+    big_blind: Callable[[dict[str, int]], int]  #: the cave's reference stake
+    decks: Callable[[int, dict[str, Any]], int] = field(default=lambda seats, options: 1)
+
+
+def _remigio_decks(seats: int, options: dict[str, Any]) -> int:
+    if seats >= 9:
+        return 4
+    if seats >= 6:
+        return 3
+    return 2 if options.get("two_decks") else 1
+
+
+NEEDS: dict[str, GameNeeds] = {
+    "ramponneau": GameNeeds((2, 10), "deck52", ("small_blind", "big_blind"), lambda s: s["big_blind"]),
+    "draw": GameNeeds((2, 8), "deck52", ("small_bet",), lambda s: s["small_bet"]),
+    "rami": GameNeeds((2, 5), "deck52", ("unit",), lambda s: 10 * s["unit"]),
+    "double_rami": GameNeeds((2, 5), "deck52", ("unit",), lambda s: 10 * s["unit"], lambda n, o: 2),
+    "remigio": GameNeeds((2, 12), "deck52", ("unit",), lambda s: 10 * s["unit"], _remigio_decks),
+    "gin": GameNeeds((2, 2), "deck52", ("unit",), lambda s: 10 * s["unit"], lambda n, o: 2),
+    "rummoli": GameNeeds((3, 8), "deck52", ("unit",), lambda s: 9 * s["unit"]),
+    "rams": GameNeeds((3, 8), "deck32", ("unit",), lambda s: 5 * s["unit"]),
+}
+assert set(NEEDS) == set(GAMES), "every registered game needs its table requirements"
+
+ITEM_NAMES = {"deck52": "Jeu de 52 cartes (et 2 jokers)", "deck32": "Jeu de 32 cartes"}
+
+
+class TableSettings(BaseModel):
+    """What the owner chooses on "Gérer sa taverne". Buy-in bounds default
+    to the widest allowed."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: str
+    variant: str = ""
+    name: str = ""
+    stakes: dict[str, Any]
+    options: dict[str, Any] = Field(default_factory=dict)
+    buy_in_min: int | None = None
+    buy_in_max: int | None = None
+    rake_percent: int = 0
+    rake_cap: int | None = None
+    no_flop_no_drop: bool = True
+    seats: int
+    action_timer_seconds: int = Field(default=30, ge=5, le=600)
+
+    @model_validator(mode="after")
+    def _check(self) -> "TableSettings":
+        settings = get_settings()
+        if self.game not in GAMES:
+            raise ValueError(f"unknown game {self.game!r}; known: {', '.join(sorted(GAMES))}")
+        needs = NEEDS[self.game]
+        lo, hi = needs.seats
+        if not lo <= self.seats <= hi:
+            raise ValueError(f"{self.game} is played by {lo} to {hi} players")
+        for key in needs.stakes:
+            value = self.stakes.get(key)
+            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                raise ValueError(f"the stake {key!r} must be a whole number of chips above 0")
+        if self.game == "ramponneau" and self.stakes["small_blind"] > self.stakes["big_blind"]:
+            raise ValueError("the small blind cannot be more than the big blind")
+        if not 0 <= self.rake_percent <= settings.max_rake_percent:
+            raise ValueError(f"the rake is between 0 and {settings.max_rake_percent} %")
+        if self.rake_cap is not None and self.rake_cap < 0:
+            raise ValueError("the rake cap cannot be negative")
+        bb = needs.big_blind(self.stakes)
+        low, high = settings.buy_in_min_bb * bb, settings.buy_in_max_bb * bb
+        self.buy_in_min = low if self.buy_in_min is None else self.buy_in_min
+        self.buy_in_max = high if self.buy_in_max is None else self.buy_in_max
+        if not low <= self.buy_in_min <= self.buy_in_max <= high:
+            raise ValueError(
+                f"the cave is between {settings.buy_in_min_bb}× and {settings.buy_in_max_bb}× "
+                f"the big blind ({low} to {high} chips); the owner may only narrow it"
+            )
+        return self
+
+    @property
+    def decks_needed(self) -> int:
+        return NEEDS[self.game].decks(self.seats, self.options)
+
+    @property
+    def deck_kind(self) -> str:
+        return NEEDS[self.game].deck_kind
+
+
+def validate_table_settings(data: dict[str, Any]) -> TableSettings:
+    """Parse the owner's form; :class:`TavernError` lists what is wrong."""
+    try:
+        return TableSettings.model_validate(data)
+    except ValidationError as exc:
+        raise TavernError("; ".join(e["msg"].removeprefix("Value error, ") for e in exc.errors())) from None
+
+
+# --- villages and taverns ---------------------------------------------------
+
+
+def create_village(session: Session, name: str) -> Village:
+    name = name.strip()
+    if not name:
+        raise TavernError("a village needs a name")
+    if session.scalar(select(Village.id).where(Village.name == name)) is not None:
+        raise TavernError(f"the village {name!r} already exists")
+    village = Village(name=name)
+    session.add(village)
+    session.flush()
+    return village
+
+
+def create_tavern(session: Session, village_id: int, owner_id: int, name: str) -> Tavern:
+    name = name.strip()
+    if not name:
+        raise TavernError("a tavern needs a name")
+    if session.get(Village, village_id) is None:
+        raise TavernError("no such village")
+    if session.get(User, owner_id) is None:
+        raise TavernError("no such owner")
+    if session.scalar(select(Tavern.id).where(Tavern.village_id == village_id, Tavern.name == name)):
+        raise TavernError(f"the village already has a tavern called {name!r}")
+    tavern = Tavern(village_id=village_id, owner_id=owner_id, name=name)
+    session.add(tavern)
+    session.flush()
+    return tavern
+
+
+def list_villages(session: Session) -> list[Village]:
+    return list(session.scalars(select(Village).order_by(Village.name)))
+
+
+def list_taverns(session: Session, village_id: int | None = None) -> list[Tavern]:
+    stmt = select(Tavern).options(selectinload(Tavern.owner)).order_by(Tavern.name)
+    if village_id is not None:
+        stmt = stmt.where(Tavern.village_id == village_id)
+    return list(session.scalars(stmt))
+
+
+def taverns_of(session: Session, owner_id: int) -> list[Tavern]:
+    return list(session.scalars(select(Tavern).where(Tavern.owner_id == owner_id).order_by(Tavern.id)))
+
+
+# --- the shop and the inventory --------------------------------------------
+
+
+def item(session: Session, kind: str) -> Item:
+    """The shop's item of ``kind``, created on first use."""
+    if kind not in ITEM_NAMES:
+        raise TavernError(f"the shop sells {', '.join(ITEM_NAMES)}, not {kind!r}")
+    found = session.scalars(select(Item).where(Item.kind == kind)).one_or_none()
+    if found is None:
+        found = Item(kind=kind, name=ITEM_NAMES[kind])
+        session.add(found)
+        session.flush()
+    return found
+
+
+def shop_prices() -> dict[str, int]:
+    settings = get_settings()
+    return {kind: settings.deck_price(kind) for kind in ITEM_NAMES}
+
+
+def buy_item(session: Session, user_id: int, kind: str) -> Inventory:
+    """Buy a deck item for écus (a ledger transfer to the house's shop).
+    Raises :class:`tavern.services.ledger.InsufficientFunds`."""
+    it = item(session, kind)
+    ledger.transfer(
+        session,
+        ledger.account(session, "user", user_id, "ecus"),
+        ledger.house(session, ledger.House.SHOP, "ecus"),
+        get_settings().deck_price(kind),
+        "ecus",
+        "shop",
+        kind,
+    )
+    inv = Inventory(item_id=it.id, owner_id=user_id)
+    session.add(inv)
+    session.flush()
+    return inv
+
+
+def inventory(session: Session, user_id: int) -> list[Inventory]:
+    stmt = (
+        select(Inventory).options(selectinload(Inventory.item))
+        .where(Inventory.owner_id == user_id).order_by(Inventory.id)
+    )
+    return list(session.scalars(stmt))
+
+
+def store_item(session: Session, user_id: int, inventory_id: int, tavern_id: int | None) -> Inventory:
+    """Put one of the user's items in his tavern (``None``: take it back home)."""
+    inv = session.get(Inventory, inventory_id)
+    if inv is None or inv.owner_id != user_id:
+        raise TavernError("this item is not yours")
+    if inv.table_id is not None:
+        raise TavernError("this deck is in use at an open table; close the table first")
+    if tavern_id is not None:
+        tavern = session.get(Tavern, tavern_id)
+        if tavern is None or tavern.owner_id != user_id:
+            raise TavernError("you can only store items in your own tavern")
+    inv.tavern_id = tavern_id
+    session.flush()
+    return inv
+
+
+def free_decks(session: Session, tavern_id: int, kind: str) -> list[Inventory]:
+    """Deck items of ``kind`` stored in the tavern and not used by a table."""
+    tavern = session.get(Tavern, tavern_id)
+    if tavern is None:
+        return []
+    stmt = (
+        select(Inventory).join(Item)
+        .where(
+            Inventory.tavern_id == tavern_id, Inventory.owner_id == tavern.owner_id,
+            Inventory.table_id.is_(None), Item.kind == kind,
+        )
+        .order_by(Inventory.id)
+        .with_for_update()
+    )
+    return list(session.scalars(stmt))
+
+
+# --- tables ---------------------------------------------------------------
+
+
+def open_table(session: Session, tavern_id: int, owner_id: int, config: TableSettings | dict[str, Any]) -> TableConfig:
+    """Open a table configured by the tavern's owner. Refused without enough
+    free deck items of the right kind stored in the tavern."""
+    cfg = config if isinstance(config, TableSettings) else validate_table_settings(config)
+    tavern = session.get(Tavern, tavern_id)
+    if tavern is None:
+        raise TavernError("no such tavern")
+    if tavern.owner_id != owner_id:
+        raise TavernError("only the tavern's owner can open a table")
+    decks = free_decks(session, tavern_id, cfg.deck_kind)
+    need = cfg.decks_needed
+    if len(decks) < need:
+        word = "a deck" if need == 1 else f"{need} decks"
+        raise TavernError(
+            f"to open a {cfg.game} table you need {word} ({ITEM_NAMES[cfg.deck_kind]}) stored in the "
+            f"tavern and not used by another table; free: {len(decks)}"
+        )
+    table = TableConfig(
+        tavern_id=tavern_id, name=cfg.name or cfg.game, game=cfg.game, variant=cfg.variant,
+        stakes=dict(cfg.stakes), options=dict(cfg.options),
+        buy_in_min=cfg.buy_in_min, buy_in_max=cfg.buy_in_max,
+        rake_percent=cfg.rake_percent, rake_cap=cfg.rake_cap, no_flop_no_drop=cfg.no_flop_no_drop,
+        seats=cfg.seats, action_timer_seconds=cfg.action_timer_seconds, status="open",
+    )
+    session.add(table)
+    session.flush()
+    for deck in decks[:need]:
+        deck.table_id = table.id
+    session.flush()
+    return table
+
+
+def close_table(session: Session, table_id: int, owner_id: int) -> TableConfig:
+    """Close an empty table; its deck items go back to the tavern's inventory."""
+    table = session.get(TableConfig, table_id)
+    if table is None or table.status != "open":
+        raise TavernError("no such open table")
+    if table.tavern.owner_id != owner_id:
+        raise TavernError("only the tavern's owner can close a table")
+    if session.scalar(select(func.count()).select_from(Seat).where(Seat.table_id == table_id)):
+        raise TavernError("the table still has players seated")
+    if ledger.balance(session, "table", table_id, "chips", table_id) != 0:
+        raise TavernError("chips are still out at this table")
+    for deck in session.scalars(select(Inventory).where(Inventory.table_id == table_id)):
+        deck.table_id = None
+    table.status = "closed"
+    table.closed = utcnow()
+    session.flush()
+    return table
+
+
+@dataclass(frozen=True)
+class TableSummary:
+    table: TableConfig
+    seats_taken: int
+
+    @property
+    def seats_free(self) -> int:
+        return self.table.seats - self.seats_taken
+
+
+def list_open_tables(session: Session, tavern_id: int | None = None) -> list[TableSummary]:
+    taken = (
+        select(Seat.table_id, func.count(Seat.id).label("n")).group_by(Seat.table_id).subquery()
+    )
+    stmt = (
+        select(TableConfig, func.coalesce(taken.c.n, 0))
+        .outerjoin(taken, taken.c.table_id == TableConfig.id)
+        .where(TableConfig.status == "open")
+        .order_by(TableConfig.tavern_id, TableConfig.id)
+    )
+    if tavern_id is not None:
+        stmt = stmt.where(TableConfig.tavern_id == tavern_id)
+    return [TableSummary(t, int(n)) for t, n in session.execute(stmt)]
+
+
+def get_table(session: Session, table_id: int) -> TableConfig | None:
+    return session.get(TableConfig, table_id)

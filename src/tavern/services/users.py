@@ -1,0 +1,97 @@
+"""Players and admins: accounts, Argon2 password hashes, levels and roles."""
+
+from __future__ import annotations
+
+import re
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from tavern.store.models import ROLES, User
+
+_hasher = PasswordHasher()
+USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,40}$")
+
+
+class UserError(ValueError):
+    """A refused user operation, in words the user understands."""
+
+
+def hash_password(password: str) -> str:
+    return _hasher.hash(password)
+
+
+def verify_password(password_hash: str, password: str) -> bool:
+    try:
+        return _hasher.verify(password_hash, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def find_by_username(session: Session, username: str) -> User | None:
+    """Usernames are unique regardless of case ("Alice" is "alice")."""
+    return session.scalars(select(User).where(func.lower(User.username) == username.lower())).one_or_none()
+
+
+def get(session: Session, user_id: int) -> User | None:
+    return session.get(User, user_id)
+
+
+def create_user(
+    session: Session, username: str, password: str, *, level: int = 1, role: str = "player"
+) -> User:
+    if not USERNAME.match(username):
+        raise UserError("a username is 3 to 40 letters, digits, '.', '_' or '-'")
+    if len(password) < 6:
+        raise UserError("a password has at least 6 characters")
+    if role not in ROLES:
+        raise UserError(f"role must be one of {', '.join(ROLES)}")
+    if level < 0:
+        raise UserError("a level is 0 or more")
+    if find_by_username(session, username) is not None:
+        raise UserError(f"the name {username!r} is already taken")
+    user = User(username=username, password_hash=hash_password(password), level=level, role=role)
+    session.add(user)
+    session.flush()
+    return user
+
+
+def authenticate(session: Session, username: str, password: str) -> User | None:
+    """The user if the password matches, else ``None``. Rehashes old hashes."""
+    user = find_by_username(session, username)
+    if user is None or not verify_password(user.password_hash, password):
+        return None
+    if _hasher.check_needs_rehash(user.password_hash):
+        user.password_hash = hash_password(password)
+    return user
+
+
+def set_level(session: Session, user_id: int, level: int) -> User:
+    if level < 0:
+        raise UserError("a level is 0 or more")
+    user = _must(session, user_id)
+    user.level = level
+    return user
+
+
+def set_role(session: Session, user_id: int, role: str) -> User:
+    if role not in ROLES:
+        raise UserError(f"role must be one of {', '.join(ROLES)}")
+    user = _must(session, user_id)
+    user.role = role
+    return user
+
+
+def set_password(session: Session, user_id: int, password: str) -> None:
+    if len(password) < 6:
+        raise UserError("a password has at least 6 characters")
+    _must(session, user_id).password_hash = hash_password(password)
+
+
+def _must(session: Session, user_id: int) -> User:
+    user = session.get(User, user_id)
+    if user is None:
+        raise UserError(f"no user {user_id}")
+    return user

@@ -1,0 +1,102 @@
+"""The one settings object. Every knob of the site is here, read from
+environment variables prefixed ``TAVERN_`` (``TAVERN_DATABASE_URL``, …).
+
+Nothing else in the project reads ``os.environ``: ask :func:`get_settings`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import Field, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="TAVERN_", extra="ignore")
+
+    #: Where the SQLite file and the development secret key live.
+    data_dir: Path = Path("data")
+    #: ``sqlite:///…`` (default: ``<data_dir>/tavern.db``) or
+    #: ``postgresql+psycopg://user:pass@host/db`` for the scaled setup.
+    database_url: str = ""
+    #: Optional Redis for pub/sub fan-out between worker processes.
+    redis_url: str | None = None
+    #: Signs session cookies. When unset, one is generated once and kept in
+    #: ``<data_dir>/secret_key`` so restarts keep everybody logged in.
+    secret_key: str = ""
+    allowed_origins: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: ["http://127.0.0.1:8000", "http://localhost:8000"]
+    )
+
+    # --- quotas (RULES.md "Daily hands": "Counts and prices are site settings")
+    free_hands_per_day: int = 20
+    pack_hands: int = 200
+    pack_price_tokens: int = 10
+    timezone: str = "Europe/Paris"
+    #: A player who loses the connection is all-in for the rest of the hand,
+    #: this many times a day (RULES.md, ramponneau).
+    disconnect_protections_per_day: int = 3
+
+    # --- tables
+    #: The highest rake percentage an owner may set.
+    max_rake_percent: int = 10
+    #: Cave bounds as multiples of the big blind (RULES.md "Cave").
+    buy_in_min_bb: int = 10
+    buy_in_max_bb: int = 100
+
+    # --- the shop: price in écus of each deck item kind
+    price_deck52_ecus: int = 100
+    price_deck32_ecus: int = 80
+
+    @field_validator("allowed_origins", mode="before")
+    @classmethod
+    def _split_origins(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [o.strip() for o in value.split(",") if o.strip()]
+        return value
+
+    @model_validator(mode="after")
+    def _defaults_from_data_dir(self) -> "Settings":
+        if not self.database_url:
+            self.database_url = f"sqlite:///{(self.data_dir / 'tavern.db').resolve()}"
+        if self.database_url.startswith("postgresql://"):
+            # Name the driver we ship (psycopg 3) so a plain URL works too.
+            self.database_url = "postgresql+psycopg://" + self.database_url[len("postgresql://") :]
+        return self
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+    def deck_price(self, kind: str) -> int:
+        """Price in écus of a deck item of ``kind`` ('deck52' or 'deck32')."""
+        return {"deck52": self.price_deck52_ecus, "deck32": self.price_deck32_ecus}[kind]
+
+    def get_secret_key(self) -> str:
+        """The configured key, or the development key kept in the data dir."""
+        if self.secret_key:
+            return self.secret_key
+        path = self.data_dir / "secret_key"
+        if path.exists():
+            key = path.read_text(encoding="utf-8").strip()
+            if key:
+                self.secret_key = key
+                return key
+        path.parent.mkdir(parents=True, exist_ok=True)
+        key = secrets.token_urlsafe(48)
+        path.write_text(key + "\n", encoding="utf-8")
+        path.chmod(0o600)
+        self.secret_key = key
+        return key
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The site's settings, read once (tests call ``get_settings.cache_clear()``)."""
+    settings = Settings()
+    settings.get_secret_key()
+    return settings

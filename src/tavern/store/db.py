@@ -1,0 +1,151 @@
+"""Engine and session setup for SQLite (default) and PostgreSQL.
+
+SQLite is tuned for a web server with several writers:
+
+* WAL journal, so readers never block the writer;
+* ``busy_timeout``, so a writer waits for the lock instead of failing;
+* foreign keys enforced;
+* every transaction starts with ``BEGIN IMMEDIATE`` (the write lock is
+  taken up front). With the default deferred BEGIN two transactions can both
+  read a balance and then both try to upgrade to a write lock: one of them
+  fails with "database is locked" however long the timeout. Taking the lock
+  at BEGIN makes concurrent withdrawals queue up one after the other.
+  Pages that only read use :func:`read_session` (deferred BEGIN).
+
+On PostgreSQL the ledger locks the rows it changes (``SELECT … FOR UPDATE``)
+and :func:`run_transaction` retries serialization failures and deadlocks.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TypeVar
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+T = TypeVar("T")
+
+#: How long a SQLite writer waits for the lock before giving up (ms).
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+
+
+def make_engine(url: str, **kwargs: object) -> Engine:
+    """An engine for ``url`` with the tavern's SQLite pragmas when needed."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        kwargs.setdefault("pool_pre_ping", True)
+        return create_engine(url, **kwargs)  # type: ignore[arg-type]
+
+    if parsed.database and parsed.database != ":memory:":
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    connect_args = dict(kwargs.pop("connect_args", {}) or {})  # type: ignore[call-overload]
+    connect_args.setdefault("check_same_thread", False)
+    connect_args.setdefault("timeout", SQLITE_BUSY_TIMEOUT_MS / 1000)
+    engine = create_engine(url, connect_args=connect_args, **kwargs)  # type: ignore[arg-type]
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn, _record) -> None:  # noqa: ANN001
+        # Let SQLAlchemy, not pysqlite, decide when transactions begin.
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn) -> None:  # noqa: ANN001
+        mode = conn.get_execution_options().get("sqlite_begin", "IMMEDIATE")
+        conn.exec_driver_sql(f"BEGIN {mode}")
+
+    return engine
+
+
+_ENGINES: dict[str, Engine] = {}
+
+
+def get_engine() -> Engine:
+    """The process-wide engine for the configured ``TAVERN_DATABASE_URL``."""
+    from tavern.settings import get_settings
+
+    url = get_settings().database_url
+    if url not in _ENGINES:
+        _ENGINES[url] = make_engine(url)
+    return _ENGINES[url]
+
+
+def reset_engines() -> None:
+    """Dispose of cached engines (tests switch databases)."""
+    while _ENGINES:
+        _ENGINES.popitem()[1].dispose()
+
+
+def session_factory(engine: Engine | None = None) -> sessionmaker[Session]:
+    """Sessions whose transactions may write (``BEGIN IMMEDIATE`` on SQLite)."""
+    return sessionmaker(bind=engine or get_engine(), expire_on_commit=False)
+
+
+def read_session_factory(engine: Engine | None = None) -> sessionmaker[Session]:
+    """Sessions for pages that only read (deferred BEGIN on SQLite)."""
+    engine = engine or get_engine()
+    return sessionmaker(
+        bind=engine.execution_options(sqlite_begin="DEFERRED"), expire_on_commit=False
+    )
+
+
+@contextmanager
+def session_scope(engine: Engine | None = None) -> Iterator[Session]:
+    """One unit of work: commit on success, roll back on error."""
+    with session_factory(engine)() as session, session.begin():
+        yield session
+
+
+@contextmanager
+def read_session(engine: Engine | None = None) -> Iterator[Session]:
+    with read_session_factory(engine)() as session, session.begin():
+        yield session
+
+
+def is_retryable(exc: BaseException) -> bool:
+    """Serialization failure / deadlock (PostgreSQL) or a busy SQLite."""
+    if isinstance(exc, DBAPIError):
+        orig = exc.orig
+        code = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
+        if code in ("40001", "40P01"):
+            return True
+        if isinstance(exc, OperationalError) and "database is locked" in str(orig):
+            return True
+    return False
+
+
+def run_transaction(
+    factory: sessionmaker[Session] | Callable[[], Session],
+    work: Callable[[Session], T],
+    *,
+    attempts: int = 8,
+) -> T:
+    """Run ``work(session)`` in a fresh transaction, committing at the end and
+    retrying the whole unit when the database asks us to (serialization
+    failure, deadlock, lock timeout). ``work`` must be safe to re-run: it only
+    touches the database through the session it is given."""
+    for attempt in range(1, attempts + 1):
+        session = factory()
+        try:
+            with session.begin():
+                out = work(session)
+            return out
+        except DBAPIError as exc:
+            if attempt == attempts or not is_retryable(exc):
+                raise
+            time.sleep(random.uniform(0, 0.01 * 2**attempt))  # jittered backoff
+        finally:
+            session.close()
+    raise AssertionError("unreachable")

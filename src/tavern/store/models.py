@@ -1,0 +1,284 @@
+"""The tables of the tavern, as typed SQLAlchemy 2 models.
+
+Alembic (``migrations/``) is the only way these reach a database: a change
+here needs a new revision there. All money is an integer (écus, tokens,
+chips); nothing is ever a float.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    UniqueConstraint,
+    func,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+# Stable constraint names so migrations can drop/alter them on every backend.
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+# The sets of allowed words, checked by the services and by the database.
+ROLES = ("player", "admin")
+ITEM_KINDS = ("deck52", "deck32")
+CURRENCIES = ("ecus", "tokens", "chips")
+OWNER_KINDS = ("user", "tavern", "table", "house")
+TABLE_STATUSES = ("open", "closed")
+
+
+class User(Base):
+    __tablename__ = "users"
+    __table_args__ = (CheckConstraint("role IN ('player', 'admin')", name="role"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    username: Mapped[str] = mapped_column(String(40), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    #: Level 0 players get no free hands (RULES.md "Daily hands").
+    level: Mapped[int] = mapped_column(Integer, default=1)
+    role: Mapped[str] = mapped_column(String(10), default="player")
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Village(Base):
+    __tablename__ = "villages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(80), unique=True)
+
+    taverns: Mapped[list[Tavern]] = relationship(back_populates="village", order_by="Tavern.id")
+
+
+class Tavern(Base):
+    __tablename__ = "taverns"
+    __table_args__ = (UniqueConstraint("village_id", "name"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    village_id: Mapped[int] = mapped_column(ForeignKey("villages.id"), index=True)
+    owner_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    name: Mapped[str] = mapped_column(String(80))
+
+    village: Mapped[Village] = relationship(back_populates="taverns")
+    owner: Mapped[User] = relationship()
+
+
+class Item(Base):
+    """A kind of thing sold in the shop (a 52-card deck, a 32-card deck)."""
+
+    __tablename__ = "items"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20), unique=True)
+    name: Mapped[str] = mapped_column(String(80))
+
+
+class Inventory(Base):
+    """One item instance owned by a user; stored in a tavern (``tavern_id``)
+    it can be used by one open table (``table_id``)."""
+
+    __tablename__ = "inventories"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    item_id: Mapped[int] = mapped_column(ForeignKey("items.id"))
+    owner_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    tavern_id: Mapped[int | None] = mapped_column(ForeignKey("taverns.id"), index=True)
+    table_id: Mapped[int | None] = mapped_column(ForeignKey("table_configs.id"), index=True)
+    acquired: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    item: Mapped[Item] = relationship()
+
+
+class TableConfig(Base):
+    """A card table of a tavern, as its owner configured it."""
+
+    __tablename__ = "table_configs"
+    __table_args__ = (
+        CheckConstraint("status IN ('open', 'closed')", name="status"),
+        CheckConstraint("buy_in_min > 0 AND buy_in_max >= buy_in_min", name="buy_in"),
+        CheckConstraint("rake_percent >= 0", name="rake"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tavern_id: Mapped[int] = mapped_column(ForeignKey("taverns.id"), index=True)
+    name: Mapped[str] = mapped_column(String(80), default="")
+    game: Mapped[str] = mapped_column(String(30))
+    variant: Mapped[str] = mapped_column(String(30), default="")
+    #: Game-specific stakes: {"small_blind": 1, "big_blind": 2},
+    #: {"small_bet": 2, "structure": "fixed"}, {"unit": 1}, …
+    stakes: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    #: Other engine options (variant switches) handed to ``new_deal``.
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    buy_in_min: Mapped[int] = mapped_column(BigInteger)
+    buy_in_max: Mapped[int] = mapped_column(BigInteger)
+    rake_percent: Mapped[int] = mapped_column(Integer, default=0)
+    #: Per-pot cap in chips, ``None`` = no cap.
+    rake_cap: Mapped[int | None] = mapped_column(BigInteger)
+    no_flop_no_drop: Mapped[bool] = mapped_column(Boolean, default=True)
+    seats: Mapped[int] = mapped_column(Integer)
+    action_timer_seconds: Mapped[int] = mapped_column(Integer, default=30)
+    status: Mapped[str] = mapped_column(String(10), default="open")
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    closed: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+
+    tavern: Mapped[Tavern] = relationship()
+    decks: Mapped[list[Inventory]] = relationship(foreign_keys=[Inventory.table_id])
+    seated: Mapped[list[Seat]] = relationship(back_populates="table", order_by="Seat.seat_no")
+
+
+class Seat(Base):
+    """A player seated at a table. His cave is his chips account at this
+    table in the ledger (``ledger_accounts`` with ``table_id``)."""
+
+    __tablename__ = "seats"
+    __table_args__ = (
+        UniqueConstraint("table_id", "seat_no"),
+        UniqueConstraint("table_id", "user_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("table_configs.id"), index=True)
+    seat_no: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    #: "Se lever": seated, keeps his chips, receives no cards, pays no blinds.
+    sitting_out: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: Must post a big blind to be dealt in (new player, or back from sitting out).
+    owes_big_blind: Mapped[bool] = mapped_column(Boolean, default=True)
+    joined: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    table: Mapped[TableConfig] = relationship(back_populates="seated")
+    user: Mapped[User] = relationship()
+
+
+class LedgerAccount(Base):
+    """One balance in one currency. ``key`` makes (owner, currency, table)
+    unique on every backend, NULL table ids included."""
+
+    __tablename__ = "ledger_accounts"
+    __table_args__ = (
+        CheckConstraint("currency IN ('ecus', 'tokens', 'chips')", name="currency"),
+        CheckConstraint("owner_kind IN ('user', 'tavern', 'table', 'house')", name="owner_kind"),
+        Index("ix_ledger_accounts_owner", "owner_kind", "owner_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(80), unique=True)
+    owner_kind: Mapped[str] = mapped_column(String(10))
+    owner_id: Mapped[int] = mapped_column(Integer)
+    currency: Mapped[str] = mapped_column(String(10))
+    table_id: Mapped[int | None] = mapped_column(ForeignKey("table_configs.id"), index=True)
+    #: Cached sum of entries (credits − debits), updated under a row lock in
+    #: the same transaction as the entries; ``ledger.audit`` re-checks it.
+    balance: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class LedgerEntry(Base):
+    """Money moving from ``debit`` (the source) to ``credit`` (the destination)."""
+
+    __tablename__ = "ledger_entries"
+    __table_args__ = (
+        CheckConstraint("amount > 0", name="amount_positive"),
+        CheckConstraint("debit_id <> credit_id", name="two_accounts"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    debit_id: Mapped[int] = mapped_column(ForeignKey("ledger_accounts.id"), index=True)
+    credit_id: Mapped[int] = mapped_column(ForeignKey("ledger_accounts.id"), index=True)
+    amount: Mapped[int] = mapped_column(BigInteger)
+    currency: Mapped[str] = mapped_column(String(10))
+    reason: Mapped[str] = mapped_column(String(40))
+    reference: Mapped[str] = mapped_column(String(120), default="")
+    time: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+    #: Legs of one movement (a cave's écus and chips, a deal's settlement)
+    #: share a transfer id.
+    transfer_id: Mapped[str] = mapped_column(String(36), index=True)
+
+
+class DailyHandUsage(Base):
+    """Free hands used by a player on one Paris calendar day."""
+
+    __tablename__ = "daily_hand_usage"
+    __table_args__ = (UniqueConstraint("user_id", "day"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    day: Mapped[dt.date] = mapped_column(Date)
+    count: Mapped[int] = mapped_column(Integer, default=0)
+    disconnect_protections: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class PremiumPack(Base):
+    """Extra hands bought with tokens; they never expire."""
+
+    __tablename__ = "premium_packs"
+    __table_args__ = (CheckConstraint("hands_left >= 0 AND hands_left <= hands_bought", name="left"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    hands_bought: Mapped[int] = mapped_column(Integer)
+    hands_left: Mapped[int] = mapped_column(Integer)
+    bought: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ArchivedHand(Base):
+    """Every deal, with its full hand record (``HAND_RECORDS.md``) so that it
+    can be replayed exactly, and summary columns for the admins' lists."""
+
+    __tablename__ = "archived_hands"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("table_configs.id"), index=True)
+    game: Mapped[str] = mapped_column(String(30))
+    started: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    ended: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+    #: Player names/ids dealt in, in seat order.
+    players: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    pot: Mapped[int] = mapped_column(BigInteger, default=0)
+    rake: Mapped[int] = mapped_column(BigInteger, default=0)
+    voided: Mapped[bool] = mapped_column(Boolean, default=False)
+    record: Mapped[dict[str, Any]] = mapped_column(JSON)
+    result: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+
+
+__all__ = [
+    "Base",
+    "User",
+    "Village",
+    "Tavern",
+    "Item",
+    "Inventory",
+    "TableConfig",
+    "Seat",
+    "LedgerAccount",
+    "LedgerEntry",
+    "DailyHandUsage",
+    "PremiumPack",
+    "ArchivedHand",
+    "utcnow",
+    "func",
+]

@@ -1,0 +1,127 @@
+"""Shared fixtures: a migrated database for every test that asks for one.
+
+SQLite (default): the schema is built once per run with ``alembic upgrade
+head`` into a template file, and each test gets its own copy of that file.
+PostgreSQL: when ``TAVERN_DATABASE_URL`` points at one (``scripts/with-
+postgres.sh`` sets it), that database is migrated once and every test starts
+from emptied tables. Either way the schema comes from the migrations only.
+
+Fixtures:
+
+* ``db_url``   — URL of a fresh, migrated, empty database; also installed as
+  the site settings (``TAVERN_DATABASE_URL``, ``TAVERN_DATA_DIR`` = tmp dir)
+  so ``get_settings()`` / ``get_engine()`` / the app factory use it;
+* ``engine``, ``session_factory``, ``session`` — on top of ``db_url``;
+* ``fresh_db`` — a callable emptying the database again and returning a
+  session factory (for Hypothesis examples, which must not reuse state).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, text
+from sqlalchemy.orm import Session, sessionmaker
+
+from tavern.settings import Settings, get_settings
+from tavern.store import db as store_db
+from tavern.store.models import Base
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def alembic_config(url: str) -> Config:
+    cfg = Config(str(ROOT / "alembic.ini"))
+    cfg.attributes["url"] = url
+    return cfg
+
+
+def _configured_url() -> str:
+    # Settings() is only consulted for the URL the run was started with.
+    return Settings(data_dir=Path("/nonexistent")).database_url
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str | None:
+    """The PostgreSQL URL given to the run, or None (SQLite)."""
+    url = _configured_url()
+    return None if url.startswith("sqlite") else url
+
+
+@pytest.fixture(scope="session")
+def _template_db(tmp_path_factory: pytest.TempPathFactory, postgres_url: str | None) -> str:
+    """Migrate once: a SQLite template file, or the PostgreSQL database."""
+    if postgres_url:
+        command.upgrade(alembic_config(postgres_url), "head")
+        return postgres_url
+    path = tmp_path_factory.mktemp("template") / "template.db"
+    url = f"sqlite:///{path}"
+    # env.py disposes of its engine: the last connection closing folds the
+    # WAL back into the file, which can then be copied alone.
+    command.upgrade(alembic_config(url), "head")
+    assert not Path(f"{path}-wal").exists()
+    return str(path)
+
+
+def _empty_postgres(url: str) -> None:
+    engine = store_db.make_engine(url)
+    names = ", ".join(t.name for t in Base.metadata.sorted_tables)
+    with engine.begin() as conn:
+        conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+    engine.dispose()
+
+
+@pytest.fixture
+def fresh_db(
+    _template_db: str, postgres_url: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Callable[[], str]]:
+    """Callable: make the database fresh and return its URL (installed in
+    the settings). Called once by ``db_url``; Hypothesis tests call it per
+    example."""
+    counter = {"n": 0}
+    monkeypatch.setenv("TAVERN_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("TAVERN_SECRET_KEY", "test-secret-key")
+
+    def fresh() -> str:
+        store_db.reset_engines()
+        if postgres_url:
+            _empty_postgres(postgres_url)
+            url = postgres_url
+        else:
+            counter["n"] += 1
+            path = tmp_path / f"tavern-{counter['n']}.db"
+            shutil.copyfile(_template_db, path)
+            url = f"sqlite:///{path}"
+        monkeypatch.setenv("TAVERN_DATABASE_URL", url)
+        get_settings.cache_clear()
+        return url
+
+    yield fresh
+    store_db.reset_engines()
+    get_settings.cache_clear()
+
+
+@pytest.fixture
+def db_url(fresh_db: Callable[[], str]) -> str:
+    return fresh_db()
+
+
+@pytest.fixture
+def engine(db_url: str) -> Engine:
+    return store_db.get_engine()
+
+
+@pytest.fixture
+def session_factory(engine: Engine) -> sessionmaker[Session]:
+    return store_db.session_factory(engine)
+
+
+@pytest.fixture
+def session(session_factory: sessionmaker[Session]) -> Iterator[Session]:
+    with session_factory() as s:
+        yield s
