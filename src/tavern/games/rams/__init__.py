@@ -1,0 +1,96 @@
+"""Rams (RULES.md "Rams", rules/rams.fr.txt): the module the registry loads as ``rams``.
+
+See ``docs/games/rams.md`` for the rules options and ``docs/records/rams.md``
+for the action names. The game turns to the right: seats are listed going left,
+so the dealer's right is the previous seat index.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tavern.cards import CSPRNG, RandomSource, check_deck_order, deck32, shuffle
+from tavern.games.base import IllegalAction
+from tavern.games.rams.config import RamsConfig, parse_config
+from tavern.games.rams.engine import RamsEngine
+
+__all__ = ["RamsConfig", "RamsEngine", "deck_composition", "new_deal", "replay"]
+
+
+def deck_composition(config: dict[str, Any] | None = None, n_players: int = 0) -> list[str]:
+    """The 32-card piquet deck, whatever the number of players."""
+    return deck32()
+
+
+def new_deal(
+    config: dict[str, Any] | RamsConfig | None,
+    seats: list[dict[str, Any]],
+    button: int,
+    *,
+    deck: list[str] | None = None,
+    rng: RandomSource | None = None,
+    reshuffles: list[list[str]] | None = None,
+    carry: dict[str, Any] | None = None,
+) -> RamsEngine:
+    """Deal one Rams hand. ``carry`` is the previous deal's ``result()["carry"]``."""
+    cfg = parse_config(config)
+    _check_seats(seats, button)
+    if deck is None:
+        deck = shuffle(deck32(), rng or CSPRNG)
+    else:
+        check_deck_order(deck, deck32())
+    if reshuffles:
+        raise IllegalAction("Rams never rebuilds its deck during a deal")
+    return RamsEngine(cfg, seats, button, list(deck), carry)
+
+
+def _check_seats(seats: list[dict[str, Any]], button: int) -> None:
+    if not isinstance(seats, list) or not 2 <= len(seats) <= 8:
+        raise IllegalAction("Rams is played by 3 to 8 players")
+    names = []
+    for s in seats:
+        if not isinstance(s, dict) or not isinstance(s.get("player"), str):
+            raise IllegalAction("each seat is {'player': name, 'chips': amount}")
+        chips = s.get("chips")
+        if not isinstance(chips, int) or isinstance(chips, bool) or chips < 0:
+            raise IllegalAction(f"{s['player']}'s chips must be a whole number, not negative")
+        names.append(s["player"])
+    if len(set(names)) != len(names):
+        raise IllegalAction("a player sits only once")
+    if not isinstance(button, int) or not 0 <= button < len(seats):
+        raise IllegalAction("the dealer must be one of the seats")
+
+
+def replay(record: dict[str, Any]) -> dict[str, Any]:
+    """Rebuild a deal from its hand record and apply every action (``tavern replay``)."""
+    for key in ("seats", "button", "deck", "actions"):
+        if key not in record:
+            raise IllegalAction(f"a Rams record needs {key!r}")
+    engine = new_deal(
+        record.get("config"),
+        record["seats"],
+        record["button"],
+        deck=record["deck"],
+        reshuffles=record.get("reshuffles") or None,
+        carry=record.get("carry"),
+    )
+    for i, a in enumerate(record["actions"]):
+        if not isinstance(a, dict) or "player" not in a or "action" not in a:
+            raise IllegalAction(f"action {i} needs 'player' and 'action'")
+        args = {k: v for k, v in a.items() if k not in ("player", "action")}
+        try:
+            engine.act(a["player"], a["action"], **args)
+        except IllegalAction as exc:
+            raise IllegalAction(f"action {i} ({a['player']} {a['action']}): {exc.rule}") from None
+    out = engine.result()
+    return {
+        "game": "rams",
+        "finished": engine.over,
+        "chips": out["chips"],
+        "delta": out["delta"],
+        "pots": out["pots"],
+        "rake": 0,
+        "tricks": out["tricks"],
+        "carry": out["carry"],
+        **({"tokens": out["tokens"], "loser": out["loser"]} if "tokens" in out else {}),
+    }

@@ -1,0 +1,444 @@
+"""One Rams deal as a state machine: exchange, speaking, tricks, settlement.
+
+Seats are listed going left (clockwise) as everywhere in tavern; Rams turns to
+the *right*, so "the player on the dealer's right" is the previous seat index
+and the speaking and playing order runs down the seat indices, the dealer last.
+
+Phases: ``exchange`` (the dealer may swap a card for the turned card), then
+``speak`` (each in turn: ``play``, ``widow``, ``thrown``, ``pass`` or
+``general``), then ``play`` (the tricks), then ``done``.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from tavern.cards import deck32, suit
+from tavern.games.base import Event, IllegalAction, LegalAction
+from tavern.games.rams import stakes
+from tavern.games.rams.config import RamsConfig
+from tavern.games.rams.layout import Layout, deal, layout
+from tavern.games.tricks import TrickPlay, TrickRules
+
+SPEECHES = ("play", "widow", "thrown", "pass", "general")
+
+
+class RamsEngine:
+    game = "rams"
+
+    def __init__(
+        self,
+        config: RamsConfig,
+        seats: list[dict[str, Any]],
+        button: int,
+        deck: list[str],
+        carry: dict[str, Any] | None,
+    ) -> None:
+        self.config = config
+        self.seats = [dict(s) for s in seats]
+        self.button = button
+        self.deck = list(deck)
+        self.carry_in = copy.deepcopy(carry)
+        self.actions: list[dict[str, Any]] = []
+        self.chips: dict[str, int] = {s["player"]: s["chips"] for s in seats}
+        self.start_chips = dict(self.chips)
+
+        names = [s["player"] for s in seats]
+        self.partie: dict[str, Any] | None = None
+        if config.stakes == "partie":
+            self.partie = stakes.partie_carry(carry, names, config.partie_tokens)
+            active = [p for p in names if p not in self.partie["out"]]
+        else:
+            active = names
+        self.order = _right_of_dealer(names, button, set(active))
+        self.dealer = self.order[-1]
+        self.plan: Layout = layout(len(self.order), widow=config.widow, trump_by_first_card=config.trump_by_first_card)
+        if config.stakes == "coup" and len(self.order) < 3:
+            raise IllegalAction("Rams is played by 3 to 8 players")
+        dealt = deal(self.order, self.plan, self.deck)
+        self.hands = dealt.hands
+        self.widow = dealt.widow
+        self.stock = dealt.stock
+        self.turned = dealt.turned  # the turned card, public for the whole deal
+        self.trump: str | None = suit(self.turned) if self.turned else None
+        self.turned_on_table = self.plan.turned == "separate"
+        self.discard: list[str] = []  # the dealer's card given for the turned one
+        self.dead: dict[str, list[str]] = {}  # thrown hands and hands of players who passed
+        self.n_tricks = self.plan.hand_size
+
+        # Stakes: the pot carried in plus the dealer's stake ("celui qui donne met au tapis").
+        if self.partie is None:
+            carried, self.forced = stakes.coup_carry(carry)
+            stake = config.unit * config.stake_units(self.n_tricks)
+            self.pot = carried + stakes.pay(self.chips, self.dealer, None, stake)
+        else:
+            # Ruling: à la partie there is no pot to lose by passing, so every deal is played.
+            self.forced, self.pot = True, 0
+
+        self.speeches: dict[str, str] = {}
+        self.widow_taker: str | None = None
+        self.thrown_taker: str | None = None
+        self.general: str | None = None
+        self.tricks: TrickPlay | None = None
+        self.outcome: stakes.CoupOutcome | None = None
+        self.gone: list[str] = []
+        self.own: dict[str, list[str]] = {}
+        self.phase = "exchange" if self.turned_on_table else "speak"
+        if self.phase == "speak":
+            self._start_speaking()
+
+    # --- whose turn -------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "done"
+
+    def _speaker(self) -> str | None:
+        if self.phase != "speak":
+            return None
+        return self.order[len(self.speeches)]
+
+    def to_act(self) -> list[str]:
+        if self.phase == "exchange":
+            return [self.dealer]
+        if self.phase == "speak":
+            return [self._speaker()]  # type: ignore[list-item]
+        if self.phase == "play":
+            assert self.tricks is not None
+            return [self.tricks.to_play()]  # type: ignore[list-item]
+        return []
+
+    # --- what is legal ------------------------------------------------------------------
+
+    def speech_choices(self, player: str) -> list[str]:
+        if self._speaker() != player:
+            return []
+        choices = ["play"]
+        widow_open = bool(self.widow) and self.widow_taker is None
+        if widow_open:
+            choices.append("widow")
+        if self._may_take_thrown(player):
+            choices.append("thrown")
+        forced_widow = self.config.forced_widow and widow_open
+        if not self.forced and not forced_widow:
+            choices.append("pass")
+        # "On ne doit pas demander le rams général avant la fille prise." Ruling: it
+        # may be asked once no one after the speaker could still take the widow.
+        if not widow_open or player == self.dealer:
+            choices.append("general")
+        return choices
+
+    def _may_take_thrown(self, player: str) -> bool:
+        """"Lorsqu'un joueur prend la fille, le suivant peut échanger son jeu avec celui jeté.\""""
+        if not self.config.exchange_thrown or self.widow_taker is None or self.thrown_taker is not None:
+            return False
+        i = self.order.index(self.widow_taker)
+        return i + 1 < len(self.order) and self.order[i + 1] == player
+
+    def _lead_must_trump(self, player: str) -> bool:
+        """"Au coup de rams forcé… le premier à jouer est obligé de jouer atout.\""""
+        t = self.tricks
+        return bool(
+            self.config.forced_trump_lead
+            and self.forced
+            and self.config.stakes == "coup"
+            and t is not None
+            and len(t.tricks) == 1
+            and not t.current.plays
+            and t.trump is not None
+            and t.to_play() == player
+        )
+
+    def _blind_lead(self, player: str) -> bool:
+        """No trump to lead on a forced-trump lead: "il joue une carte cachée… en disant atout"."""
+        assert self.tricks is not None
+        return self._lead_must_trump(player) and not any(suit(c) == self.tricks.trump for c in self.tricks.hands[player])
+
+    def playable(self, player: str) -> list[str]:
+        if self.phase != "play":
+            return []
+        assert self.tricks is not None
+        cards = self.tricks.legal(player)
+        if self._lead_must_trump(player) and not self._blind_lead(player):
+            cards = [c for c in cards if suit(c) == self.tricks.trump]
+        return cards
+
+    def legal_actions(self, player: str) -> list[LegalAction]:
+        if self.phase == "exchange":
+            if player != self.dealer:
+                return []
+            return [{"action": "exchange"}] + [{"action": "exchange", "card": c} for c in self.hands[player]]
+        if self.phase == "speak":
+            return [{"action": "speak", "choice": c} for c in self.speech_choices(player)]
+        if self.phase == "play":
+            blind = self._blind_lead(player) if self.tricks and self.tricks.to_play() == player else False
+            return [{"action": "play", "card": c, **({"blind": True} if blind else {})} for c in self.playable(player)]
+        return []
+
+    def timeout_action(self, player: str) -> dict[str, Any]:
+        """The safest move: keep the hand, pass when allowed (else play), the lowest legal card."""
+        if self.phase == "exchange":
+            return {"action": "exchange"}
+        if self.phase == "speak":
+            choices = self.speech_choices(player)
+            return {"action": "speak", "choice": "pass" if "pass" in choices else "play"}
+        cards = self.playable(player)
+        if not cards:
+            raise IllegalAction("it is not your turn", player=player)
+        assert self.tricks is not None
+        return {"action": "play", "card": min(cards, key=self.tricks.rules.strength)}
+
+    # --- acting ---------------------------------------------------------------------------
+
+    def act(self, player: str, action: str, **args: Any) -> list[Event]:
+        if self.phase == "done":
+            raise IllegalAction("the deal is over", player=player, action=action)
+        if player not in self.to_act():
+            raise IllegalAction("it is not your turn", player=player, action=action)
+        handler = {"exchange": self._exchange, "speak": self._speak, "play": self._play}.get(action)
+        if handler is None or action != self.phase:
+            expected = {"exchange": "exchange", "speak": "speak", "play": "play"}[self.phase]
+            raise IllegalAction(f"now is the time to {expected}, not {action!r}", player=player, action=action)
+        events = handler(player, **args)
+        self.actions.append({"player": player, "action": action, **args})
+        return events
+
+    def _exchange(self, player: str, card: str | None = None, **extra: Any) -> list[Event]:
+        _no_extra("exchange", extra)
+        if card is not None and card not in self.hands[player]:
+            raise IllegalAction(f"{card} is not in your hand", player=player, action="exchange")
+        events: list[Event] = []
+        if card is not None:
+            hand = self.hands[player]
+            hand[hand.index(card)] = self.turned  # type: ignore[assignment]
+            self.discard.append(card)
+            self.turned_on_table = False
+            events.append({"event": "exchange", "player": player, "took": self.turned})
+        else:
+            events.append({"event": "exchange", "player": player, "took": None})
+        self.phase = "speak"
+        self._start_speaking()
+        return events
+
+    def _start_speaking(self) -> None:
+        # Hands as they stand when speaking starts: a rams général gives them back.
+        self.own = {p: list(h) for p, h in self.hands.items()}
+
+    def _speak(self, player: str, choice: Any = None, **extra: Any) -> list[Event]:
+        _no_extra("speak", extra)
+        if choice not in SPEECHES:
+            raise IllegalAction(f"say one of {', '.join(SPEECHES)}", player=player, action="speak")
+        allowed = self.speech_choices(player)
+        if choice not in allowed:
+            raise IllegalAction(_why_not(choice, self), player=player, action="speak")
+        self.speeches[player] = choice
+        events: list[Event] = [{"event": "speak", "player": player, "choice": choice}]
+        if choice == "widow":
+            self.dead[player] = self.hands[player]
+            self.hands[player] = self.widow
+            self.widow = []
+            self.widow_taker = player
+        elif choice == "thrown":
+            assert self.widow_taker is not None
+            self.dead[player], self.hands[player] = self.hands[player], self.dead.pop(self.widow_taker)
+            self.thrown_taker = player
+        elif choice == "pass":
+            self.dead[player] = self.hands[player]
+            self.hands[player] = []
+        elif choice == "general":
+            return events + self._start_general(player)
+
+        passed = [p for p in self.order if self.speeches.get(p) == "pass"]
+        if len(self.speeches) == len(self.order) - 1 and len(passed) == len(self.order) - 1:
+            # Everybody before the last speaker passed: he takes the pot, unplayed.
+            last = self.order[-1]
+            self.outcome = stakes.settle_all_pass(self.chips, self.pot, last)
+            self.phase = "done"
+            return events + [{"event": "pot", "player": last, "amount": self.pot, "reason": "all passed"}]
+        if len(self.speeches) == len(self.order):
+            players = [p for p in self.order if self.speeches[p] != "pass"]
+            events += self._start_play(players, leader=players[0])
+        return events
+
+    def _start_general(self, announcer: str) -> list[Event]:
+        """"Tous les joueurs… doivent prendre part au coup… Si un joueur avait pris la fille,
+        il devrait la remettre sur le tapis et reprendre son jeu." The announcer leads."""
+        self.general = announcer
+        if self.widow_taker is not None:
+            self.widow = self.hands[self.widow_taker]  # the taker still holds the widow
+        self.hands = {p: list(h) for p, h in self.own.items()}
+        self.dead = {}
+        self.widow_taker = self.thrown_taker = None
+        return self._start_play(list(self.order), leader=announcer)
+
+    def _start_play(self, players: list[str], leader: str) -> list[Event]:
+        rules = TrickRules()
+        self.tricks = TrickPlay(players, {p: self.hands[p] for p in players}, self.trump, leader, rules)
+        for p in players:
+            self.hands[p] = self.tricks.hands[p]  # one list per hand: the trick core owns it now
+        self.phase = "play"
+        return [{"event": "play_starts", "players": players, "leader": leader}]
+
+    def _play(self, player: str, card: Any = None, **extra: Any) -> list[Event]:
+        _no_extra("play", extra)
+        assert self.tricks is not None
+        if not isinstance(card, str):
+            raise IllegalAction("say which card you play", player=player, action="play")
+        self.tricks.check(player, card)
+        blind = self._blind_lead(player)
+        if self._lead_must_trump(player) and not blind and suit(card) != self.tricks.trump:
+            raise IllegalAction("on a forced deal the first lead must be a trump", player=player, action="play")
+        events = self.tricks.play(player, card, blind=blind)
+        if self.tricks.over:
+            events += self._settle()
+        return events
+
+    # --- the end -------------------------------------------------------------------------------
+
+    def _settle(self) -> list[Event]:
+        assert self.tricks is not None
+        won = dict(self.tricks.won)
+        self.phase = "done"
+        if self.partie is not None:
+            self.gone = stakes.settle_partie(
+                self.partie, won, general=self.general, n_tricks=self.n_tricks, trente_et_un=self.config.trente_et_un
+            )
+            stakes.partie_finish(self.partie, self.chips, self.config.partie_stake)
+            return [{"event": "tokens", "tokens": dict(self.partie["tokens"]), "out": self.gone}]
+        if self.general is not None:
+            success = won[self.general] == self.n_tricks
+            others = [p for p in self.order if p != self.general]
+            self.outcome = stakes.settle_general(self.chips, self.pot, self.general, others, success)
+        else:
+            self.outcome = stakes.settle_tricks(self.chips, self.pot, won, self.n_tricks)
+        return [{"event": "settle", **self.outcome.as_pot()}]
+
+    def carry_out(self) -> dict[str, Any] | None:
+        if self.phase != "done":
+            return None
+        if self.partie is not None:
+            return copy.deepcopy(self.partie)
+        assert self.outcome is not None
+        return {"pot": self.outcome.next_pot, "forced": self.outcome.next_forced}
+
+    def result(self) -> dict[str, Any]:
+        names = [s["player"] for s in self.seats]
+        out: dict[str, Any] = {
+            "chips": {p: self.chips[p] for p in names},
+            "delta": {p: self.chips[p] - self.start_chips[p] for p in names},
+            "rake": 0,
+            "pots": [self.outcome.as_pot()] if self.outcome else [],
+            "tricks": dict(self.tricks.won) if self.tricks else {},
+            "shown": {},
+            "carry": self.carry_out(),
+            "finished": self.over,
+        }
+        if self.partie is not None:
+            out["tokens"] = dict(self.partie["tokens"])
+            out["out"] = list(self.gone)
+            out["loser"] = self.partie["loser"]
+        return out
+
+    def record(self) -> dict[str, Any]:
+        rec: dict[str, Any] = {
+            "format": 1,
+            "game": self.game,
+            "config": self.config.model_dump(),
+            "seats": [dict(s) for s in self.seats],
+            "button": self.button,
+            "deck": list(self.deck),
+            "reshuffles": [],
+            "actions": copy.deepcopy(self.actions),
+        }
+        if self.carry_in is not None:
+            rec["carry"] = copy.deepcopy(self.carry_in)
+        return rec
+
+    # --- what each one sees -------------------------------------------------------------------------
+
+    def locations(self) -> dict[str, list[str]]:
+        """Where every card of the deck is (tests check each card is in exactly one place)."""
+        where: dict[str, list[str]] = {f"hand:{p}": list(h) for p, h in self.hands.items()}
+        where.update({f"dead:{p}": list(h) for p, h in self.dead.items()})
+        where["widow"] = list(self.widow)
+        where["discard"] = list(self.discard)
+        where["stock"] = list(self.stock)
+        where["turned"] = [self.turned] if self.turned_on_table and self.turned else []
+        where["tricks"] = self.tricks.played_cards() if self.tricks else []
+        return where
+
+    def view(self, player: str | None) -> dict[str, Any]:
+        t = self.tricks
+        tricks_seen = []
+        if t is not None:
+            for trick in t.tricks:
+                cards = [
+                    {"player": p.player, "card": p.card if (not p.blind or p.player == player) else None, "blind": p.blind}
+                    for p in trick.plays
+                ]
+                tricks_seen.append({"leader": trick.leader, "cards": cards})
+        v: dict[str, Any] = {
+            "game": self.game,
+            "phase": self.phase,
+            "order": list(self.order),
+            "dealer": self.dealer,
+            "chips": dict(self.chips),
+            "pot": self.pot,
+            "forced": self.forced,
+            "trump": t.trump if t else self.trump,
+            "turned": self.turned,
+            "turned_on_table": self.turned_on_table,
+            "hand_sizes": {p: len(h) for p, h in self.hands.items()},
+            "widow_size": len(self.widow),
+            "widow_taker": self.widow_taker,
+            "dead_sizes": {p: len(h) for p, h in self.dead.items()},
+            "speeches": dict(self.speeches),
+            "general": self.general,
+            "tricks": tricks_seen,
+            "won": dict(t.won) if t else {},
+            "to_act": self.to_act(),
+        }
+        if self.partie is not None:
+            v["tokens"] = dict(self.partie["tokens"])
+        if player is not None and player in self.hands:
+            v["hand"] = list(self.hands[player])
+            v["legal_actions"] = self.legal_actions(player)
+        if self.over:
+            v["result"] = self.result()
+        return v
+
+
+def _right_of_dealer(names: list[str], button: int, active: set[str]) -> list[str]:
+    """Active players from the dealer's right going right (down the seat indices), dealer last.
+
+    À la partie, a dealer who is out passes the deal to the next active player on his right.
+    """
+    n = len(names)
+    d = button
+    while names[d] not in active:
+        d = (d - 1) % n
+    return [names[(d - 1 - i) % n] for i in range(n) if names[(d - 1 - i) % n] in active]
+
+
+def _no_extra(action: str, extra: dict[str, Any]) -> None:
+    if extra:
+        raise IllegalAction(f"{action} takes no {', '.join(sorted(extra))}", action=action)
+
+
+def _why_not(choice: str, engine: RamsEngine) -> str:
+    if choice == "pass":
+        if engine.forced:
+            return "this deal is forced: everybody must play"
+        return "the widow is forced: you must play or take the widow until someone takes it"
+    if choice == "widow":
+        return "the widow is already taken" if engine.widow_taker else "there is no widow in this deal"
+    if choice == "general":
+        return "one may not ask for the rams général before the widow is taken"
+    if choice == "thrown":
+        return "only the player right after the widow taker may take the thrown hand, when the table allows it"
+    return f"you may not {choice} now"
+
+
+def composition() -> list[str]:
+    return deck32()
