@@ -1,0 +1,89 @@
+"""Validated configs of the poker games (checked once, at ``new_deal``).
+
+The engines then copy the few numbers they need into plain attributes: no
+pydantic inside the betting loop.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from tavern.games.base import IllegalAction
+from tavern.games.poker.betting import Rake
+
+
+class RakeConfig(BaseModel):
+    """``percent`` of every pot (an int, or a decimal such as ``2.5`` or
+    ``"2.5"``), rounded down, at most ``cap`` chips a pot (``null``: no cap).
+    ``no_flop_no_drop``: no rake on a deal that ends in its first betting
+    round (before the flop; at draw poker, before the first draw)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    percent: int | float | str = 0
+    cap: int | None = Field(default=None, ge=0)
+    no_flop_no_drop: bool = True
+
+    @field_validator("percent")
+    @classmethod
+    def _percent(cls, v: Any) -> Any:
+        try:
+            f = Fraction(str(v))
+        except (ValueError, ZeroDivisionError):
+            raise ValueError("the rake percent is a number") from None
+        if not 0 <= f <= 100:
+            raise ValueError("the rake percent is between 0 and 100")
+        return v
+
+    def make(self) -> Rake:
+        return Rake(self.percent, self.cap, self.no_flop_no_drop)
+
+
+class RamponneauConfig(BaseModel):
+    """No-limit hold'em: the two blinds and the rake."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    small_blind: int = Field(ge=0)
+    big_blind: int = Field(ge=1)
+    rake: RakeConfig = Field(default_factory=RakeConfig)
+
+    @model_validator(mode="after")
+    def _blinds(self) -> "RamponneauConfig":
+        if self.small_blind > self.big_blind:
+            raise ValueError("the small blind is not larger than the big blind")
+        return self
+
+
+class DrawConfig(BaseModel):
+    """Five-card draw: the big blind is the small bet (fixed limit: the big
+    bet is twice it); the small blind is half of it, rounded down."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    big_blind: int = Field(ge=1)
+    small_blind: int | None = None
+    structure: Literal["fixed-limit", "pot-limit", "no-limit"] = "fixed-limit"
+    draws: Literal[1, 2] = 1
+    rake: RakeConfig = Field(default_factory=lambda: RakeConfig(no_flop_no_drop=False))
+
+    @model_validator(mode="after")
+    def _blinds(self) -> "DrawConfig":
+        half = self.big_blind // 2
+        if self.small_blind is None:
+            self.small_blind = half
+        elif self.small_blind != half:
+            raise ValueError(f"draw poker: the small blind is half the big blind rounded down ({half})")
+        return self
+
+
+def validate(model: type[BaseModel], config: Any, game: str) -> BaseModel:
+    try:
+        return model.model_validate(config)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"]) or "config"
+        raise IllegalAction(f"{game} config: {where}: {first['msg']}") from None

@@ -1,0 +1,506 @@
+"""One poker deal: seats, blinds, betting rounds, showdown, result, record.
+
+Shared by Ramponneau (hold'em) and Draw poker, which only say how cards come
+out between betting rounds (:meth:`PokerDeal._after_round`) and how a hand is
+ranked. The engine contract is in :mod:`tavern.games.base`; the record format
+in ``docs/records/poker.md``.
+
+Seats (``seats`` of ``new_deal``) may carry, besides ``player`` and ``chips``:
+
+* ``"waiting": true`` — seated but not dealt in (sitting out, or a new player
+  waiting for the big blind to reach him): no cards, no blinds, chips unchanged;
+* ``"post": true`` (or ``"big"``) — a new or returning player who posts the big
+  blind to enter now, out of position. The post is live: it counts as his bet
+  in the first round and he has the option like the big blind;
+* ``"post": "both"`` — a returning player who missed both blinds posts the big
+  blind live and the small blind dead (into the pot, not counted as his bet).
+
+A post is refused in the small blind's seat ("not between the button and the
+big blind"); the big blind's seat pays its blind anyway.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tavern.cards import CSPRNG, CardError, RandomSource, check_deck_order, deck52, shuffle
+from tavern.games.base import Event, IllegalAction, LegalAction
+from tavern.games.poker.betting import Betting, Rake, build_pots, split
+
+BET, DRAW, SHOWDOWN, OVER = "bet", "draw", "showdown", "over"
+
+
+def check_seats(seats: Any, lo: int, hi: int, game: str) -> list[int]:
+    """Validate ``seats`` once; return the indices of the seats dealt in."""
+    if not isinstance(seats, list) or not seats:
+        raise IllegalAction("seats is a list of {player, chips}")
+    names = set()
+    dealt = []
+    for k, s in enumerate(seats):
+        if not isinstance(s, dict) or not isinstance(s.get("player"), str):
+            raise IllegalAction(f"seat {k} needs a player name")
+        chips = s.get("chips")
+        if type(chips) is not int or chips < 0:
+            raise IllegalAction(f"seat {k}: chips are a whole number, not negative")
+        if s["player"] in names:
+            raise IllegalAction(f"player {s['player']!r} is seated twice")
+        names.add(s["player"])
+        if s.get("post") not in (None, False, True, "big", "both"):
+            raise IllegalAction(f"seat {k}: post is true, \"big\" or \"both\"")
+        if not s.get("waiting"):
+            if chips == 0:
+                raise IllegalAction(f"{s['player']} has no chips: he cannot be dealt in")
+            dealt.append(k)
+    if not lo <= len(dealt) <= hi:
+        raise IllegalAction(f"{game} is dealt to {lo} to {hi} players, not {len(dealt)}")
+    return dealt
+
+
+class PokerDeal:
+    """A deal of Ramponneau or Draw poker. Build it with the game module's
+    ``new_deal``. Player index ``i`` counts from the seat left of the button."""
+
+    game = "poker"
+    hole_count = 2
+
+    __slots__ = (
+        "config", "seats", "button", "deck", "reshuffles", "_replaying", "rng",
+        "players", "index", "b", "rake", "phase", "round", "hole", "pos",
+        "actions", "board", "small_blind", "big_blind", "protected",
+        "final_aggressor", "reached_second", "sd_order", "sd_pos", "shown",
+        "mucked", "ranks", "pots", "awards", "rake_taken", "_result",
+        # draw poker
+        "stock", "muck", "drawers", "draw_pos", "drawn",
+    )
+
+    def __init__(
+        self,
+        config: dict[str, Any],
+        seats: list[dict[str, Any]],
+        button: int,
+        dealt: list[int],
+        *,
+        small_blind: int,
+        big_blind: int,
+        structure: str,
+        rake: Rake,
+        deck: list[str] | None,
+        rng: RandomSource | None,
+        reshuffles: list[list[str]] | None,
+    ) -> None:
+        if type(button) is not int or not 0 <= button < len(seats):
+            raise IllegalAction(f"the button is a seat index, 0 to {len(seats) - 1}")
+        self.config = config
+        self.seats = seats
+        self.button = button
+        composition = deck52()
+        if deck is None:
+            deck = shuffle(composition, rng)
+        else:
+            check_deck_order(deck, composition)
+            deck = list(deck)
+        self.deck = deck
+        self._replaying = reshuffles is not None
+        self.reshuffles = [list(r) for r in reshuffles] if reshuffles is not None else []
+        self.rng = rng
+        # Index order: left of the button first, the button last.
+        ns = len(seats)
+        order = sorted(dealt, key=lambda k: (k - button - 1) % ns)
+        self.players = [seats[k]["player"] for k in order]
+        self.index = {p: i for i, p in enumerate(self.players)}
+        self.pos = order  # seat index of each player index
+        n = len(order)
+        self.small_blind = small_blind
+        self.big_blind = big_blind
+        self.b = Betting([seats[k]["chips"] for k in order], structure, big_blind)
+        self.rake = rake
+        self.round = 0
+        self.actions: list[dict[str, Any]] = []
+        self.board: list[str] = []
+        self.protected: list[bool] = [False] * n
+        self.final_aggressor = -1
+        self.reached_second = False
+        self.sd_order: list[int] = []
+        self.sd_pos = 0
+        self.shown: dict[int, list[str]] = {}
+        self.mucked: set[int] = set()
+        self.ranks: dict[int, int] = {}
+        self.pots: list[dict[str, Any]] = []
+        self.awards = [0] * n
+        self.rake_taken = 0
+        self._result: dict[str, Any] | None = None
+        self.stock = None
+        self.muck: list[str] = []
+        self.drawers: list[int] = []
+        self.draw_pos = 0
+        self.drawn: dict[int, int] = {}
+        # Cards one at a time going left from the seat after the button.
+        h = self.hole_count
+        self.hole = [deck[i:h * n:n] for i in range(n)]
+        self._post_blinds(order, seats)
+        self.phase = BET
+        self._start_betting(first=self._first_round_opener())
+
+    # -- blinds ---------------------------------------------------------------
+
+    def _blind_seats(self) -> tuple[int, int]:
+        """(small blind, big blind) indices. Heads-up the button posts the small blind."""
+        n = len(self.players)
+        return (1, 0) if n == 2 else (0, 1)
+
+    def _post_blinds(self, order: list[int], seats: list[dict[str, Any]]) -> None:
+        sb, bb = self._blind_seats()
+        b = self.b
+        b.post(sb, self.small_blind)
+        b.post(bb, self.big_blind)
+        for i, k in enumerate(order):
+            post = seats[k].get("post")
+            if not post or i == bb:
+                continue
+            if i == sb:
+                raise IllegalAction(
+                    f"{self.players[i]} cannot post to enter between the button and the big blind: "
+                    "he pays the small blind or waits for the big blind"
+                )
+            b.post(i, self.big_blind)
+            if post == "both":
+                b.post(i, self.small_blind, dead=True)
+
+    def _first_round_opener(self) -> int:
+        return (self._blind_seats()[1] + 1) % len(self.players)
+
+    # -- flow -------------------------------------------------------------------
+
+    def _unit(self) -> int:
+        return self.big_blind
+
+    def _start_betting(self, first: int) -> None:
+        self.phase = BET
+        self.b.start_round(first, self._unit(), blinds_count=self.round == 0)
+        if self.b.round_over:
+            self._round_done()
+
+    def _round_done(self) -> None:
+        b = self.b
+        if b.live <= 1:
+            b.end_round()
+            self._finish()
+            return
+        self.final_aggressor = b.aggressor if self._is_last_round() else -1
+        b.end_round()
+        self._after_round()
+
+    def _is_last_round(self) -> bool:
+        raise NotImplementedError
+
+    def _after_round(self) -> None:
+        """Deal what comes after a betting round, then start the next round,
+        a draw or the showdown (game-specific)."""
+        raise NotImplementedError
+
+    def _rank(self, i: int) -> int:
+        raise NotImplementedError
+
+    # -- showdown -----------------------------------------------------------
+
+    def _showdown(self) -> None:
+        """Showdown order: the last to bet or raise on the last round first,
+        else the first active player left of the button; then clockwise."""
+        self.phase = SHOWDOWN
+        b = self.b
+        n = len(self.players)
+        start = self.final_aggressor if self.final_aggressor >= 0 else 0
+        self.sd_order = [i for i in ((start + k) % n for k in range(n)) if not b.folded[i]]
+        self.sd_pos = 0
+        self.pots = [{"amount": a, "eligible": e} for a, e in build_pots(b.total, b.folded)]
+        for i in self.sd_order:
+            self.ranks[i] = self._rank(i)
+        self._advance_showdown()
+
+    def may_muck(self, i: int) -> bool:
+        """A player who sees he is beaten may muck: every pot he could win
+        already has a better hand shown by a player eligible for it."""
+        if not self.shown:
+            return False
+        r = self.ranks[i]
+        ranks, shown = self.ranks, self.shown
+        for pot in self.pots:
+            if i in pot["eligible"]:
+                if not any(j in shown and ranks[j] > r for j in pot["eligible"]):
+                    return False
+        return True
+
+    def _advance_showdown(self) -> None:
+        order = self.sd_order
+        while self.sd_pos < len(order):
+            i = order[self.sd_pos]
+            if not self.protected[i] and self.may_muck(i):
+                return  # his decision
+            self.shown[i] = self.hole[i]  # cards speak
+            self.sd_pos += 1
+        self._finish()
+
+    def _showdown_actor(self) -> int:
+        return self.sd_order[self.sd_pos] if self.phase == SHOWDOWN else -1
+
+    # -- the end ----------------------------------------------------------------
+
+    def _finish(self) -> None:
+        b = self.b
+        if not self.pots:
+            self.pots = [{"amount": a, "eligible": e} for a, e in build_pots(b.total, b.folded)]
+        first_round_only = not self.reached_second
+        awards = self.awards
+        for pot in self.pots:
+            eligible = [i for i in pot["eligible"] if i not in self.mucked]
+            amount = pot["amount"]
+            r = self.rake.take(amount, first_round_only=first_round_only)
+            pot["rake"] = r
+            self.rake_taken += r
+            if len(eligible) > 1 and self.ranks:
+                best = max(self.ranks[i] for i in eligible)
+                winners = [i for i in eligible if self.ranks[i] == best]
+            else:
+                winners = eligible
+            pot["winners"] = winners
+            shares = split(amount - r, winners) if winners else {}
+            pot["shares"] = shares
+            for w, s in shares.items():
+                awards[w] += s
+        for i in range(len(awards)):
+            b.stack[i] += awards[i]
+        self.phase = OVER
+
+    # -- the contract -----------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    def _actor(self) -> int:
+        phase = self.phase
+        if phase == BET:
+            return self.b.actor
+        if phase == DRAW:
+            return self.drawers[self.draw_pos]
+        if phase == SHOWDOWN:
+            return self.sd_order[self.sd_pos]
+        return -1
+
+    def to_act(self) -> list[str]:
+        i = self._actor()
+        return [] if i < 0 else [self.players[i]]
+
+    def legal_actions(self, player: str) -> list[LegalAction]:
+        i = self.index.get(player, -1)
+        if i < 0 or i != self._actor():
+            return []
+        phase = self.phase
+        if phase == BET:
+            return self.b.legal(i)
+        if phase == DRAW:
+            return [{"action": "draw", "cards": list(self.hole[i]), "max": len(self.hole[i])}]
+        return [{"action": "show"}, {"action": "muck"}]
+
+    def timeout_action(self, player: str) -> dict[str, Any]:
+        """Check when free, else fold; stand pat at the draw; show at showdown."""
+        i = self.index.get(player, -1)
+        if self.phase == BET and i >= 0 and self.b.bet[i] < self.b.high:
+            return {"action": "fold"}
+        if self.phase == DRAW:
+            return {"action": "draw", "discard": []}
+        if self.phase == SHOWDOWN:
+            return {"action": "show"}
+        return {"action": "check"}
+
+    def act(self, player: str, action: str, **args: Any) -> list[Event]:
+        i = self.index.get(player, -1)
+        if i < 0:
+            raise IllegalAction(f"{player!r} is not dealt in this deal", player=player, action=action)
+        phase = self.phase
+        if phase == BET:
+            if action == "bet" or action == "raise":
+                amount = args.get("amount")
+                ev = self.b.act(i, action, amount)
+                entry = {"player": player, "action": action, "amount": amount}
+            else:
+                if args:
+                    raise IllegalAction(f"{action} takes no arguments", player=player, action=action)
+                ev = self.b.act(i, action)
+                entry = {"player": player, "action": action}
+                if action == "fold":
+                    self._on_fold(i)
+            ev["player"] = player
+            self.actions.append(entry)
+            events = [ev]
+            if self.b.round_over:
+                self._round_done()
+                events.append(self._flow_event())
+            return events
+        if phase == DRAW:
+            return self._act_draw(i, player, action, args)
+        if phase == SHOWDOWN:
+            if i != self.sd_order[self.sd_pos]:
+                raise IllegalAction("it is not your turn to show", player=player, action=action)
+            if action == "show":
+                self.shown[i] = self.hole[i]
+            elif action == "muck":
+                if not self.may_muck(i):
+                    raise IllegalAction(
+                        "only a player who sees he is beaten may muck: show your cards",
+                        player=player, action=action,
+                    )
+                self.mucked.add(i)
+            else:
+                raise IllegalAction("at the showdown you show or muck", player=player, action=action)
+            self.actions.append({"player": player, "action": action})
+            self.sd_pos += 1
+            self._advance_showdown()
+            return [{"event": action, "player": player, **({"cards": self.hole[i]} if action == "show" else {})}]
+        raise IllegalAction("the deal is over", player=player, action=action)
+
+    def _flow_event(self) -> Event:
+        # Streets dealt or the end of the deal, for the runtime's animations.
+        if self.phase == OVER:
+            return {"event": "over"}
+        return {"event": "phase", "phase": self.phase, "round": self.round, "board": list(self.board)}
+
+    def _on_fold(self, i: int) -> None:
+        """Folded cards go to the muck (draw poker reshuffles them)."""
+
+    def _act_draw(self, i: int, player: str, action: str, args: dict[str, Any],
+                  *, record: bool = True) -> list[Event]:
+        raise IllegalAction("there is no draw in this game", player=player, action=action)
+
+    def protect(self, player: str) -> list[Event]:
+        """The table protects a disconnected player: all-in for the rest of the
+        deal. He is asked nothing more (no bet, no draw, no showdown choice:
+        cards speak) and stays eligible for the pots he contributed to."""
+        i = self.index.get(player, -1)
+        if i < 0 or self.phase == OVER or self.b.folded[i]:
+            raise IllegalAction("only a player still in the deal can be protected", player=player)
+        if self.protected[i]:
+            raise IllegalAction(f"{player} is already protected", player=player)
+        b = self.b
+        self.protected[i] = True
+        self.actions.append({"player": player, "action": "protect"})
+        events: list[Event] = [{"event": "protect", "player": player}]
+        b.allin[i] = True
+        b.need[i] = False
+        if self.phase == BET:
+            if b.actor == i:
+                b._advance(i)
+            else:
+                b._advance(b.actor - 1 if b.actor >= 0 else i)
+            if b.round_over:
+                self._round_done()
+                events.append(self._flow_event())
+        elif self.phase == DRAW and self.drawers[self.draw_pos] == i:
+            events.extend(self._act_draw(i, player, "draw", {"discard": []}, record=False))
+        elif self.phase == SHOWDOWN and self.sd_order[self.sd_pos] == i:
+            self._advance_showdown()
+        return events
+
+    def view(self, player: str | None) -> dict[str, Any]:
+        me = self.index.get(player, -1) if player is not None else -1
+        b = self.b
+        actor = self._actor()
+        seats = []
+        for i, p in enumerate(self.players):
+            if i == me:
+                cards: list[str] | None = list(self.hole[i])
+            elif i in self.shown:
+                cards = list(self.shown[i])
+            else:
+                cards = None
+            seats.append({
+                "player": p, "seat": self.pos[i], "chips": b.stack[i], "bet": b.bet[i],
+                "committed": b.total[i], "folded": b.folded[i], "all_in": b.allin[i],
+                "protected": self.protected[i], "cards": cards, "card_count": len(self.hole[i]),
+            })
+        out: dict[str, Any] = {
+            "game": self.game, "phase": self.phase, "round": self.round,
+            "button": self.button, "board": list(self.board), "players": seats,
+            "pot": sum(b.total), "to_act": self.players[actor] if actor >= 0 else None,
+            "legal": self.legal_actions(player) if player is not None else [],
+            "big_blind": self.big_blind, "small_blind": self.small_blind,
+        }
+        if self.drawn:
+            out["drawn"] = {self.players[i]: k for i, k in self.drawn.items()}
+        if self.phase == OVER:
+            out["result"] = self.result()
+        return out
+
+    def result(self) -> dict[str, Any]:
+        if self._result is not None:
+            return self._result
+        if self.phase != OVER:
+            raise IllegalAction("the deal is not over")
+        names = self.players
+        chips = {s["player"]: s["chips"] for s in self.seats}
+        delta = {s["player"]: 0 for s in self.seats}
+        for i, p in enumerate(names):
+            chips[p] = self.b.stack[i]
+            delta[p] = self.b.stack[i] - self.seats[self.pos[i]]["chips"]
+        pots = [{
+            "amount": pot["amount"], "rake": pot["rake"],
+            "eligible": [names[i] for i in pot["eligible"]],
+            "winners": [names[i] for i in pot["winners"]],
+            "shares": {names[i]: s for i, s in pot["shares"].items()},
+        } for pot in self.pots]
+        self._result = {
+            "chips": chips, "delta": delta, "rake": self.rake_taken, "pots": pots,
+            "shown": {names[i]: list(c) for i, c in self.shown.items()},
+            "hands": self._hand_names(), "carry": None,
+        }
+        return self._result
+
+    def _hand_names(self) -> dict[str, Any]:
+        return {}
+
+    def record(self) -> dict[str, Any]:
+        return {
+            "format": 1, "game": self.game, "config": self.config,
+            "seats": [dict(s) for s in self.seats], "button": self.button,
+            "deck": list(self.deck), "reshuffles": [list(r) for r in self.reshuffles],
+            "actions": [dict(a) for a in self.actions],
+        }
+
+
+def replay_record(new_deal: Any, record: dict[str, Any]) -> dict[str, Any]:
+    """Rebuild a deal from its record, apply every action, return the replay
+    output. Showdown decisions missing at the end: cards speak."""
+    for key in ("config", "seats", "button", "deck", "actions"):
+        if key not in record:
+            raise IllegalAction(f"a hand record needs {key!r}")
+    engine = new_deal(record["config"], record["seats"], record["button"], deck=record["deck"],
+                      reshuffles=record.get("reshuffles") or [])
+    for k, a in enumerate(record["actions"]):
+        if not isinstance(a, dict) or "player" not in a or "action" not in a:
+            raise IllegalAction(f"action {k}: each action has a player and an action")
+        args = {key: v for key, v in a.items() if key not in ("player", "action")}
+        try:
+            if a["action"] == "protect":
+                engine.protect(a["player"])
+            else:
+                engine.act(a["player"], a["action"], **args)
+        except IllegalAction as exc:
+            raise IllegalAction(f"action {k} ({a['player']} {a['action']}): {exc.rule}",
+                                player=a["player"], action=a["action"]) from None
+    while engine.phase == SHOWDOWN:
+        p = engine.to_act()[0]
+        engine.act(p, "show")  # cards speak
+    if engine.over:
+        res = engine.result()
+        return {"finished": True, "chips": res["chips"], "delta": res["delta"], "pots": res["pots"],
+                "rake": res["rake"], "shown": res["shown"], "hands": res["hands"]}
+    chips = {s["player"]: s["chips"] for s in engine.seats}
+    for i, p in enumerate(engine.players):
+        chips[p] = engine.b.stack[i]
+    pots = [{"amount": a, "eligible": [engine.players[i] for i in e], "winners": []}
+            for a, e in build_pots(engine.b.total, engine.b.folded)]
+    return {"finished": False, "chips": chips, "pots": pots, "rake": 0,
+            "to_act": engine.to_act()}
+
+
+__all__ = ["PokerDeal", "replay_record", "check_seats", "CardError", "CSPRNG"]

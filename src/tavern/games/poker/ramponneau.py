@@ -1,0 +1,90 @@
+"""Ramponneau: no-limit Texas hold'em, 2 to 10 seats (RULES.md).
+
+Two private cards each, then the flop (3), the turn (1) and the river (1),
+with a betting round before the flop and after each street; best five of
+seven. Blinds by position (heads-up the button posts the small blind, acts
+first before the flop and last after it). See ``docs/games/poker.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tavern.cards import RandomSource, deck52
+from tavern.games.poker.betting import NO_LIMIT
+from tavern.games.poker.config import RamponneauConfig, validate
+from tavern.games.poker.deal import SHOWDOWN, PokerDeal, check_seats, replay_record
+from tavern.games.poker.evaluator import evaluate, rank
+
+GAME = "ramponneau"
+MIN_SEATS, MAX_SEATS = 2, 10
+#: Board cards dealt after each betting round: the flop, the turn, the river.
+STREETS = (3, 1, 1)
+
+
+class Ramponneau(PokerDeal):
+    game = GAME
+    hole_count = 2
+    __slots__ = ()
+
+    def _is_last_round(self) -> bool:
+        return self.round == 3
+
+    def _after_round(self) -> None:
+        b = self.b
+        n = len(self.players)
+        while self.round < 3:
+            # The next street, then its betting round if two players can still bet.
+            start = 2 * n + len(self.board)
+            self.board.extend(self.deck[start:start + STREETS[self.round]])
+            self.round += 1
+            self.reached_second = True
+            if b.can_bet_more():
+                self._start_betting(first=0)
+                return
+        self._showdown()
+
+    def _rank(self, i: int) -> int:
+        return rank(self.hole[i] + self.board)
+
+    def _hand_names(self) -> dict[str, Any]:
+        if len(self.board) < 5:
+            return {}
+        out = {}
+        for i in self.shown:
+            v = evaluate(self.hole[i] + self.board)
+            out[self.players[i]] = {"category": v.category, "cards": list(v.cards)}
+        return out
+
+
+def new_deal(
+    config: dict[str, Any],
+    seats: list[dict[str, Any]],
+    button: int,
+    *,
+    deck: list[str] | None = None,
+    rng: RandomSource | None = None,
+    reshuffles: list[list[str]] | None = None,
+    carry: dict[str, Any] | None = None,
+) -> Ramponneau:
+    """Deal a hand of Ramponneau. ``seats``: see :mod:`tavern.games.poker.deal`
+    (``waiting`` and ``post`` flags)."""
+    cfg = validate(RamponneauConfig, config, GAME)
+    assert isinstance(cfg, RamponneauConfig)
+    dealt = check_seats(seats, MIN_SEATS, MAX_SEATS, GAME)
+    return Ramponneau(
+        cfg.model_dump(), seats, button, dealt,
+        small_blind=cfg.small_blind, big_blind=cfg.big_blind, structure=NO_LIMIT,
+        rake=cfg.rake.make(), deck=deck, rng=rng, reshuffles=reshuffles,
+    )
+
+
+def replay(record: dict[str, Any]) -> dict[str, Any]:
+    return replay_record(new_deal, record)
+
+
+def deck_composition(config: dict[str, Any], n_players: int) -> list[str]:
+    return deck52()
+
+
+__all__ = ["Ramponneau", "new_deal", "replay", "deck_composition", "SHOWDOWN"]
