@@ -12,6 +12,13 @@ from tavern.store.models import Base
 config = context.config
 target_metadata = Base.metadata
 
+# Log like the alembic CLI when run from it; programmatic callers (tests,
+# ``tavern migrate``) keep their own logging.
+if config.config_file_name is not None and "url" not in config.attributes:
+    from logging.config import fileConfig
+
+    fileConfig(config.config_file_name, disable_existing_loggers=False)
+
 
 def _url() -> str:
     url = config.attributes.get("url")

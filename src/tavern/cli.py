@@ -43,6 +43,34 @@ def _export_phh(args: argparse.Namespace) -> int:
     return 0
 
 
+def _alembic_config():  # noqa: ANN202
+    """alembic.ini from the working directory, else from the source checkout."""
+    from alembic.config import Config
+
+    for root in (Path.cwd(), Path(__file__).resolve().parents[2]):
+        if (root / "alembic.ini").exists() and (root / "migrations").is_dir():
+            return Config(str(root / "alembic.ini"))
+    raise SystemExit("cannot find alembic.ini and migrations/ (run from the project's directory)")
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from alembic import command
+
+    command.upgrade(_alembic_config(), args.revision)
+    return 0
+
+
+def _seed(args: argparse.Namespace) -> int:
+    from tavern.services.seed import seed
+    from tavern.store.db import run_transaction, session_factory
+
+    logins = run_transaction(session_factory(), seed)
+    print("Demo logins (username / password):")
+    for login in logins:
+        print(f"  {login.username:<8} / {login.password:<12} {login.role:<7} {login.note}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tavern", description="tavern card-game server tools")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -52,6 +80,11 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("export-phh", help="write a Ramponneau hand record as PHH")
     p.add_argument("record")
     p.set_defaults(func=_export_phh)
+    p = sub.add_parser("migrate", help="bring the database schema up to date (alembic upgrade)")
+    p.add_argument("revision", nargs="?", default="head")
+    p.set_defaults(func=_migrate)
+    p = sub.add_parser("seed", help="create the demo village, tavern, tables and players (idempotent)")
+    p.set_defaults(func=_seed)
     args = parser.parse_args(argv)
     return args.func(args)
 

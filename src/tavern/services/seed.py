@@ -1,0 +1,106 @@
+"""Demo data for ``tavern seed``: a village, an admin, a tavern owner whose
+tavern holds deck items and two open tables (Ramponneau 1/2 and draw poker),
+and three players with écus and tokens.
+
+Idempotent: everything is looked up by name first, money is issued only to
+accounts created now, decks are bought only up to the wanted count and tables
+opened only when missing — running it twice changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from tavern.services import ledger, taverns, users
+from tavern.store.models import Inventory, Item, TableConfig, Tavern, User, Village
+
+VILLAGE = "Montmartre"
+TAVERN = "Au Lapin Agile"
+OWNER = ("patron", "patron-demo")
+ADMIN = ("admin", "admin-demo")
+PLAYERS = [("alice", "alice-demo"), ("bruno", "bruno-demo"), ("chloe", "chloe-demo")]
+PLAYER_ECUS = 5_000
+PLAYER_TOKENS = 50
+OWNER_ECUS = 2_000
+DECKS = {"deck52": 3, "deck32": 1}
+TABLES = [
+    {
+        "name": "Ramponneau 1/2", "game": "ramponneau", "stakes": {"small_blind": 1, "big_blind": 2},
+        "seats": 9, "rake_percent": 5, "rake_cap": 10, "action_timer_seconds": 30,
+    },
+    {
+        "name": "Draw Poker", "game": "draw", "variant": "single",
+        "stakes": {"small_bet": 2, "structure": "fixed"},
+        "seats": 6, "rake_percent": 5, "rake_cap": 10, "no_flop_no_drop": False, "action_timer_seconds": 30,
+    },
+]
+
+
+@dataclass(frozen=True)
+class Login:
+    username: str
+    password: str
+    role: str
+    note: str
+
+
+def _user(session: Session, name: str, password: str, role: str = "player") -> tuple[User, bool]:
+    found = users.find_by_username(session, name)
+    if found is not None:
+        return found, False
+    return users.create_user(session, name, password, role=role, level=1), True
+
+
+def seed(session: Session) -> list[Login]:
+    """Create the demo world if missing; return the demo logins."""
+    logins: list[Login] = []
+    admin, _ = _user(session, *ADMIN, role="admin")
+    logins.append(Login(*ADMIN, "admin", "site administrator"))
+
+    owner, new_owner = _user(session, *OWNER)
+    if new_owner:
+        ledger.issue(session, owner.id, OWNER_ECUS, "ecus", "demo seed")
+    logins.append(Login(*OWNER, "player", f"owner of {TAVERN!r}"))
+
+    village = session.scalars(select(Village).where(Village.name == VILLAGE)).one_or_none()
+    if village is None:
+        village = taverns.create_village(session, VILLAGE)
+    tavern = session.scalars(
+        select(Tavern).where(Tavern.village_id == village.id, Tavern.name == TAVERN)
+    ).one_or_none()
+    if tavern is None:
+        tavern = taverns.create_tavern(session, village.id, owner.id, TAVERN)
+
+    for kind, wanted in DECKS.items():
+        have = session.scalar(
+            select(func.count(Inventory.id)).join(Item)
+            .where(Inventory.owner_id == owner.id, Inventory.tavern_id == tavern.id, Item.kind == kind)
+        ) or 0
+        for _ in range(wanted - have):
+            # The demo owner gets the price from the house, then buys at the
+            # shop like anybody: the ledger shows both movements.
+            ledger.issue(session, owner.id, taverns.shop_prices()[kind], "ecus", "demo seed: deck")
+            inv = taverns.buy_item(session, owner.id, kind)
+            taverns.store_item(session, owner.id, inv.id, tavern.id)
+
+    for spec in TABLES:
+        exists = session.scalar(
+            select(TableConfig.id).where(
+                TableConfig.tavern_id == tavern.id, TableConfig.name == spec["name"],
+                TableConfig.status == "open",
+            )
+        )
+        if exists is None:
+            taverns.open_table(session, tavern.id, owner.id, dict(spec))
+
+    for name, password in PLAYERS:
+        player, new = _user(session, name, password)
+        if new:
+            ledger.issue(session, player.id, PLAYER_ECUS, "ecus", "demo seed")
+            ledger.issue(session, player.id, PLAYER_TOKENS, "tokens", "demo seed")
+        logins.append(Login(name, password, "player", f"{PLAYER_ECUS} écus, {PLAYER_TOKENS} tokens at creation"))
+    session.flush()
+    return logins
