@@ -14,8 +14,8 @@ The owner picks the method (table option ``leftover``: ``"cut"`` or
   the pack runs out first, the tied players share;
 * poker: five cards each, dealt one at a time in the order given; equal best
   hands share;
-* a share's odd chips go one each to the sharers earliest in the order given
-  (the table passes the players starting at the dealer's left).
+* a share's odd chips go to the sharer earliest in the order given (the
+  table passes the players starting at the dealer's left), as at poker.
 """
 
 from __future__ import annotations

@@ -315,37 +315,49 @@ class RummoliDeal:
     def _act_betting(self, player: str, action: str, args: dict) -> None:
         self.betting.act(player, action, args)
 
-    def _showdown(self, contenders: list[str], *, show: bool = True) -> None:
-        """Award the poker pot to the best hand among ``contenders`` (in
-        order from the dealer's left), then open the Rummoli phase."""
-        if show:
+    def _showdown(self, contenders: list[str], pots: list[tuple[int, list[str]]] | None = None) -> None:
+        """Show the best five of every contender (players in order from the
+        dealer's left), award the poker pot(s) and open the Rummoli phase.
+
+        ``pots`` (method 2 with all-ins) are ``(amount, eligible)`` main pot
+        first; by default the whole poker pot goes to the best contender. A
+        single contender (the last player standing) shows nothing.
+        """
+        if pots is None:
+            pots = [(self.board[POKER_POT], contenders)]
+        self.board[POKER_POT] = 0
+        values: dict[str, Any] = {}
+        if len(contenders) > 1:
             values = {p: best_five(self.hands[p]) for p in contenders}
             for p in contenders:
                 self.shown[p] = list(values[p].cards)
-                self.log.append(
-                    {"event": "show", "player": p, "cards": self.shown[p], "hand": values[p].category}
-                )
-            top = max(values.values())
-            winners = [p for p in contenders if values[p] == top]
-        else:
-            winners = list(contenders)
-        pot = self.board[POKER_POT]
-        self.board[POKER_POT] = 0
-        # Ruling: equal hands split the poker pot; odd chips go to the winners
-        # nearest the dealer's left.
-        for p, amount in split(pot, winners).items():
-            self.chips[p] += amount
-            self.log.append({"event": "win", "section": POKER_POT, "player": p, "amount": amount})
-        self.awards.append({"section": POKER_POT, "amount": pot, "winners": winners})
-        self.poker_winners = winners
-        self._start_rummoli(winners[0])
+                self.log.append({"event": "show", "player": p, "cards": self.shown[p], "hand": values[p].category})
+        leader = None
+        for amount, eligible in pots:
+            if values:
+                top = max(values[p] for p in eligible)
+                winners = [p for p in eligible if values[p] == top]
+            else:
+                winners = list(eligible)
+            # Ruling: equal hands split; the odd chips go to the first winner
+            # left of the dealer.
+            for p, share in split(amount, winners).items():
+                self.chips[p] += share
+                self.log.append({"event": "win", "section": POKER_POT, "player": p, "amount": share})
+            self.awards.append({"section": POKER_POT, "amount": amount, "winners": winners})
+            if leader is None:
+                leader = winners[0]
+                self.poker_winners = winners
+        assert leader is not None
+        self._start_rummoli(leader)
 
     # ---------------------------------------------------------- the Rummoli
 
     def _start_rummoli(self, leader: str) -> None:
         # "Le gagnant du tour de poker ouvre le jeu avec la plus basse carte de
-        # n'importe quelle couleur". Ruling: between tied poker winners, the
-        # one nearest the dealer's left leads.
+        # n'importe quelle couleur". Rulings: between tied poker winners, the
+        # one nearest the dealer's left leads; with side pots (method 2), the
+        # winner of the main pot leads.
         self.phase = "rummoli"
         self.leader = leader
         self.colour_required = None

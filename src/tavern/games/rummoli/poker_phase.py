@@ -25,8 +25,11 @@ def best_five(cards: Sequence[str]) -> HandValue:
 
 
 def split(amount: int, winners_in_order: Sequence[str]) -> dict[str, int]:
-    """Share ``amount`` equally; the odd chips go one each to the winners
-    nearest the dealer's left (``winners_in_order`` is already in that order),
-    as at a poker table."""
+    """Share ``amount`` equally; the odd chips go to the first winner left of
+    the dealer (``winners_in_order`` is already in that order), as RULES.md
+    rules for poker ("Odd chips of a split go to the first winner left of the
+    button")."""
     share, odd = divmod(amount, len(winners_in_order))
-    return {p: share + (1 if i < odd else 0) for i, p in enumerate(winners_in_order)}
+    out = {p: share for p in winners_in_order}
+    out[winners_in_order[0]] += odd
+    return out
