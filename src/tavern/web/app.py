@@ -1,0 +1,82 @@
+"""The application factory: ``uvicorn tavern.web.app:create_app --factory``."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.staticfiles import StaticFiles
+from starlette.responses import Response
+
+from tavern.settings import Settings, get_settings
+from tavern.store.db import make_engine, read_session_factory, session_factory
+from tavern.web import errors, headers
+from tavern.web.ratelimit import LoginLimiter
+from tavern.web.rendering import STATIC_DIR
+from tavern.web.session import SessionCodec
+
+log = logging.getLogger("tavern.web")
+
+API_DESCRIPTION = """\
+The tavern's JSON API: everything the pages do.
+
+Authentication is the same signed session cookie as the pages (log in with
+`POST /api/auth/login`). Every state-changing call must carry the session's
+CSRF token in the `X-CSRF-Token` header; `GET /api/auth/session` returns it.
+Refusals answer 4xx with a readable `detail`.
+"""
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the web application for ``settings`` (default: the environment's)."""
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        app.state.engine.dispose()
+
+    app = FastAPI(
+        lifespan=lifespan,
+        title="tavern",
+        version="0.1.0",
+        description=API_DESCRIPTION,
+        docs_url="/docs",
+        redoc_url=None,
+    )
+    engine = make_engine(settings.database_url)
+    app.state.settings = settings
+    app.state.engine = engine
+    app.state.write_sessions = session_factory(engine)
+    app.state.read_sessions = read_session_factory(engine)
+    app.state.codec = SessionCodec(settings.get_secret_key())
+    app.state.login_limiter = LoginLimiter(max_failures=5, window=300)
+
+    @app.middleware("http")
+    async def session_and_headers(request: Request, call_next) -> Response:  # noqa: ANN001
+        codec: SessionCodec = request.app.state.codec
+        sess = codec.load(request)
+        request.state.session = sess
+        try:
+            response = await call_next(request)
+        except Exception:  # the last net: log it, answer a clean page, never a traceback
+            log.exception("unhandled error on %s %s", request.method, request.url.path)
+            response = errors.error_response(
+                request, 500, "Une erreur inattendue est survenue ; elle a été consignée. "
+                "Réessayez plus tard.")
+        if sess.dirty:
+            codec.save(request, response, sess)
+        headers.apply(response, https=request.url.scheme == "https")
+        return response
+
+    errors.install(app)
+    app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
+
+    from tavern.web.routers import ROUTERS
+
+    for router in ROUTERS:
+        app.include_router(router)
+
+    return app

@@ -1,0 +1,46 @@
+"""Jinja2 rendering of the server-side pages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi.templating import Jinja2Templates
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+
+from tavern.web.session import get_session
+
+# templates/ and static/ sit at the repository root, next to src/.
+ROOT = Path(__file__).resolve().parents[3]
+TEMPLATES_DIR = ROOT / "templates"
+STATIC_DIR = ROOT / "static"
+
+templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
+
+GAME_LABELS = {
+    "ramponneau": "Ramponneau",
+    "draw": "Draw Poker",
+    "rami": "Rami",
+    "double_rami": "Double rami",
+    "remigio": "Remigio",
+    "gin": "Gin rami",
+    "rummoli": "Rummoli",
+    "rams": "Rams",
+}
+templates.env.globals["GAME_LABELS"] = GAME_LABELS
+
+
+def render(request: Request, name: str, context: dict[str, Any] | None = None,
+           status_code: int = 200) -> HTMLResponse:
+    """Render a page with what every page needs: user, CSRF token, flashes."""
+    sess = get_session(request)
+    ctx: dict[str, Any] = {
+        "user": getattr(request.state, "user", None),
+        "owns_tavern": getattr(request.state, "owns_tavern", False),
+        "csrf_token": sess.csrf,
+        "flashes": sess.pop_flashes(),
+        "errors": [],
+    }
+    ctx.update(context or {})
+    return templates.TemplateResponse(request, name, ctx, status_code=status_code)

@@ -1,0 +1,11 @@
+"""One module per feature; each offers ``pages`` (HTML) and ``api`` (JSON under /api)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from tavern.web.routers import account, admin, auth, health, premium, tavern, village
+
+ROUTERS: list[APIRouter] = []
+for _module in (health, auth, village, account, premium, tavern, admin):
+    ROUTERS.extend(r for r in (getattr(_module, "pages", None), getattr(_module, "api", None)) if r)

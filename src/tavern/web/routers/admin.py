@@ -1,0 +1,191 @@
+"""Site administration: users (level, role, credits) and the money audit."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import RedirectResponse, Response
+from pydantic import BaseModel, Field
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from tavern.services import ledger, users
+from tavern.store.models import User
+from tavern.web.csrf import csrf_protect
+from tavern.web.deps import act, form_fields, read_db, require_admin
+from tavern.web.refusals import CURRENCY_LABELS
+from tavern.web.rendering import render
+from tavern.web.routers.auth import UserOut, user_out
+from tavern.web.session import get_session
+
+pages = APIRouter(prefix="/admin", dependencies=[Depends(csrf_protect)], include_in_schema=False)
+api = APIRouter(prefix="/api/admin", tags=["administration"], dependencies=[Depends(csrf_protect)])
+
+MAX_CREDIT = 1_000_000_000
+MAX_LEVEL = 1000
+
+
+class AdminUserOut(UserOut):
+    ecus: int
+    tokens: int
+
+
+class UserChange(BaseModel):
+    level: int | None = Field(None, ge=0, le=MAX_LEVEL)
+    role: Literal["player", "admin"] | None = None
+
+
+class CreditIn(BaseModel):
+    currency: Literal["ecus", "tokens"]
+    amount: int = Field(gt=0, le=MAX_CREDIT)
+
+
+class AuditOut(BaseModel):
+    ok: bool
+    totals: dict[str, int]
+    issued: dict[str, int]
+    held: dict[str, int]
+    mismatched_accounts: list[str]
+    negative_accounts: list[str]
+    unbacked_tables: list[int]
+
+
+def admin_user_out(db: Session, user: User) -> AdminUserOut:
+    return AdminUserOut(**user_out(user).model_dump(),
+                        ecus=ledger.balance(db, "user", user.id, "ecus"),
+                        tokens=ledger.balance(db, "user", user.id, "tokens"))
+
+
+def all_users(db: Session) -> list[AdminUserOut]:
+    return [admin_user_out(db, u) for u in db.scalars(select(User).order_by(User.username))]
+
+
+def audit_out(db: Session) -> AuditOut:
+    a = ledger.audit(db)
+    # What players, taverns and tables hold = sum of every non-house balance
+    # = total − house = (0 when conserved) + issued.
+    held = {c: a.totals[c] + a.issued[c] for c in a.totals}
+    return AuditOut(ok=a.ok, totals=a.totals, issued=a.issued, held=held,
+                    mismatched_accounts=a.mismatched_accounts, negative_accounts=a.negative_accounts,
+                    unbacked_tables=a.unbacked_tables)
+
+
+def do_change(request: Request, admin: User, user_id: int, change: UserChange) -> AdminUserOut:
+    if user_id == admin.id and change.role == "player":
+        # Nobody locks the site out of its own administration by accident.
+        raise HTTPException(status_code=400, detail="Vous ne pouvez pas retirer votre propre rôle d'administrateur.")
+
+    def work(s: Session) -> AdminUserOut:
+        target = s.get(User, user_id)
+        if target is None:
+            raise HTTPException(status_code=404, detail="Cet utilisateur n'existe pas.")
+        if change.level is not None:
+            users.set_level(s, user_id, change.level)
+        if change.role is not None:
+            users.set_role(s, user_id, change.role)
+        return admin_user_out(s, target)
+    return act(request, work)
+
+
+def do_credit(request: Request, admin: User, user_id: int, credit: CreditIn) -> AdminUserOut:
+    def work(s: Session) -> AdminUserOut:
+        target = s.get(User, user_id)
+        if target is None:
+            raise HTTPException(status_code=404, detail="Cet utilisateur n'existe pas.")
+        ledger.issue(s, user_id, credit.amount, credit.currency, reference=f"admin:{admin.id}")
+        return admin_user_out(s, target)
+    return act(request, work)
+
+
+# --- pages ---------------------------------------------------------------------
+
+
+def _users_page(request: Request, db: Session, errors: list[str] | None = None, status: int = 200) -> Response:
+    return render(request, "admin/users.html", {"users": all_users(db), "errors": errors or [],
+                                                 "max_credit": MAX_CREDIT}, status_code=status)
+
+
+def _int(raw: str | None) -> int | None:
+    try:
+        return int((raw or "").strip())
+    except ValueError:
+        return None
+
+
+@pages.get("/utilisateurs")
+def users_page(request: Request, _: User = Depends(require_admin), db: Session = Depends(read_db)) -> Response:
+    return _users_page(request, db)
+
+
+@pages.post("/utilisateurs/{user_id}")
+def change_form(request: Request, user_id: int, admin: User = Depends(require_admin),
+                db: Session = Depends(read_db), form: dict[str, str] = Depends(form_fields)) -> Response:
+    level = _int(form.get("level")) if form.get("level", "").strip() else None
+    role = form.get("role") or None
+    problems = []
+    if form.get("level", "").strip() and (level is None or not 0 <= level <= MAX_LEVEL):
+        problems.append(f"Le niveau est un nombre entier entre 0 et {MAX_LEVEL}.")
+    if role not in (None, "player", "admin"):
+        problems.append("Le rôle est « player » ou « admin ».")
+    if not problems:
+        try:
+            out = do_change(request, admin, user_id, UserChange(level=level, role=role))
+        except HTTPException as exc:
+            problems.append(exc.detail)
+        else:
+            get_session(request).flash(f"{out.username} : niveau {out.level}, rôle {out.role}.")
+            return RedirectResponse("/admin/utilisateurs", status_code=303)
+    return _users_page(request, db, problems, status=400)
+
+
+@pages.post("/utilisateurs/{user_id}/crediter")
+def credit_form(request: Request, user_id: int, admin: User = Depends(require_admin),
+                db: Session = Depends(read_db), form: dict[str, str] = Depends(form_fields)) -> Response:
+    amount = _int(form.get("amount"))
+    currency = form.get("currency", "")
+    problems = []
+    if currency not in ("ecus", "tokens"):
+        problems.append("On crédite des écus ou des tokens.")
+    if amount is None or not 0 < amount <= MAX_CREDIT:
+        problems.append(f"Le montant est un nombre entier entre 1 et {MAX_CREDIT}.")
+    if not problems:
+        try:
+            out = do_credit(request, admin, user_id, CreditIn(currency=currency, amount=amount))  # type: ignore[arg-type]
+        except HTTPException as exc:
+            problems.append(exc.detail)
+        else:
+            get_session(request).flash(f"{out.username} crédité de {amount} {CURRENCY_LABELS[currency]}.")
+            return RedirectResponse("/admin/utilisateurs", status_code=303)
+    return _users_page(request, db, problems, status=400)
+
+
+@pages.get("/audit")
+def audit_page(request: Request, _: User = Depends(require_admin), db: Session = Depends(read_db)) -> Response:
+    return render(request, "admin/audit.html", {"audit": audit_out(db), "labels": CURRENCY_LABELS})
+
+
+# --- API -----------------------------------------------------------------------
+
+
+@api.get("/users", response_model=list[AdminUserOut], summary="Every user with balances")
+def api_users(_: User = Depends(require_admin), db: Session = Depends(read_db)) -> list[AdminUserOut]:
+    return all_users(db)
+
+
+@api.patch("/users/{user_id}", response_model=AdminUserOut, summary="Change a user's level or role")
+def api_change(request: Request, user_id: int, body: UserChange,
+               admin: User = Depends(require_admin)) -> AdminUserOut:
+    return do_change(request, admin, user_id, body)
+
+
+@api.post("/users/{user_id}/credit", response_model=AdminUserOut,
+          summary="Credit écus or tokens (a ledger entry from the house)")
+def api_credit(request: Request, user_id: int, body: CreditIn,
+               admin: User = Depends(require_admin)) -> AdminUserOut:
+    return do_credit(request, admin, user_id, body)
+
+
+@api.get("/audit", response_model=AuditOut, summary="Money audit: per currency, issued vs held")
+def api_audit(_: User = Depends(require_admin), db: Session = Depends(read_db)) -> AuditOut:
+    return audit_out(db)

@@ -1,0 +1,97 @@
+"""« Accès premium »: packs of extra hands bought with tokens."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import RedirectResponse, Response
+from pydantic import BaseModel
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from tavern.services import hands, ledger
+from tavern.store.models import PremiumPack, User
+from tavern.web.csrf import csrf_protect
+from tavern.web.deps import act, read_db, require_user
+from tavern.web.rendering import render
+from tavern.web.routers.account import HandsOut, hands_out, now_utc
+from tavern.web.session import get_session
+
+pages = APIRouter(dependencies=[Depends(csrf_protect)], include_in_schema=False)
+api = APIRouter(prefix="/api/premium", tags=["premium"], dependencies=[Depends(csrf_protect)])
+
+
+class PremiumOut(BaseModel):
+    tokens: int
+    pack_hands: int
+    pack_price_tokens: int
+    hands: HandsOut
+
+
+class PackOut(BaseModel):
+    id: int
+    hands_bought: int
+    hands_left: int
+
+
+class PurchaseOut(BaseModel):
+    pack: PackOut
+    premium: PremiumOut
+
+
+def premium_out(request: Request, db: Session, user: User) -> PremiumOut:
+    settings = request.app.state.settings
+    return PremiumOut(
+        tokens=ledger.balance(db, "user", user.id, "tokens"),
+        pack_hands=settings.pack_hands,
+        pack_price_tokens=settings.pack_price_tokens,
+        hands=hands_out(db, user.id, now_utc(request)),
+    )
+
+
+def buy(request: Request, user: User) -> PurchaseOut:
+    """One pack, paid in tokens: the ledger refuses if the player has too few."""
+    def work(s: Session) -> PurchaseOut:
+        pack = hands.buy_pack(s, user.id)
+        return PurchaseOut(pack=PackOut(id=pack.id, hands_bought=pack.hands_bought,
+                                        hands_left=pack.hands_left),
+                           premium=premium_out(request, s, user))
+    return act(request, work)
+
+
+def _page(request: Request, db: Session, user: User, errors: list[str] | None = None,
+          status: int = 200) -> Response:
+    packs = list(db.scalars(select(PremiumPack).where(PremiumPack.user_id == user.id)
+                            .order_by(PremiumPack.id.desc())))
+    return render(request, "premium.html", {"premium": premium_out(request, db, user),
+                                            "packs": packs, "errors": errors or []},
+                  status_code=status)
+
+
+@pages.get("/premium")
+def premium_page(request: Request, user: User = Depends(require_user),
+                 db: Session = Depends(read_db)) -> Response:
+    return _page(request, db, user)
+
+
+@pages.post("/premium/acheter")
+def premium_buy_form(request: Request, user: User = Depends(require_user),
+                     db: Session = Depends(read_db)) -> Response:
+    try:
+        out = buy(request, user)
+    except HTTPException as exc:
+        return _page(request, db, user, [exc.detail], status=400)
+    get_session(request).flash(
+        f"Paquet acheté : {out.pack.hands_bought} mains de plus, sans limite de temps.")
+    return RedirectResponse("/premium", status_code=303)
+
+
+@api.get("", response_model=PremiumOut, summary="Tokens, pack price, hands left")
+def api_premium(request: Request, user: User = Depends(require_user),
+                db: Session = Depends(read_db)) -> PremiumOut:
+    return premium_out(request, db, user)
+
+
+@api.post("/packs", response_model=PurchaseOut, status_code=201,
+          summary="Buy a pack of extra hands with tokens")
+def api_buy_pack(request: Request, user: User = Depends(require_user)) -> PurchaseOut:
+    return buy(request, user)

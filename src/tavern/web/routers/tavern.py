@@ -1,0 +1,283 @@
+"""« Ma taverne → Gérer sa taverne »: the shop, the inventory, the tables.
+
+Only the tavern's owner gets here (403 for anybody else). Every change is a
+service call in one transaction; a refusal (not enough écus, no free deck,
+a table still occupied) shows the form again with the reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import RedirectResponse, Response
+from pydantic import BaseModel, Field
+from sqlalchemy.orm import Session
+
+from tavern.games.registry import GAMES
+from tavern.services import ledger, taverns
+from tavern.store.models import Inventory, Tavern, User
+from tavern.web.csrf import csrf_protect
+from tavern.web.deps import act, form_fields, owned_tavern, read_db, require_user
+from tavern.web.rendering import GAME_LABELS, render
+from tavern.web.routers.village import TableBrief, brief
+from tavern.web.session import get_session
+
+pages = APIRouter(dependencies=[Depends(csrf_protect)], include_in_schema=False)
+api = APIRouter(prefix="/api/taverns", tags=["ma taverne"], dependencies=[Depends(csrf_protect)])
+
+DeckKind = Literal["deck52", "deck32"]
+STAKE_FIELDS = ("small_blind", "big_blind", "small_bet", "unit")
+
+
+class ItemOut(BaseModel):
+    id: int
+    kind: str
+    name: str
+    tavern_id: int | None
+    table_id: int | None
+
+
+class ManageOut(BaseModel):
+    id: int
+    name: str
+    ecus: int
+    shop: dict[str, int]
+    inventory: list[ItemOut]
+    tables: list[TableBrief]
+
+
+class PurchaseIn(BaseModel):
+    kind: DeckKind
+
+
+class StoreIn(BaseModel):
+    inventory_id: int
+
+
+class TableIn(BaseModel):
+    """Same fields as the services' ``TableSettings``; checked there."""
+
+    game: str = Field(description=f"one of {', '.join(GAMES)}")
+    variant: str = Field("", max_length=30)
+    name: str = Field("", max_length=80)
+    stakes: dict[str, int]
+    options: dict[str, Any] = Field(default_factory=dict)
+    buy_in_min: int | None = None
+    buy_in_max: int | None = None
+    rake_percent: int = 0
+    rake_cap: int | None = None
+    no_flop_no_drop: bool = True
+    seats: int
+    action_timer_seconds: int = 30
+
+
+def item_out(inv: Inventory) -> ItemOut:
+    return ItemOut(id=inv.id, kind=inv.item.kind, name=inv.item.name,
+                   tavern_id=inv.tavern_id, table_id=inv.table_id)
+
+
+def manage_out(db: Session, user: User, tavern: Tavern) -> ManageOut:
+    return ManageOut(
+        id=tavern.id, name=tavern.name, ecus=ledger.balance(db, "user", user.id, "ecus"),
+        shop=taverns.shop_prices(),
+        inventory=[item_out(i) for i in taverns.inventory(db, user.id)],
+        tables=[brief(s.table, s.seats_taken) for s in taverns.list_open_tables(db, tavern.id)],
+    )
+
+
+# --- the actions, shared by pages and API ----------------------------------------
+
+
+def do_buy(request: Request, user: User, tavern_id: int, kind: str) -> ItemOut:
+    def work(s: Session) -> ItemOut:
+        owned_tavern(s, user, tavern_id)
+        return item_out(taverns.buy_item(s, user.id, kind))
+    return act(request, work)
+
+
+def do_store(request: Request, user: User, tavern_id: int, inventory_id: int) -> ItemOut:
+    def work(s: Session) -> ItemOut:
+        owned_tavern(s, user, tavern_id)
+        return item_out(taverns.store_item(s, user.id, inventory_id, tavern_id))
+    return act(request, work)
+
+
+def do_open(request: Request, user: User, tavern_id: int, data: dict[str, Any]) -> TableBrief:
+    def work(s: Session) -> TableBrief:
+        owned_tavern(s, user, tavern_id)
+        return brief(taverns.open_table(s, tavern_id, user.id, data), 0)
+    return act(request, work)
+
+
+def do_close(request: Request, user: User, tavern_id: int, table_id: int) -> None:
+    def work(s: Session) -> None:
+        owned_tavern(s, user, tavern_id)
+        table = taverns.get_table(s, table_id)
+        if table is None or table.tavern_id != tavern_id:
+            raise HTTPException(status_code=404, detail="Cette table n'est pas dans votre taverne.")
+        taverns.close_table(s, table_id, user.id)
+    act(request, work)
+
+
+# --- pages -----------------------------------------------------------------------
+
+
+def _form_int(raw: Any, label: str, problems: list[str], *, optional: bool = False) -> int | None:
+    text = raw.strip() if isinstance(raw, str) else ""
+    if not text:
+        if optional:
+            return None
+        problems.append(f"{label} : valeur requise.")
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        problems.append(f"{label} : un nombre entier est attendu.")
+        return None
+    if abs(value) > 10**12:
+        problems.append(f"{label} : valeur trop grande.")
+        return None
+    return value
+
+
+def table_form_data(form: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The owner's form as the service's table settings, or what is wrong."""
+    problems: list[str] = []
+    game = form.get("game", "")
+    if game not in GAMES:
+        problems.append("Jeu : choisissez un jeu de la liste.")
+        return {}, problems
+    needs = taverns.NEEDS[game]
+    stakes = {}
+    for key in needs.stakes:
+        stakes[key] = _form_int(form.get(key), key.replace("_", " "), problems)
+    data: dict[str, Any] = {
+        "game": game,
+        "variant": str(form.get("variant", "")).strip()[:30],
+        "name": str(form.get("name", "")).strip()[:80],
+        "stakes": stakes,
+        "buy_in_min": _form_int(form.get("buy_in_min"), "cave minimum", problems, optional=True),
+        "buy_in_max": _form_int(form.get("buy_in_max"), "cave maximum", problems, optional=True),
+        "rake_percent": _form_int(form.get("rake_percent", "0"), "rake", problems),
+        "rake_cap": _form_int(form.get("rake_cap"), "plafond du rake", problems, optional=True),
+        "no_flop_no_drop": form.get("no_flop_no_drop") in ("on", "1", "true"),
+        "seats": _form_int(form.get("seats"), "places", problems),
+        "action_timer_seconds": _form_int(form.get("action_timer_seconds", "30"), "temps pour jouer", problems),
+    }
+    return data, problems
+
+
+def _manage_page(request: Request, db: Session, user: User, tavern: Tavern,
+                 errors: list[str] | None = None, form: dict[str, Any] | None = None,
+                 status: int = 200) -> Response:
+    return render(request, "tavern_manage.html", {
+        "tavern": manage_out(db, user, tavern), "games": GAMES, "game_labels": GAME_LABELS,
+        "needs": taverns.NEEDS, "item_names": taverns.ITEM_NAMES,
+        "errors": errors or [], "form": form or {},
+    }, status_code=status)
+
+
+@pages.get("/ma-taverne")
+def my_taverns(request: Request, user: User = Depends(require_user),
+               db: Session = Depends(read_db)) -> Response:
+    mine = taverns.taverns_of(db, user.id)
+    if len(mine) == 1:
+        return RedirectResponse(f"/ma-taverne/{mine[0].id}", status_code=303)
+    return render(request, "my_taverns.html", {"taverns": mine})
+
+
+@pages.get("/ma-taverne/{tavern_id}")
+def manage_page(request: Request, tavern_id: int, user: User = Depends(require_user),
+                db: Session = Depends(read_db)) -> Response:
+    return _manage_page(request, db, user, owned_tavern(db, user, tavern_id))
+
+
+def _after(request: Request, db: Session, user: User, tavern_id: int, action, ok: str,  # noqa: ANN001
+           form: dict[str, Any] | None = None) -> Response:
+    """Run ``action``; on success flash ``ok`` and go back to the page (PRG),
+    on refusal show the page again with the reason (nothing changed)."""
+    tavern = owned_tavern(db, user, tavern_id)
+    try:
+        action()
+    except HTTPException as exc:
+        if exc.status_code in (403, 404):
+            raise
+        return _manage_page(request, db, user, tavern, [exc.detail], form, status=400)
+    get_session(request).flash(ok)
+    return RedirectResponse(f"/ma-taverne/{tavern_id}", status_code=303)
+
+
+@pages.post("/ma-taverne/{tavern_id}/acheter")
+def buy_form(request: Request, tavern_id: int, user: User = Depends(require_user),
+             db: Session = Depends(read_db), form: dict[str, str] = Depends(form_fields)) -> Response:
+    kind = form.get("kind", "")
+    if kind not in taverns.ITEM_NAMES:
+        return _manage_page(request, db, user, owned_tavern(db, user, tavern_id),
+                            ["La boutique ne vend pas cet article."], status=400)
+    return _after(request, db, user, tavern_id, lambda: do_buy(request, user, tavern_id, kind),
+                  f"{taverns.ITEM_NAMES[kind]} acheté. Entreposez-le dans la taverne pour ouvrir une table.")
+
+
+@pages.post("/ma-taverne/{tavern_id}/entreposer")
+def store_form(request: Request, tavern_id: int, user: User = Depends(require_user),
+               db: Session = Depends(read_db), form: dict[str, str] = Depends(form_fields)) -> Response:
+    problems: list[str] = []
+    inventory_id = _form_int(form.get("inventory_id"), "article", problems)
+    if inventory_id is None:
+        return _manage_page(request, db, user, owned_tavern(db, user, tavern_id), problems, status=400)
+    return _after(request, db, user, tavern_id, lambda: do_store(request, user, tavern_id, inventory_id),
+                  "Article entreposé dans l'inventaire de la taverne.")
+
+
+@pages.post("/ma-taverne/{tavern_id}/tables")
+def open_form(request: Request, tavern_id: int, user: User = Depends(require_user),
+              db: Session = Depends(read_db), form: dict[str, str] = Depends(form_fields)) -> Response:
+    data, problems = table_form_data(form)
+    if problems:
+        return _manage_page(request, db, user, owned_tavern(db, user, tavern_id), problems, form, status=400)
+    return _after(request, db, user, tavern_id, lambda: do_open(request, user, tavern_id, data),
+                  "Table ouverte : elle apparaît maintenant dans le village.", form)
+
+
+@pages.post("/ma-taverne/{tavern_id}/tables/{table_id}/fermer")
+def close_form(request: Request, tavern_id: int, table_id: int, user: User = Depends(require_user),
+               db: Session = Depends(read_db)) -> Response:
+    return _after(request, db, user, tavern_id, lambda: do_close(request, user, tavern_id, table_id),
+                  "Table fermée ; son jeu de cartes est revenu dans l'inventaire.")
+
+
+# --- API ---------------------------------------------------------------------------
+
+
+@api.get("/mine", response_model=list[int], summary="Ids of the taverns I own")
+def api_mine(user: User = Depends(require_user), db: Session = Depends(read_db)) -> list[int]:
+    return [t.id for t in taverns.taverns_of(db, user.id)]
+
+
+@api.get("/{tavern_id}", response_model=ManageOut, summary="Gérer sa taverne: shop, inventory, tables")
+def api_manage(tavern_id: int, user: User = Depends(require_user), db: Session = Depends(read_db)) -> ManageOut:
+    return manage_out(db, user, owned_tavern(db, user, tavern_id))
+
+
+@api.post("/{tavern_id}/shop", response_model=ItemOut, status_code=201, summary="Buy a deck item for écus")
+def api_buy(request: Request, tavern_id: int, body: PurchaseIn, user: User = Depends(require_user)) -> ItemOut:
+    return do_buy(request, user, tavern_id, body.kind)
+
+
+@api.post("/{tavern_id}/inventory", response_model=ItemOut, summary="Store one of my items in the tavern")
+def api_store(request: Request, tavern_id: int, body: StoreIn, user: User = Depends(require_user)) -> ItemOut:
+    return do_store(request, user, tavern_id, body.inventory_id)
+
+
+@api.post("/{tavern_id}/tables", response_model=TableBrief, status_code=201,
+          summary="Open a table (needs a free deck item stored in the tavern)")
+def api_open(request: Request, tavern_id: int, body: TableIn, user: User = Depends(require_user)) -> TableBrief:
+    return do_open(request, user, tavern_id, body.model_dump())
+
+
+@api.post("/{tavern_id}/tables/{table_id}/close", status_code=204, response_class=Response,
+          summary="Close an empty table; its deck goes back to the inventory")
+def api_close(request: Request, tavern_id: int, table_id: int, user: User = Depends(require_user)) -> Response:
+    do_close(request, user, tavern_id, table_id)
+    return Response(status_code=204)

@@ -1,0 +1,133 @@
+"""The village (public) and a table's page (players only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import Response
+from pydantic import BaseModel
+from sqlalchemy.orm import Session
+
+from tavern.services import ledger, seats, taverns
+from tavern.store.models import TableConfig, User
+from tavern.web.csrf import csrf_protect
+from tavern.web.deps import optional_user, read_db, require_user
+from tavern.web.rendering import GAME_LABELS, render
+
+pages = APIRouter(dependencies=[Depends(csrf_protect)], include_in_schema=False)
+api = APIRouter(prefix="/api", tags=["village"], dependencies=[Depends(csrf_protect)])
+
+STAKE_LABELS = {"small_blind": "petite blinde", "big_blind": "grosse blinde",
+                "small_bet": "petite mise", "unit": "unité"}
+
+
+def stakes_text(stakes: dict[str, Any]) -> str:
+    """"1/2" for blinds, else "petite mise 2", "unité 1"."""
+    if "small_blind" in stakes and "big_blind" in stakes:
+        return f"{stakes['small_blind']}/{stakes['big_blind']}"
+    return ", ".join(f"{STAKE_LABELS.get(k, k)} {v}" for k, v in stakes.items())
+
+
+class TableBrief(BaseModel):
+    id: int
+    name: str
+    game: str
+    game_label: str
+    variant: str
+    stakes: dict[str, Any]
+    stakes_text: str
+    seats: int
+    seats_taken: int
+
+
+class TavernOut(BaseModel):
+    id: int
+    name: str
+    owner: str
+    tables: list[TableBrief]
+
+
+class VillageOut(BaseModel):
+    id: int
+    name: str
+    taverns: list[TavernOut]
+
+
+class SeatOut(BaseModel):
+    seat_no: int
+    player: str
+    chips: int
+    sitting_out: bool
+
+
+class TableOut(TableBrief):
+    tavern_id: int
+    tavern_name: str
+    status: str
+    buy_in_min: int
+    buy_in_max: int
+    rake_percent: int
+    rake_cap: int | None
+    action_timer_seconds: int
+    seated: list[SeatOut]
+
+
+def brief(table: TableConfig, taken: int) -> TableBrief:
+    return TableBrief(
+        id=table.id, name=table.name, game=table.game, game_label=GAME_LABELS.get(table.game, table.game),
+        variant=table.variant, stakes=dict(table.stakes or {}), stakes_text=stakes_text(table.stakes or {}),
+        seats=table.seats, seats_taken=taken,
+    )
+
+
+def village_out(db: Session) -> list[VillageOut]:
+    tables: dict[int, list[TableBrief]] = {}
+    for summary in taverns.list_open_tables(db):
+        tables.setdefault(summary.table.tavern_id, []).append(brief(summary.table, summary.seats_taken))
+    out = []
+    for village in taverns.list_villages(db):
+        out.append(VillageOut(id=village.id, name=village.name, taverns=[
+            TavernOut(id=t.id, name=t.name, owner=t.owner.username, tables=tables.get(t.id, []))
+            for t in taverns.list_taverns(db, village.id)
+        ]))
+    return out
+
+
+def table_out(db: Session, table_id: int) -> TableOut:
+    table = taverns.get_table(db, table_id)
+    if table is None:
+        raise HTTPException(status_code=404, detail="Cette table n'existe pas.")
+    seated = [SeatOut(seat_no=s.seat_no + 1, player=s.user.username,
+                      chips=ledger.chips(db, s.user_id, table.id), sitting_out=s.sitting_out)
+              for s in seats.seats(db, table.id)]
+    b = brief(table, len(seated))
+    return TableOut(
+        **b.model_dump(), tavern_id=table.tavern_id, tavern_name=table.tavern.name, status=table.status,
+        buy_in_min=table.buy_in_min, buy_in_max=table.buy_in_max, rake_percent=table.rake_percent,
+        rake_cap=table.rake_cap, action_timer_seconds=table.action_timer_seconds, seated=seated,
+    )
+
+
+@pages.get("/")
+def village_page(request: Request, _: User | None = Depends(optional_user),
+                 db: Session = Depends(read_db)) -> Response:
+    return render(request, "village.html", {"villages": village_out(db)})
+
+
+@pages.get("/tables/{table_id}")
+def table_page(request: Request, table_id: int, _: User = Depends(require_user),
+               db: Session = Depends(read_db)) -> Response:
+    table = table_out(db, table_id)
+    by_seat = {s.seat_no: s for s in table.seated}
+    return render(request, "table.html", {"table": table, "by_seat": by_seat})
+
+
+@api.get("/village", response_model=list[VillageOut], summary="Villages, taverns and open tables")
+def api_village(_: User | None = Depends(optional_user), db: Session = Depends(read_db)) -> list[VillageOut]:
+    return village_out(db)
+
+
+@api.get("/tables/{table_id}", response_model=TableOut, summary="A table: stakes, cave bounds, seats")
+def api_table(table_id: int, _: User = Depends(require_user), db: Session = Depends(read_db)) -> TableOut:
+    return table_out(db, table_id)
