@@ -19,6 +19,7 @@ copies of a card (15 decks) fit.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations, product
 
 from tavern.games.rami.melds import (
@@ -40,6 +41,17 @@ _NIBBLES = 0x1111111111111  # bit 4r for r in 0..12
 _UNIT = [1 << (4 * r) for r in range(13)]
 #: card code -> (suit index, 1 << 4·rank)
 _INFO = {ORDER[r] + s: (SUIT_INDEX[s], _UNIT[r]) for r in range(13) for s in SUITS}
+
+
+# The hot path packs a whole hand into one integer: suit s occupies 52 bits
+# from bit 52·s, rank r a 4-bit count at bit 4r of it. ``sum(map(...))`` then
+# builds it in C, and each suit's slice, taken with its offset intact, is the
+# key of the memo shared by all four suits.
+_W = 52
+_M = (1 << _W) - 1
+_SLICE = [_M << (_W * s) for s in range(4)]
+_PACKED = {ORDER[r] + SUITS[s]: 1 << (_W * s + 4 * r) for r in range(13) for s in range(4)}
+_NIB4 = sum(_NIBBLES << (_W * s) for s in range(4))
 
 
 class _Tables:
@@ -65,6 +77,15 @@ class _Tables:
         shared = rules.card_points is None
         d: dict[int, tuple[int, tuple]] = {0: (0, ())}
         self.suit_memo = [d if shared else {0: (0, ())} for _ in SUITS]
+        # per suit (the cards carry the suit): best runs and deadwood as cards
+        # the hot path's memos, keyed by a suit's slice of the packed hand
+        self.slice_points: dict[int, int] = {}
+        self.pack_options: dict[int, list[tuple[int, int, tuple]]] = {}
+        self.slice_parts: dict[int, tuple[tuple[Meld, ...], tuple[str, ...], int]] = {}
+        self.parts_memo: list[dict[int, tuple[tuple[Meld, ...], tuple[str, ...], int]]] = [
+            {} for _ in SUITS
+        ]
+
         self.fast = (
             rules.distinct_suits_in_set and min(rules.set_sizes) == 3 and max(rules.set_sizes) <= 4
         )
@@ -153,65 +174,102 @@ def _fast_keys(hand: list[str]) -> list[int] | None:
 
 
 def _fast(t: _Tables, keys: list[int], want_melds: bool):
-    """Minimal deadwood (and the chosen sets and per-suit results)."""
+    """Minimal deadwood; with ``want_melds``: (points, chosen sets, per-suit keys left)."""
     k0, k1, k2, k3 = keys
     a = (k0 | k0 >> 1 | k0 >> 2 | k0 >> 3) & _NIBBLES
     b = (k1 | k1 >> 1 | k1 >> 2 | k1 >> 3) & _NIBBLES
     c = (k2 | k2 >> 1 | k2 >> 2 | k2 >> 3) & _NIBBLES
     d = (k3 | k3 >> 1 | k3 >> 2 | k3 >> 3) & _NIBBLES
     three = (a & b & (c | d)) | (c & d & (a | b))
-    memo = t.suit_memo
+    m0, m1, m2, m3 = t.suit_memo
     if not three:
-        r0 = memo[0].get(k0) or _suit(t, 0, k0)
-        r1 = memo[1].get(k1) or _suit(t, 1, k1)
-        r2 = memo[2].get(k2) or _suit(t, 2, k2)
-        r3 = memo[3].get(k3) or _suit(t, 3, k3)
-        total = r0[0] + r1[0] + r2[0] + r3[0]
-        if want_melds:
-            return total, (), (r0, r1, r2, r3), keys
-        return total
+        total = (
+            (m0.get(k0) or _suit(t, 0, k0))[0]
+            + (m1.get(k1) or _suit(t, 1, k1))[0]
+            + (m2.get(k2) or _suit(t, 2, k2))[0]
+            + (m3.get(k3) or _suit(t, 3, k3))[0]
+        )
+        return (total, (), (k0, k1, k2, k3)) if want_melds else total
+    # Ranks held in three or four suits: try every packing of sets on each.
+    # A packing's decrement is one packed integer (the hot path's layout).
+    k = k0 | k1 << _W | k2 << 2 * _W | k3 << 3 * _W
     options = []
+    po = t.pack_options
     while three:
         low = three & -three
         three ^= low
         sh = low.bit_length() - 1
-        counts = ((k0 >> sh) & 15, (k1 >> sh) & 15, (k2 >> sh) & 15, (k3 >> sh) & 15)
-        options.append([(sh, dec, sets) for dec, sets in _packings(t, counts)])
+        col = (
+            (k0 >> sh & 15) | (k1 >> sh & 15) << 4 | (k2 >> sh & 15) << 8 | (k3 >> sh & 15) << 12
+        ) << 6 | sh
+        opts = po.get(col)
+        if opts is None:
+            counts = ((k0 >> sh) & 15, (k1 >> sh) & 15, (k2 >> sh) & 15, (k3 >> sh) & 15)
+            opts = po[col] = [
+                (sum(q[s] << (_W * s + sh) for s in range(4)), sh, sets)
+                for q, sets in _packings(t, counts)
+            ]
+        options.append(opts)
+    sp = t.slice_points
     best = None
-    for combo in product(*options):
-        kk = [k0, k1, k2, k3]
-        for sh, dec, _sets in combo:
-            for s in range(4):
-                if dec[s]:
-                    kk[s] -= dec[s] << sh
-        res = [_suit(t, s, kk[s]) for s in range(4)]
-        total = res[0][0] + res[1][0] + res[2][0] + res[3][0]
+    for combo in ((o,) for o in options[0]) if len(options) == 1 else product(*options):
+        x = k
+        for dec, _sh, _sets in combo:
+            x -= dec
+        xs = (x & _M, x & _SLICE[1], x & _SLICE[2], x & _SLICE[3])
+        try:
+            total = sp[xs[0]] + sp[xs[1]] + sp[xs[2]] + sp[xs[3]]
+        except KeyError:
+            total = sum(sp[y] if y in sp else _slice_points(t, y) for y in xs)
         if best is None or total < best[0]:
-            best = (total, combo, res, kk)
+            best = (total, combo, x)
             if not total:
                 break
     assert best is not None
-    return best if want_melds else best[0]
+    if not want_melds:
+        return best[0]
+    x = best[2]
+    return best[0], best[1], (x & _M, x >> _W & _M, x >> 2 * _W & _M, x >> 3 * _W)
+
+
+def _suit_parts(t: _Tables, s: int, key: int) -> tuple[tuple[Meld, ...], tuple[str, ...], int]:
+    """The runs (as :class:`Meld`) and deadwood cards of one suit's best play,
+    memoized like the points (melds are immutable, so they are shared)."""
+    memo = t.parts_memo[s]
+    v = memo.get(key)
+    if v is not None:
+        return v
+    suit = SUITS[s]
+    runs = _suit(t, s, key)[1]
+    melds = []
+    k = key
+    for ranks in runs:
+        cs = tuple(ORDER[r] + suit for r in ranks)
+        melds.append(Meld("run", cs, (None,) * len(cs)))
+        for r in ranks:
+            k -= _UNIT[r]
+    dead: list[str] = []
+    for r in range(13):
+        n = (k >> (4 * r)) & 15
+        if n:
+            dead.extend([ORDER[r] + suit] * n)
+    v = memo[key] = (tuple(melds), tuple(dead), _suit(t, s, key)[0])
+    return v
 
 
 def _fast_arrangement(t: _Tables, keys: list[int]) -> Arrangement:
-    total, combo, res, left = _fast(t, keys, True)
+    total, combo, left = _fast(t, keys, True)
     melds: list[Meld] = []
-    for sh, _dec, sets in combo:
+    for *_dec, sh, sets in combo:
         r = sh // 4
         for suits in sets:
             cs = tuple(ORDER[r] + SUITS[s] for s in suits)
             melds.append(Meld("set", cs, (None,) * len(cs)))
     deadwood: list[str] = []
     for s in range(4):
-        k = left[s]
-        for ranks in res[s][1]:
-            cs = tuple(ORDER[r] + SUITS[s] for r in ranks)
-            melds.append(Meld("run", cs, (None,) * len(cs)))
-            for r in ranks:
-                k -= _UNIT[r]
-        for r in range(13):
-            deadwood.extend([ORDER[r] + SUITS[s]] * ((k >> (4 * r)) & 15))
+        m, d, _p = _suit_parts(t, s, left[s])
+        melds.extend(m)
+        deadwood.extend(d)
     return Arrangement(melds, deadwood, total)
 
 
@@ -343,24 +401,69 @@ class _DP:
 # ---------------------------------------------------------------- entry points
 
 
-def min_points(hand: list[str], rules: MeldRules) -> int:
-    t = _tables(rules)
+def _slice_points(t: _Tables, x: int) -> int:
+    s = (x.bit_length() - 1) // _W if x else 0
+    v = t.slice_points[x] = _suit(t, s, x >> (_W * s))[0]
+    return v
+
+
+def _slice_parts(t: _Tables, x: int) -> tuple[tuple[Meld, ...], tuple[str, ...], int]:
+    s = (x.bit_length() - 1) // _W if x else 0
+    v = t.slice_parts[x] = _suit_parts(t, s, x >> (_W * s))
+    return v
+
+
+def min_points(hand: Sequence[str], rules: MeldRules) -> int:
+    t = _TABLES.get(rules) or _tables(rules)
     if t.fast:
-        keys = _fast_keys(hand)
-        if keys is not None:
-            return _fast(t, keys, False)
-    dp = _DP(hand, rules)
+        try:
+            k = sum(map(_PACKED.__getitem__, hand))
+        except KeyError:
+            pass  # a joker: the general path
+        else:
+            p = (k | k >> 1 | k >> 2 | k >> 3) & _NIB4
+            a, b, c, d = p & _M, p >> _W & _M, p >> 2 * _W & _M, p >> 3 * _W
+            if not ((a & b & (c | d)) | (c & d & (a | b))):
+                x0, x1, x2, x3 = k & _M, k & _SLICE[1], k & _SLICE[2], k & _SLICE[3]
+                sp = t.slice_points
+                try:
+                    return sp[x0] + sp[x1] + sp[x2] + sp[x3]
+                except KeyError:
+                    return sum(sp[x] if x in sp else _slice_points(t, x) for x in (x0, x1, x2, x3))
+            return _fast(t, [k & _M, k >> _W & _M, k >> 2 * _W & _M, k >> 3 * _W], False)
+    dp = _DP(list(hand), rules)
     return dp.f((1 << len(dp.nat)) - 1, len(dp.wild))
 
 
-def best(hand: list[str], rules: MeldRules) -> Arrangement:
-    t = _tables(rules)
+def best_arrangement(hand: Sequence[str], rules: MeldRules) -> Arrangement:
+    """The melds leaving the fewest deadwood points (ties: any of the best)."""
+    t = _TABLES.get(rules) or _tables(rules)
     if t.fast:
-        keys = _fast_keys(hand)
-        if keys is not None:
-            return _fast_arrangement(t, keys)
-    dp = _DP(hand, rules)
+        try:
+            k = sum(map(_PACKED.__getitem__, hand))
+        except KeyError:
+            pass  # a joker: the general path
+        else:
+            p = (k | k >> 1 | k >> 2 | k >> 3) & _NIB4
+            a, b, c, d = p & _M, p >> _W & _M, p >> 2 * _W & _M, p >> 3 * _W
+            if not ((a & b & (c | d)) | (c & d & (a | b))):
+                x0, x1, x2, x3 = k & _M, k & _SLICE[1], k & _SLICE[2], k & _SLICE[3]
+                sp = t.slice_parts
+                try:
+                    p0, p1, p2, p3 = sp[x0], sp[x1], sp[x2], sp[x3]
+                except KeyError:
+                    p0, p1, p2, p3 = (sp[x] if x in sp else _slice_parts(t, x) for x in (x0, x1, x2, x3))
+                return Arrangement(
+                    [*p0[0], *p1[0], *p2[0], *p3[0]],
+                    [*p0[1], *p1[1], *p2[1], *p3[1]],
+                    p0[2] + p1[2] + p2[2] + p3[2],
+                )
+            return _fast_arrangement(t, [k & _M, k >> _W & _M, k >> 2 * _W & _M, k >> 3 * _W])
+    dp = _DP(list(hand), rules)
     return dp.arrangement((1 << len(dp.nat)) - 1, len(dp.wild))
+
+
+best = best_arrangement
 
 
 def best_discard(hand: list[str], rules: MeldRules) -> tuple[str, Arrangement]:

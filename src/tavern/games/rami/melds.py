@@ -336,27 +336,23 @@ def extend(meld: Meld, cards: Sequence[str], rules: MeldRules) -> Meld:
 # ---------------------------------------------------------------- best arrangement
 
 
-def best_arrangement(hand: Sequence[str], rules: MeldRules) -> Arrangement:
-    """The melds leaving the fewest deadwood points (ties: any of the best)."""
-    from tavern.games.rami import _solver
-
-    return _solver.best(list(hand), rules)
-
-
 def min_deadwood(hand: Sequence[str], rules: MeldRules) -> int:
     """``best_arrangement(hand, rules).points``, without building the melds."""
-    from tavern.games.rami import _solver
-
-    return _solver.min_points(list(hand), rules)
+    return _solver.min_points(hand, rules)
 
 
 def best_discard(hand: Sequence[str], rules: MeldRules) -> tuple[str, Arrangement]:
     """For a hand one card over (Gin's 11 cards): the discard leaving the least
     deadwood, and the arrangement of what is kept."""
-    from tavern.games.rami import _solver
+    return _solver.best_discard(hand if isinstance(hand, list) else list(hand), rules)
 
-    return _solver.best_discard(list(hand), rules)
 
+# The solver imports the names above, so it comes last (no import cycle at use).
+from tavern.games.rami import _solver  # noqa: E402
+
+#: ``best_arrangement(hand: Sequence[str], rules: MeldRules) -> Arrangement``: the
+#: melds leaving the fewest deadwood points (see :mod:`._solver` for how).
+best_arrangement = _solver.best_arrangement
 
 __all__ = [
     "Arrangement",
