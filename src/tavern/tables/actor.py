@@ -1,0 +1,507 @@
+"""One actor per open table: an asyncio task draining a queue of commands.
+
+Every command for a table — seat, cave, "Ramasser ses gains", "Se lever",
+"Se rasseoir", posting to enter, auto-actions, actions in the deal, and the
+timer's own ticks — goes through the queue, so a table's state is only ever
+touched by its own task: no locks, no races between two players clicking at
+once. Database work (caves, hands counted, settlement, archive) runs in a
+worker thread so the event loop keeps serving the other tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from tavern.cards import CSPRNG, CardError, RandomSource
+from tavern.games import registry
+from tavern.games.base import Engine, IllegalAction
+from tavern.services.taverns import NEEDS
+from tavern.tables.bank import SqlBank, TableInfo
+from tavern.tables.broadcast import SPECTATORS, Broadcaster
+from tavern.tables.engine_config import engine_config
+from tavern.tables.seating import BLIND_GAMES, SeatState, choose_lineup
+
+log = logging.getLogger(__name__)
+
+#: Auto-actions chosen in advance (RULES.md, draw poker: "Auto-actions chosen in
+#: advance (check/fold, call any, …) are executed when the turn comes").
+AUTO_ACTIONS = ("check_fold", "check", "call_any", "fold_any")
+#: "after three time-outs in a row the player is sat out".
+MAX_TIMEOUTS = 3
+TIME_BANK_START = 30.0
+TIME_BANK_REFILL = 5.0  #: seconds added to each player's bank per deal
+TIME_BANK_MAX = 60.0
+
+
+class CommandError(Exception):
+    """A refused command, with the message the player is shown."""
+
+
+def _auto_choice(auto: str, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    names = {a["action"]: a for a in legal}
+    if auto == "check_fold":
+        return {"action": "check"} if "check" in names else {"action": "fold"} if "fold" in names else None
+    if auto == "check":
+        return {"action": "check"} if "check" in names else None
+    if auto == "call_any":
+        return {"action": "call"} if "call" in names else {"action": "check"} if "check" in names else None
+    if auto == "fold_any":
+        return {"action": "check"} if "check" in names else {"action": "fold"} if "fold" in names else None
+    return None
+
+
+class TableActor:
+    def __init__(
+        self,
+        info: TableInfo,
+        bank: SqlBank,
+        broadcaster: Broadcaster,
+        *,
+        rng: RandomSource = CSPRNG,
+        clock: Callable[[], float] = time.monotonic,
+        deal_pause: float = 2.0,
+        grace: float = 15.0,
+        time_bank: float = TIME_BANK_START,
+    ) -> None:
+        self.info = info
+        self.bank = bank
+        self.broadcaster = broadcaster
+        self.rng = rng
+        self.clock = clock
+        self.deal_pause = deal_pause
+        self.grace = grace
+        self.time_bank = time_bank
+        self.module = registry.load(info.game)
+        self.min_players = NEEDS[info.game].seats[0]
+        self.seats: dict[int, SeatState] = {}
+        self.engine: Engine | None = None
+        self.dealt: dict[str, SeatState] = {}  #: players of the current deal
+        self.archive_id: int | None = None
+        self.button_seat: int | None = None
+        self.carry: dict[str, Any] | None = None
+        self.last_result: dict[str, Any] | None = None
+        self.deals = 0
+        self.seq = 0
+        self.deadlines: dict[str, float] = {}
+        self.next_deal_at: float | None = None
+        self.protected: set[str] = set()
+        self._queue: asyncio.Queue[tuple[str, str | None, dict[str, Any], asyncio.Future[Any]]] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self.closed = False
+
+    # --- life cycle ----------------------------------------------------------
+
+    async def start(self) -> None:
+        rows = await asyncio.to_thread(self.bank.load_seats, self.info.id)
+        for r in rows:
+            self.seats[r.seat_no] = SeatState(r.seat_no, r.user_id, r.username, r.chips, r.sitting_out,
+                                              r.owes_big_blind, time_bank=self.time_bank)
+        self.next_deal_at = self.clock() + self.deal_pause
+        self._task = asyncio.create_task(self._run(), name=f"table-{self.info.id}")
+
+    async def stop(self) -> None:
+        self.closed = True
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+
+    async def submit(self, command: str, username: str | None, **args: Any) -> Any:
+        """Queue a command and wait for its answer; raises :class:`CommandError`."""
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        await self._queue.put((command, username, args, fut))
+        return await fut
+
+    async def _run(self) -> None:
+        while True:
+            timeout = self._next_wake()
+            try:
+                if timeout is None:
+                    item = await self._queue.get()
+                else:
+                    item = await asyncio.wait_for(self._queue.get(), max(0.0, timeout))
+            except TimeoutError:
+                item = None
+            changed = False
+            if item is not None:
+                command, username, args, fut = item
+                try:
+                    out = await self._handle(command, username, args)
+                    changed = True
+                    if not fut.done():
+                        fut.set_result(out)
+                except (CommandError, IllegalAction, CardError) as exc:
+                    if not fut.done():
+                        fut.set_exception(CommandError(getattr(exc, "rule", None) or str(exc)))
+                except Exception as exc:  # the table must outlive any bug
+                    log.exception("table %s: command %s failed", self.info.id, command)
+                    if not fut.done():
+                        fut.set_exception(CommandError(f"the table could not do that ({type(exc).__name__})"))
+            try:
+                changed = await self._tick() or changed
+                if changed:
+                    await self.publish()
+            except Exception:
+                log.exception("table %s: tick failed", self.info.id)
+
+    def _next_wake(self) -> float | None:
+        times = list(self.deadlines.values())
+        if self.next_deal_at is not None:
+            times.append(self.next_deal_at)
+        return min(times) - self.clock() if times else None
+
+    # --- commands -------------------------------------------------------------
+
+    def _seat_of(self, username: str | None) -> SeatState:
+        for s in self.seats.values():
+            if s.name == username:
+                return s
+        raise CommandError("you are not seated at this table")
+
+    def _in_deal(self, seat: SeatState) -> bool:
+        return self.engine is not None and not self.engine.over and seat.name in self.dealt
+
+    async def _handle(self, command: str, username: str | None, args: dict[str, Any]) -> Any:
+        handler = getattr(self, f"_cmd_{command}", None)
+        if handler is None:
+            raise CommandError(f"unknown command {command!r}")
+        if username is None and command not in ("connect", "disconnect", "sync"):
+            raise CommandError("log in to play")
+        return await handler(username, **args)
+
+    async def _cmd_sync(self, username: str | None) -> dict[str, Any]:
+        return {"seq": self.seq}
+
+    async def _cmd_connect(self, username: str | None) -> dict[str, Any]:
+        for s in self.seats.values():
+            if s.name == username:
+                s.connections += 1
+                s.disconnected_at = None
+        return {"seq": self.seq}
+
+    async def _cmd_disconnect(self, username: str | None) -> None:
+        for s in self.seats.values():
+            if s.name == username:
+                s.connections = max(0, s.connections - 1)
+                if s.connections == 0:
+                    s.disconnected_at = self.clock()
+
+    async def _cmd_sit(self, username: str, *, user_id: int, seat: int, cave: int) -> dict[str, Any]:
+        if any(s.name == username for s in self.seats.values()):
+            raise CommandError("you are already seated at this table")
+        if seat in self.seats:
+            raise CommandError("this seat is taken")
+        try:
+            chips = await asyncio.to_thread(self.bank.sit, self.info.id, user_id, seat, cave)
+        except ValueError as exc:  # SeatError, InsufficientFunds: the player's words
+            raise CommandError(str(exc)) from None
+        self.seats[seat] = SeatState(seat, user_id, username, chips, connections=1, time_bank=self.time_bank,
+                                     owes_big_blind=self.info.game in BLIND_GAMES)
+        return {"seat": seat, "chips": chips}
+
+    async def _cmd_cave(self, username: str, *, amount: int) -> dict[str, Any]:
+        """Add chips — "between hands, never during one"."""
+        seat = self._seat_of(username)
+        if self._in_deal(seat):
+            raise CommandError("chips can be added between hands, never during one")
+        try:
+            seat.chips = await asyncio.to_thread(self.bank.add_chips, self.info.id, seat.user_id, amount)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        return {"chips": seat.chips}
+
+    async def _cmd_leave(self, username: str) -> dict[str, Any]:
+        """"Ramasser ses gains": all chips back to écus, seat freed — "not during
+        a hand in which the player is still involved": then at the deal's end."""
+        seat = self._seat_of(username)
+        if self._in_deal(seat):
+            seat.leave_after_deal = True
+            seat.auto = seat.auto or "check_fold"
+            return {"notice": "you will leave with your chips at the end of this deal"}
+        return await self._leave(seat)
+
+    async def _leave(self, seat: SeatState) -> dict[str, Any]:
+        amount = await asyncio.to_thread(self.bank.leave, self.info.id, seat.user_id)
+        del self.seats[seat.seat_no]
+        return {"ecus": amount}
+
+    async def _cmd_sit_out(self, username: str) -> dict[str, Any]:
+        """"Se lever": keep the seat and the chips, receive no cards."""
+        seat = self._seat_of(username)
+        seat.sitting_out = True
+        await asyncio.to_thread(self.bank.set_sitting_out, self.info.id, seat.user_id, True)
+        if self._in_deal(seat):
+            # "sitting out ... when it is your turn folds": play the time-out move now and after.
+            seat.auto = "check_fold"
+            self._play_auto(seat.name)
+        return {}
+
+    async def _cmd_sit_in(self, username: str, *, post: bool = False) -> dict[str, Any]:
+        """"Se rasseoir": back in; at poker "the player must post a big blind
+        again (or wait for the big blind to reach them)"."""
+        seat = self._seat_of(username)
+        if seat.sitting_out:
+            await asyncio.to_thread(self.bank.set_sitting_out, self.info.id, seat.user_id, False)
+            seat.owes_big_blind = self.info.game in BLIND_GAMES
+        seat.sitting_out = False
+        seat.timeouts = 0
+        seat.post_now = bool(post)
+        if seat.auto == "check_fold" and not self._in_deal(seat):
+            seat.auto = None
+        return {}
+
+    async def _cmd_post(self, username: str) -> dict[str, Any]:
+        """Choose to post the big blind at the next deal instead of waiting for it."""
+        seat = self._seat_of(username)
+        seat.post_now = True
+        return {}
+
+    async def _cmd_auto(self, username: str, *, auto: str | None) -> dict[str, Any]:
+        if auto is not None and auto not in AUTO_ACTIONS:
+            raise CommandError(f"unknown auto-action {auto!r}; one of {', '.join(AUTO_ACTIONS)}")
+        seat = self._seat_of(username)
+        seat.auto = auto
+        if auto and self._in_deal(seat):
+            self._play_auto(seat.name)
+        return {}
+
+    async def _cmd_act(self, username: str, *, action: str, seq: int | None = None,
+                       args: dict[str, Any] | None = None) -> dict[str, Any]:
+        seat = self._seat_of(username)
+        if seq is not None and seq != self.seq:
+            raise CommandError(f"this action was chosen on an older view (#{seq}, now #{self.seq}); look again")
+        if not self._in_deal(seat):
+            raise CommandError("you are not in the current deal")
+        self.engine.act(username, action, **(args or {}))  # IllegalAction names the rule
+        seat.timeouts = 0
+        seat.auto = seat.auto if seat.leave_after_deal or seat.sitting_out else None
+        self.deadlines.pop(username, None)
+        return {}
+
+    # --- the deal loop --------------------------------------------------------
+
+    async def _tick(self) -> bool:
+        """Time-outs, auto-actions, the end of a deal and the start of the next.
+        Returns whether anything visible changed."""
+        changed = False
+        now = self.clock()
+        if self.engine is not None and not self.engine.over:
+            for name, deadline in list(self.deadlines.items()):
+                if deadline <= now:
+                    self._timeout(name)
+                    changed = True
+            changed = self._arm_turns() or changed
+        if self.engine is not None and self.engine.over and self.archive_id is not None:
+            await self._finish_deal()
+            changed = True
+        if (self.engine is None or self.engine.over) and self.next_deal_at is not None and self.next_deal_at <= now:
+            self.next_deal_at = None
+            changed = await self._start_deal() or changed
+        return changed
+
+    def _timeout(self, name: str) -> None:
+        seat = self.dealt[name]
+        if seat.time_bank >= 1.0 and name not in self.protected and seat.connections:
+            # The time bank takes over once the action timer has run out.
+            self.deadlines[name] = self.clock() + seat.time_bank
+            seat.time_bank = 0.0
+            return
+        self.deadlines.pop(name, None)
+        move = self.engine.timeout_action(name)
+        args = {k: v for k, v in move.items() if k != "action"}
+        self.engine.act(name, move["action"], **args)
+        seat.timeouts += 1
+        if seat.timeouts >= MAX_TIMEOUTS:  # "after three time-outs in a row the player is sat out"
+            seat.sitting_out = True
+            seat.auto = "check_fold"
+            seat.notice = "three time-outs in a row: you are sitting out (Se rasseoir to come back)"
+
+    def _play_auto(self, name: str) -> bool:
+        """Play ``name``'s auto-action if it is his turn and it applies."""
+        seat = self.dealt.get(name)
+        if seat is None or not seat.auto or self.engine is None or self.engine.over:
+            return False
+        if name not in self.engine.to_act():
+            return False
+        choice = _auto_choice(seat.auto, self.engine.legal_actions(name))
+        if choice is None:
+            if seat.sitting_out or seat.leave_after_deal:
+                choice = self.engine.timeout_action(name)
+            else:
+                seat.auto = None
+                return False
+        args = {k: v for k, v in choice.items() if k != "action"}
+        self.engine.act(name, choice["action"], **args)
+        self.deadlines.pop(name, None)
+        if not (seat.sitting_out or seat.leave_after_deal):
+            seat.auto = None
+        return True
+
+    def _arm_turns(self) -> bool:
+        """Start the timer of whoever must act; play auto-actions and the
+        disconnection protection as soon as the turn comes."""
+        changed = False
+        for _ in range(200):  # auto-actions may chain; bounded all the same
+            if self.engine.over:
+                break
+            acted = False
+            for name in self.engine.to_act():
+                seat = self.dealt[name]
+                if self._play_auto(name):
+                    acted = changed = True
+                    break
+                if self._maybe_protect(seat):
+                    acted = changed = True
+                    break
+                if name not in self.deadlines:
+                    self.deadlines[name] = self.clock() + self.info.action_timer_seconds
+                    changed = True
+            if not acted:
+                break
+        for name in list(self.deadlines):
+            if self.engine.over or name not in self.engine.to_act():
+                del self.deadlines[name]
+        return changed
+
+    def _maybe_protect(self, seat: SeatState) -> bool:
+        """Draw poker: "A player who loses the connection is treated as all-in for
+        the rest of that hand — a protection allowed a limited number of times a
+        day". The table decides after a grace period to reconnect."""
+        if (self.info.game != "draw" or seat.connections or seat.disconnected_at is None
+                or seat.name in self.protected or not hasattr(self.engine, "protect")):
+            return False
+        if self.clock() - seat.disconnected_at < self.grace:
+            return False
+        self.protected.add(seat.name)  # asked once per deal, whatever the answer
+        if not self.bank.use_disconnect_protection(seat.user_id):
+            return False
+        self.engine.protect(seat.name)
+        self.deadlines.pop(seat.name, None)
+        return True
+
+    def _ready(self) -> list[SeatState]:
+        return [s for s in self.seats.values() if not s.sitting_out and s.chips > 0]
+
+    async def _start_deal(self) -> bool:
+        for s in self.seats.values():
+            s.notice = None if not s.sitting_out else s.notice
+        refused: dict[str, str] = {}
+        while True:
+            lineup = choose_lineup(self.info.game, [s for s in self._ready() if s.name not in refused],
+                                   self.button_seat, self.min_players)
+            if lineup is None:
+                return bool(refused)
+            seats = []
+            for s in lineup.players:
+                entry: dict[str, Any] = {"player": s.name, "chips": s.chips}
+                if s.name in lineup.posting:
+                    entry["post"] = True
+                seats.append(entry)
+            engine = self.module.new_deal(engine_config(self.info), seats, lineup.button, rng=self.rng,
+                                          carry=self.carry)
+            candidates = {s.name: s.user_id for s in lineup.players}
+            archive_id, refused_now = await asyncio.to_thread(
+                self.bank.begin_deal, self.info.id, self.info.tavern_id, candidates, engine.record())
+            if refused_now:
+                for name, why in refused_now.items():
+                    refused[name] = why
+                    self._by_name(name).notice = why  # "is not dealt in and is told why"
+                continue
+            break
+        self.engine = engine
+        self.archive_id = archive_id
+        self.dealt = {s.name: s for s in lineup.players}
+        self.button_seat = lineup.players[lineup.button].seat_no
+        self.protected = set()
+        self.deadlines = {}
+        self.deals += 1
+        for s in lineup.players:
+            s.owes_big_blind = False
+            s.post_now = False
+        self._arm_turns()
+        return True
+
+    def _by_name(self, name: str) -> SeatState:
+        return next(s for s in self.seats.values() if s.name == name)
+
+    async def _finish_deal(self) -> None:
+        result = self.engine.result()
+        record = self.engine.record()
+        chips = result["chips"]
+        deltas = {self.dealt[name].user_id: chips[name] - self.dealt[name].chips for name in self.dealt}
+        rake = int(result.get("rake", 0) or 0)
+        await asyncio.to_thread(self.bank.finish_deal, self.archive_id, self.info.id, self.info.owner_id,
+                                deltas, rake, record, result)
+        for name, seat in self.dealt.items():
+            seat.chips = chips[name]
+            seat.time_bank = min(TIME_BANK_MAX, seat.time_bank + TIME_BANK_REFILL)
+        self.carry = result.get("carry")
+        self.last_result = {"deal": self.deals, "result": _public_result(result)}
+        self.archive_id = None
+        self.deadlines = {}
+        for seat in list(self.seats.values()):
+            if seat.leave_after_deal:
+                await self._leave(seat)
+            elif seat.sitting_out and seat.auto == "check_fold":
+                seat.auto = None
+        self.next_deal_at = self.clock() + self.deal_pause
+
+    # --- views ----------------------------------------------------------------
+
+    def public_table(self) -> dict[str, Any]:
+        now = self.clock()
+        return {
+            "id": self.info.id, "name": self.info.name, "game": self.info.game, "variant": self.info.variant,
+            "stakes": self.info.stakes, "buy_in": [self.info.buy_in_min, self.info.buy_in_max],
+            "seats": self.info.seats, "timer": self.info.action_timer_seconds,
+            "button_seat": self.button_seat, "deal_no": self.deals,
+            "players": [
+                {"seat": s.seat_no, "name": s.name, "chips": s.chips, "sitting_out": s.sitting_out,
+                 "waiting": s.owes_big_blind and self.info.game in BLIND_GAMES and s.name not in self.dealt,
+                 "connected": s.connections > 0, "in_deal": s.name in self.dealt and self.engine is not None}
+                for s in sorted(self.seats.values(), key=lambda s: s.seat_no)
+            ],
+            "clock": {name: round(max(0.0, d - now), 1) for name, d in self.deadlines.items()},
+        }
+
+    def message_for(self, username: str | None, table: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The message one recipient receives: his own view, never more."""
+        table = table or self.public_table()
+        deal = None
+        if self.engine is not None:
+            deal = self.engine.view(username if username in self.dealt else None)
+        msg: dict[str, Any] = {"type": "state", "seq": self.seq, "table": table, "deal": deal,
+                               "last_result": self.last_result}
+        if username is not None:
+            seat = next((s for s in self.seats.values() if s.name == username), None)
+            if seat is not None:
+                msg["you"] = {"seat": seat.seat_no, "chips": seat.chips, "auto": seat.auto,
+                              "sitting_out": seat.sitting_out, "owes_big_blind": seat.owes_big_blind,
+                              "post_now": seat.post_now, "notice": seat.notice,
+                              "leaving": seat.leave_after_deal, "time_bank": round(seat.time_bank, 1),
+                              "legal": (self.engine.legal_actions(username)
+                                        if self.engine is not None and username in self.dealt
+                                        and not self.engine.over else [])}
+        return msg
+
+    async def publish(self) -> None:
+        self.seq += 1
+        table = self.public_table()
+        messages = {SPECTATORS: json.dumps(self.message_for(None, table), separators=(",", ":"))}
+        for s in self.seats.values():
+            messages[s.name] = json.dumps(self.message_for(s.name, table), separators=(",", ":"))
+        await self.broadcaster.publish(self.info.id, messages)
+
+
+def _public_result(result: dict[str, Any]) -> dict[str, Any]:
+    """What everybody may see of a finished deal: chips, pots, shown hands —
+    never the record's deck or the mucked cards."""
+    keep = ("chips", "delta", "pots", "rake", "shown", "scores", "winner", "winners", "ending")
+    return {k: result[k] for k in keep if k in result}

@@ -1,0 +1,198 @@
+"""The table runtime's side of the database: seats, caves, daily hands, the
+deal's settlement and its archive — each call one transaction.
+
+The actor calls these from a worker thread (:func:`asyncio.to_thread`) so the
+event loop never waits on the database.
+
+Crash safety. Chips at a table are ledger balances, and a deal moves them in
+the ledger only when it ends, in the same transaction as its archive
+(:meth:`SqlBank.finish_deal`). A deal interrupted by the death of the process
+has therefore moved nothing: every player already holds exactly what he put
+into it. What remains is to say so: the deal is archived when it starts
+(``result = {"in_progress": true}``, voided) and :meth:`SqlBank.void_interrupted`,
+run at start-up, marks those rows voided for good.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from tavern.services import archive, hands, ledger, seats
+from tavern.store.db import run_transaction, session_factory
+from tavern.store.models import ArchivedHand, Seat, TableConfig, Tavern, User
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """What the actor needs to know of its table's configuration."""
+
+    id: int
+    tavern_id: int
+    owner_id: int
+    game: str
+    variant: str
+    stakes: dict[str, Any]
+    options: dict[str, Any]
+    buy_in_min: int
+    buy_in_max: int
+    rake_percent: int
+    rake_cap: int | None
+    no_flop_no_drop: bool
+    seats: int
+    action_timer_seconds: int
+    name: str
+
+
+@dataclass
+class SeatRow:
+    seat_no: int
+    user_id: int
+    username: str
+    chips: int
+    sitting_out: bool
+    owes_big_blind: bool
+
+
+class SqlBank:
+    """The real database, through the services layer."""
+
+    def __init__(self, factory: Any = None) -> None:
+        self._factory = factory or session_factory()
+
+    def _tx(self, work: Any) -> Any:
+        return run_transaction(self._factory, work)
+
+    def table_info(self, table_id: int) -> TableInfo | None:
+        def work(s: Session) -> TableInfo | None:
+            t = s.get(TableConfig, table_id)
+            if t is None or t.status != "open":
+                return None
+            owner_id = s.get(Tavern, t.tavern_id).owner_id
+            return TableInfo(
+                t.id, t.tavern_id, owner_id, t.game, t.variant, dict(t.stakes or {}), dict(t.options or {}),
+                t.buy_in_min, t.buy_in_max, t.rake_percent, t.rake_cap, t.no_flop_no_drop, t.seats,
+                t.action_timer_seconds, t.name,
+            )
+
+        return self._tx(work)
+
+    def open_table_ids(self) -> list[int]:
+        return self._tx(lambda s: list(s.scalars(select(TableConfig.id).where(TableConfig.status == "open"))))
+
+    def load_seats(self, table_id: int) -> list[SeatRow]:
+        def work(s: Session) -> list[SeatRow]:
+            out = []
+            for seat in seats.seats(s, table_id):
+                user = s.get(User, seat.user_id)
+                out.append(SeatRow(seat.seat_no, seat.user_id, user.username, ledger.chips(s, seat.user_id, table_id),
+                                   seat.sitting_out, seat.owes_big_blind))
+            return out
+
+        return self._tx(work)
+
+    def username(self, user_id: int) -> str:
+        return self._tx(lambda s: s.get(User, user_id).username)
+
+    def sit(self, table_id: int, user_id: int, seat_no: int, cave: int) -> int:
+        def work(s: Session) -> int:
+            seats.sit(s, table_id, user_id, seat_no, cave)
+            return ledger.chips(s, user_id, table_id)
+
+        return self._tx(work)
+
+    def add_chips(self, table_id: int, user_id: int, amount: int) -> int:
+        return self._tx(lambda s: seats.add_chips(s, table_id, user_id, amount))
+
+    def set_sitting_out(self, table_id: int, user_id: int, sitting_out: bool) -> None:
+        self._tx(lambda s: seats.set_sitting_out(s, table_id, user_id, sitting_out) and None)
+
+    def leave(self, table_id: int, user_id: int) -> int:
+        return self._tx(lambda s: seats.leave(s, table_id, user_id))
+
+    def hands_left(self, user_id: int, tavern_id: int) -> str:
+        def work(s: Session) -> str:
+            ok, why = hands.can_deal(s, user_id, tavern_id, _now())
+            return why
+
+        return self._tx(work)
+
+    def use_disconnect_protection(self, user_id: int) -> bool:
+        return self._tx(lambda s: hands.use_disconnect_protection(s, user_id, _now()))
+
+    def begin_deal(self, table_id: int, tavern_id: int, candidates: dict[str, int],
+                   record: dict[str, Any]) -> tuple[int | None, dict[str, str]]:
+        """Count a hand for each player dealt in (``consume``) and archive the
+        deal as in progress, in one transaction. Players with no hands left are
+        returned with the reason instead, and the caller deals without them:
+        ``(archive id, refused {username: why})``. With refusals nothing is
+        written (the caller calls again with the remaining players)."""
+
+        def work(s: Session) -> tuple[int | None, dict[str, str]]:
+            now = _now()
+            refused = {}
+            for name, user_id in candidates.items():
+                ok, why = hands.can_deal(s, user_id, tavern_id, now)
+                if not ok:
+                    refused[name] = why
+            if refused:
+                return None, refused
+            for user_id in candidates.values():
+                hands.consume(s, user_id, tavern_id, now)
+            for user_id in candidates.values():  # the big blind owed is now paid or waived
+                seat = seats.seat_of(s, table_id, user_id)
+                if seat is not None:
+                    seat.owes_big_blind = False
+            row = archive.archive_hand(s, table_id, record, {"in_progress": True, "finished": False},
+                                       voided=True, started=now)
+            return row.id, {}
+
+        return self._tx(work)
+
+    def finish_deal(self, archive_id: int, table_id: int, owner_id: int, deltas: dict[int, int], rake: int,
+                    record: dict[str, Any], result: dict[str, Any]) -> None:
+        """The end of a deal, in one transaction: chips moved in the ledger,
+        the rake paid to the tavern owner, the archive completed."""
+
+        def work(s: Session) -> None:
+            ledger.settle_deal(s, table_id, deltas, rake, owner_id, f"hand:{archive_id}")
+            row = s.get(ArchivedHand, archive_id)
+            row.record = record
+            row.result = result
+            row.voided = False
+            row.pot = archive._pot(result)
+            row.rake = rake
+            row.ended = _now()
+
+        self._tx(work)
+
+    def void_interrupted(self, table_id: int | None = None) -> list[int]:
+        """At start-up: every deal archived as in progress was interrupted by
+        the death of the process. Nothing of it reached the ledger, so every
+        player holds what he put into it; mark it voided for good."""
+
+        def work(s: Session) -> list[int]:
+            stmt = select(ArchivedHand).where(ArchivedHand.voided.is_(True))
+            if table_id is not None:
+                stmt = stmt.where(ArchivedHand.table_id == table_id)
+            out = []
+            for row in s.scalars(stmt):
+                if (row.result or {}).get("in_progress"):
+                    row.result = {"voided": "the server stopped during the deal; nobody paid, no rake",
+                                  "finished": False, "rake": 0}
+                    row.ended = _now()
+                    out.append(row.id)
+            return out
+
+        return self._tx(work)
+
+    def seat_rows_for_user(self, user_id: int) -> list[Seat]:
+        return self._tx(lambda s: list(s.scalars(select(Seat).where(Seat.user_id == user_id))))

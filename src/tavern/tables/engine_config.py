@@ -1,0 +1,23 @@
+"""From a table's configuration (the owner's page) to its engine's config.
+
+Each game's engine validates its own config; this only says where the table's
+stakes, options and rake go.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tavern.tables.bank import TableInfo
+
+
+def engine_config(info: TableInfo) -> dict[str, Any]:
+    config: dict[str, Any] = {**info.options, **info.stakes}
+    if info.game == "ramponneau":
+        config["rake"] = {"percent": info.rake_percent, "cap": info.rake_cap,
+                          "no_flop_no_drop": info.no_flop_no_drop}
+    elif info.game == "draw":
+        # Blinds: "big blind = the small bet; small blind = half of it".
+        config.setdefault("structure", info.variant or "fixed-limit")
+        config["rake"] = {"percent": info.rake_percent, "cap": info.rake_cap, "no_flop_no_drop": False}
+    return config

@@ -1,0 +1,180 @@
+"""The WebSocket channel of a table: ``/ws/tables/{id}``.
+
+* authenticated by the session cookie (spectators must be logged in too);
+* the Origin header must be one of the allowed origins (403 otherwise), so a
+  page of another site cannot act with the player's cookie;
+* every message received is validated (pydantic) and limited in size and
+  rate; a refused one gets an ``error`` frame — the connection and the table
+  carry on;
+* every message sent is the receiving player's own view (or the spectators'
+  view) with a sequence number; a (re)connection receives a full snapshot.
+
+The protocol is documented in ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Annotated, Any, Literal, Union
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from tavern.store.models import User
+from tavern.tables.actor import CommandError
+
+router = APIRouter()
+
+MAX_MESSAGE_BYTES = 4096
+RATE_PER_SECOND = 10  #: commands per connection, averaged over a burst of 20
+BURST = 20
+QUEUE_LIMIT = 256  #: messages waiting for a slow client before it is dropped
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: int | None = Field(default=None, description="echoed back in the reply")
+
+
+class Sit(_Msg):
+    type: Literal["sit"]
+    seat: int = Field(ge=0, le=9)
+    cave: int = Field(gt=0)
+
+
+class Cave(_Msg):
+    type: Literal["cave"]
+    amount: int = Field(gt=0)
+
+
+class Simple(_Msg):
+    type: Literal["leave", "sit_out", "post", "sync"]
+
+
+class SitIn(_Msg):
+    type: Literal["sit_in"]
+    post: bool = False
+
+
+class Auto(_Msg):
+    type: Literal["auto"]
+    auto: Literal["check_fold", "check", "call_any", "fold_any"] | None
+
+
+class Act(_Msg):
+    type: Literal["act"]
+    action: str = Field(min_length=1, max_length=20)
+    seq: int | None = None
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+Command = Annotated[Union[Sit, Cave, Simple, SitIn, Auto, Act], Field(discriminator="type")]
+_commands: TypeAdapter[Command] = TypeAdapter(Command)
+
+
+def _origin_allowed(ws: WebSocket) -> bool:
+    origin = ws.headers.get("origin")
+    allowed = ws.app.state.settings.allowed_origins
+    return origin is not None and origin in allowed
+
+
+def _user(ws: WebSocket) -> User | None:
+    sess = ws.app.state.codec.load(ws)  # the same signed cookie as the pages
+    if sess.user_id is None:
+        return None
+    with ws.app.state.read_sessions() as db:
+        return db.get(User, sess.user_id)
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_channel(ws: WebSocket, table_id: int) -> None:
+    if not _origin_allowed(ws):
+        await ws.close(code=1008, reason="origin not allowed")  # HTTP 403 before the handshake
+        return
+    user = await asyncio.to_thread(_user, ws)
+    if user is None:
+        await ws.close(code=1008, reason="log in to watch or play")
+        return
+    manager = ws.app.state.tables
+    actor = await manager.get(table_id)
+    if actor is None:
+        await ws.close(code=1008, reason="this table is closed")
+        return
+    await ws.accept()
+    name = user.username
+    outbox: asyncio.Queue[str] = asyncio.Queue()
+
+    def deliver(text: str) -> None:
+        if outbox.qsize() < QUEUE_LIMIT:
+            outbox.put_nowait(text)
+
+    unsubscribe = ws.app.state.broadcaster.subscribe(table_id, name, deliver)
+    await actor.submit("connect", name)
+    # The full snapshot for this connection (the others keep their stream).
+    await ws.send_text(json.dumps(actor.message_for(name), separators=(",", ":")))
+
+    async def pump() -> None:
+        while True:
+            await ws.send_text(await outbox.get())
+
+    sender = asyncio.create_task(pump())
+    tokens, last = float(BURST), time.monotonic()
+    try:
+        while True:
+            raw = await ws.receive_text()
+            now = time.monotonic()
+            tokens = min(BURST, tokens + (now - last) * RATE_PER_SECOND)
+            last = now
+            if len(raw.encode()) > MAX_MESSAGE_BYTES:
+                await _error(ws, None, f"message too large (at most {MAX_MESSAGE_BYTES} bytes)")
+                continue
+            if tokens < 1:
+                await _error(ws, None, "too many messages: slow down")
+                continue
+            tokens -= 1
+            try:
+                cmd = _commands.validate_json(raw)
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                where = ".".join(str(p) for p in first.get("loc", ()))
+                await _error(ws, None, f"malformed message: {where} {first.get('msg')}".strip())
+                continue
+            await _run(ws, actor, name, user.id, cmd)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        unsubscribe()
+        sender.cancel()
+        await actor.submit("disconnect", name)
+
+
+async def _run(ws: WebSocket, actor: Any, name: str, user_id: int, cmd: Any) -> None:
+    try:
+        if cmd.type == "sync":
+            await ws.send_text(json.dumps(actor.message_for(name), separators=(",", ":")))
+            return
+        if cmd.type == "sit":
+            out = await actor.submit("sit", name, user_id=user_id, seat=cmd.seat, cave=cmd.cave)
+        elif cmd.type == "cave":
+            out = await actor.submit("cave", name, amount=cmd.amount)
+        elif cmd.type == "sit_in":
+            out = await actor.submit("sit_in", name, post=cmd.post)
+        elif cmd.type == "auto":
+            out = await actor.submit("auto", name, auto=cmd.auto)
+        elif cmd.type == "act":
+            out = await actor.submit("act", name, action=cmd.action, seq=cmd.seq, args=cmd.args)
+        else:
+            out = await actor.submit(cmd.type, name)
+    except CommandError as exc:
+        await _error(ws, cmd.id, str(exc))
+        return
+    except TypeError as exc:  # arguments the engine does not take
+        await _error(ws, cmd.id, f"bad arguments: {exc}")
+        return
+    await ws.send_text(json.dumps({"type": "ok", "id": cmd.id, "result": out or {}}, separators=(",", ":")))
+
+
+async def _error(ws: WebSocket, msg_id: int | None, message: str) -> None:
+    await ws.send_text(json.dumps({"type": "error", "id": msg_id, "message": message}, ensure_ascii=False))
