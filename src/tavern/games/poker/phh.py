@@ -1,0 +1,99 @@
+"""Ramponneau hand records as PHH, the Poker Hand History standard.
+
+PHH (https://phh.readthedocs.io) is TOML: the game's parameters, starting
+stacks and one line per action, as pokerkit reads it
+(``pokerkit.HandHistory.loads``). Players are ``p1 .. pn`` from the seat left
+of the button, the button last; heads-up ``p1`` is the big blind — the same
+order the engine uses, so the mapping is direct.
+
+Ramponneau actions map one to one: ``fold`` → ``f``, ``check``/``call`` →
+``cc``, ``bet``/``raise`` to a total → ``cbr total`` (PHH amounts are also the
+player's total for the street). Board cards are ``d db``; at showdown each
+player still in gets ``sm CARDS`` (shown) or ``sm`` (mucked), in showdown
+order. Two things of ours PHH cannot say are refused: a post to enter out of
+position and a protected (disconnected) player.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tavern.games.base import IllegalAction
+from tavern.games.poker import ramponneau
+from tavern.games.poker.deal import SHOWDOWN
+
+
+def _toml(value: Any) -> str:
+    # TOML and JSON agree on strings, ints, bools and flat arrays.
+    return json.dumps(value, ensure_ascii=False)
+
+
+def to_phh(record: dict[str, Any]) -> str:
+    """The PHH text of a Ramponneau hand record (the deal is replayed first,
+    so an inconsistent record raises :class:`IllegalAction`)."""
+    if record.get("game") != ramponneau.GAME:
+        raise IllegalAction("only Ramponneau (hold'em) records can be written as PHH")
+    for k, s in enumerate(record.get("seats") or []):
+        if isinstance(s, dict) and s.get("post") and not s.get("waiting"):
+            raise IllegalAction(f"PHH cannot express {s.get('player')}'s post to enter out of position")
+    engine = ramponneau.new_deal(record["config"], record["seats"], record["button"],
+                                 deck=record["deck"])
+    players = engine.players
+    p = {name: f"p{i + 1}" for i, name in enumerate(players)}
+    lines = [f"d dh {p[name]} {''.join(engine.hole[i])}" for i, name in enumerate(players)]
+    board = 0
+
+    def deal_board() -> None:
+        nonlocal board
+        while board < len(engine.board):
+            street = 3 if board == 0 else 1
+            lines.append(f"d db {''.join(engine.board[board:board + street])}")
+            board += street
+
+    deal_board()  # an all-in by the blinds deals the board before anyone speaks
+    for k, a in enumerate(record.get("actions", [])):
+        who, what = a.get("player"), a.get("action")
+        if what == "protect":
+            raise IllegalAction("PHH cannot express a player protected after a disconnection")
+        args = {key: v for key, v in a.items() if key not in ("player", "action")}
+        try:
+            engine.act(who, what, **args)
+        except IllegalAction as exc:
+            raise IllegalAction(f"action {k} ({who} {what}): {exc.rule}") from None
+        if what == "fold":
+            lines.append(f"{p[who]} f")
+        elif what in ("check", "call"):
+            lines.append(f"{p[who]} cc")
+        elif what in ("bet", "raise"):
+            lines.append(f"{p[who]} cbr {a['amount']}")
+        # show / muck are written below, once the showdown is complete
+        deal_board()
+    while engine.phase == SHOWDOWN:  # cards speak for the decisions not recorded
+        engine.act(engine.to_act()[0], "show")
+    if not engine.over:
+        raise IllegalAction("the record stops before the end of the deal: PHH needs a whole hand")
+    for i in engine.sd_order:
+        if i in engine.mucked:
+            lines.append(f"p{i + 1} sm")
+        else:
+            lines.append(f"p{i + 1} sm {''.join(engine.hole[i])}")
+    cfg = engine.config
+    n = len(players)
+    blinds = [cfg["small_blind"], cfg["big_blind"]] + [0] * (n - 2)
+    start = [engine.seats[k]["chips"] for k in engine.pos]
+    end = [engine.b.stack[i] for i in range(n)]
+    out = [
+        'variant = "NT"',
+        "ante_trimming_status = true",
+        f"antes = {_toml([0] * n)}",
+        f"blinds_or_straddles = {_toml(blinds)}",
+        f"min_bet = {cfg['big_blind']}",
+        f"starting_stacks = {_toml(start)}",
+        f"actions = [\n{''.join(f'  {_toml(line)},{chr(10)}' for line in lines)}]",
+        f"players = {_toml(players)}",
+        f"finishing_stacks = {_toml(end)}",
+    ]
+    if engine.rake_taken:
+        out.append(f"# rake taken by the tavern: {engine.rake_taken}")
+    return "\n".join(out) + "\n"
