@@ -23,8 +23,8 @@ as one int that *adds* — a base-5 digit for its rank (so the sum of the
 cards is a unique key for the rank multiset) and suit counters arranged so
 that a single mask tells whether some suit holds five cards. Evaluating
 seven cards is then one ``sum``, one mask test and one dict lookup in a
-table of every 5-, 6- and 7-card rank multiset (~74,000 entries, built at
-import in a fraction of a second). Only flushes (about 3 % of seven-card
+table of every 5-, 6- and 7-card rank multiset (~74,000 entries, built on
+first use in well under a second, so importing costs nothing). Only flushes (about 3 % of seven-card
 hands) take a second, still table-driven, step.
 """
 
@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import combinations_with_replacement
+from threading import Lock
 
 from tavern.cards import RANKS, SUITS, CardError, check_card
 
@@ -175,7 +176,7 @@ def _reference(cards: Sequence[str]) -> int:
 # Fast path: additive card encoding and the lookup tables.
 # --------------------------------------------------------------------------
 #
-# A card int is   5**(rank-2) << 24   |   suit counters (24 bits).
+# A card int is   (5**(rank-2) << 24)  +  suit counters (24 bits).
 #
 # * Rank part: base-5 digits. Any rank occurs at most 4 times, so the sum of
 #   the cards' rank parts is a unique key for the hand's rank multiset.
@@ -300,6 +301,7 @@ def _build_suited_table() -> dict[int, int]:
 # a try block is free in CPython 3.11 when nothing is raised.
 _PLAIN: dict[int, int] = {}
 _SUITED: dict[int, int] = {}
+_BUILDING = Lock()  # threads of a web worker may all hit their first showdown at once
 
 
 def build_tables() -> None:
@@ -308,17 +310,22 @@ def build_tables() -> None:
     Done automatically on the first evaluation; a server may call it at
     start-up so that no player's showdown pays for it.
     """
-    if not _PLAIN:
-        _SUITED.update(_build_suited_table())
-        _PLAIN.update(_build_plain_table())
+    with _BUILDING:
+        if not _PLAIN:
+            # _SUITED first: a non-empty _PLAIN is the sign that both are ready.
+            _SUITED.update(_build_suited_table())
+            _PLAIN.update(_build_plain_table())
 
 
 def _first_use(codes: Sequence[int]) -> int:
-    """A lookup missed: either the tables are still empty, or no such hand."""
-    if not _PLAIN:
-        build_tables()
-        return rank_codes(codes)
-    raise CardError("not a poker hand: 5 to 7 distinct cards are needed")
+    """A lookup missed: the tables were still empty, or there is no such hand."""
+    build_tables()  # returns at once if they are built (maybe by another thread)
+    s = sum(codes) + _PAD.get(len(codes), 0)
+    f = s & _FLUSH_BITS
+    try:
+        return _SUITED[_flush_mask(codes, f)] if f else _PLAIN[s >> _RANK_SHIFT]
+    except KeyError:
+        raise CardError("not a poker hand: 5 to 7 distinct cards are needed") from None
 
 
 def encode(card: str) -> int:
