@@ -129,7 +129,6 @@ class PokerDeal:
         self.awards = [0] * n
         self.rake_taken = 0
         self._result: dict[str, Any] | None = None
-        self.stock = None
         self.muck: list[str] = []
         self.drawers: list[int] = []
         self.draw_pos = 0
@@ -137,6 +136,7 @@ class PokerDeal:
         # Cards one at a time going left from the seat after the button.
         h = self.hole_count
         self.hole = [deck[i:h * n:n] for i in range(n)]
+        self.stock = deck[h * n:]  # what draw poker draws from
         self._post_blinds(order, seats)
         self.phase = BET
         self._start_betting(first=self._first_round_opener())

@@ -1,0 +1,191 @@
+"""Draw poker: five-card draw, high; single or double draw; fixed limit, pot
+limit or no limit; 2 to 8 seats (RULES.md, draw-poker.fr.txt).
+
+Single draw: betting, draw, betting, showdown. Double draw: betting, draw,
+betting, draw, betting, showdown. The big blind is the small bet, the small
+blind half of it rounded down; fixed limit bets the small bet in the first
+round and twice it (the big bet) later. In the first round nobody may check
+but the big blind (his option): everybody else faces the big blind's bet.
+
+The draw goes left from the button; each active player (all-in ones too)
+throws 0 to 5 cards and gets as many from the stock. When the stock runs out,
+the folded cards and the discards are shuffled into a new stock — all except
+the current drawer's own discards, so nobody gets his own cards back. The new
+stock is recorded in ``reshuffles``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from tavern.cards import CardError, RandomSource, deck52, shuffle
+from tavern.games.base import Event, IllegalAction
+from tavern.games.poker.config import DrawConfig, validate
+from tavern.games.poker.deal import DRAW, PokerDeal, check_seats, replay_record
+from tavern.games.poker.evaluator import evaluate, rank
+
+GAME = "draw"
+MIN_SEATS, MAX_SEATS = 2, 8
+HAND = 5
+
+
+class DrawPoker(PokerDeal):
+    game = GAME
+    hole_count = HAND
+    __slots__ = ("draws", "used", "big_bet")
+
+    def _unit(self) -> int:
+        # Fixed limit: the small bet in the first round, the big bet after.
+        return self.big_blind if self.round == 0 else self.big_bet
+
+    def _is_last_round(self) -> bool:
+        return self.round == self.draws
+
+    def _on_fold(self, i: int) -> None:
+        self.muck.extend(self.hole[i])
+
+    def _after_round(self) -> None:
+        if self.round < self.draws:
+            self._start_draw()
+        else:
+            self._showdown()
+
+    def _start_draw(self) -> None:
+        self.phase = DRAW
+        self.reached_second = True
+        self.drawers = [i for i in range(len(self.players)) if not self.b.folded[i]]
+        self.draw_pos = 0
+        self._skip_protected()
+
+    def _skip_protected(self) -> None:
+        # A protected player is asked nothing: he stands pat.
+        while self.phase == DRAW and self.protected[self.drawers[self.draw_pos]]:
+            self._draw_done(self.drawers[self.draw_pos], 0)
+
+    def _draw_done(self, i: int, count: int) -> None:
+        self.drawn[i] = count
+        self.draw_pos += 1
+        if self.draw_pos < len(self.drawers):
+            return
+        self.round += 1
+        if self.b.can_bet_more():
+            self._start_betting(first=0)
+        elif self.round < self.draws:
+            self._start_draw()
+        else:
+            self._showdown()
+
+    def _take(self, k: int, keep_out: list[str]) -> tuple[list[str], bool]:
+        """``k`` cards from the stock; rebuild it from the muck if it runs out
+        (``keep_out``, the drawer's own discards, stay out of it)."""
+        stock = self.stock
+        assert stock is not None
+        got = stock[:k]
+        del stock[:k]
+        if len(got) == k:
+            return got, False
+        muck = self.muck
+        if self.used < len(self.reshuffles):
+            new = list(self.reshuffles[self.used])
+            if Counter(new) != Counter(muck):
+                raise CardError(
+                    f"reshuffle {self.used} must be the folded cards and the discards "
+                    f"({len(muck)} cards), without the drawer's own discards"
+                )
+        elif self._replaying:
+            raise CardError("the record lacks the reshuffled deck this draw needs")
+        else:
+            new = shuffle(muck, self.rng)
+            self.reshuffles.append(list(new))
+        self.used += 1
+        self.muck = []
+        rest = k - len(got)
+        if rest > len(new):
+            raise CardError("not enough cards left to draw")
+        got.extend(new[:rest])
+        self.stock = new[rest:]
+        return got, True
+
+    def _act_draw(self, i: int, player: str, action: str, args: dict[str, Any],
+                  *, record: bool = True) -> list[Event]:
+        if i != self.drawers[self.draw_pos]:
+            raise IllegalAction("it is not your turn to draw", player=player, action=action)
+        if action != "draw":
+            raise IllegalAction("it is the draw: throw 0 to 5 cards (draw with discard=[...])",
+                                player=player, action=action)
+        discard = args.get("discard", [])
+        if set(args) - {"discard"}:
+            raise IllegalAction("a draw takes only the list of discarded cards", player=player, action=action)
+        hand = self.hole[i]
+        if not isinstance(discard, list) or any(c not in hand for c in discard):
+            raise IllegalAction("you can only throw cards from your own hand", player=player, action=action)
+        if len(set(discard)) != len(discard):
+            raise IllegalAction("each card is thrown once", player=player, action=action)
+        k = len(discard)
+        # Check the reshuffle before changing anything (it may be refused).
+        saved = (list(self.stock or []), list(self.muck), self.used, len(self.reshuffles))
+        try:
+            new, reshuffled = self._take(k, discard)
+        except CardError:
+            self.stock, self.muck, self.used = saved[0], saved[1], saved[2]
+            del self.reshuffles[saved[3]:]
+            raise
+        kept = [c for c in hand if c not in discard]
+        self.hole[i] = kept + new
+        self.muck.extend(discard)
+        if record:
+            self.actions.append({"player": player, "action": "draw", "discard": list(discard)})
+        ev: Event = {"event": "draw", "player": player, "count": k}
+        if reshuffled:
+            ev["reshuffle"] = True
+        self._draw_done(i, k)
+        self._skip_protected()
+        events = [ev]
+        if self.phase != DRAW:
+            events.append(self._flow_event())
+        return events
+
+    def _rank(self, i: int) -> int:
+        return rank(self.hole[i])
+
+    def _hand_names(self) -> dict[str, Any]:
+        out = {}
+        for i in self.shown:
+            v = evaluate(self.hole[i])
+            out[self.players[i]] = {"category": v.category, "cards": list(v.cards)}
+        return out
+
+
+def new_deal(
+    config: dict[str, Any],
+    seats: list[dict[str, Any]],
+    button: int,
+    *,
+    deck: list[str] | None = None,
+    rng: RandomSource | None = None,
+    reshuffles: list[list[str]] | None = None,
+    carry: dict[str, Any] | None = None,
+) -> DrawPoker:
+    """Deal a hand of draw poker. ``seats``: see :mod:`tavern.games.poker.deal`."""
+    cfg = validate(DrawConfig, config, GAME)
+    assert isinstance(cfg, DrawConfig) and cfg.small_blind is not None
+    dealt = check_seats(seats, MIN_SEATS, MAX_SEATS, GAME)
+    engine = DrawPoker.__new__(DrawPoker)
+    engine.draws = cfg.draws
+    engine.used = 0
+    engine.big_bet = 2 * cfg.big_blind
+    PokerDeal.__init__(
+        engine, cfg.model_dump(), seats, button, dealt,
+        small_blind=cfg.small_blind, big_blind=cfg.big_blind, structure=cfg.structure,
+        rake=cfg.rake.make(), deck=deck, rng=rng, reshuffles=reshuffles,
+    )
+    return engine
+
+
+def replay(record: dict[str, Any]) -> dict[str, Any]:
+    return replay_record(new_deal, record)
+
+
+def deck_composition(config: dict[str, Any], n_players: int) -> list[str]:
+    return deck52()
