@@ -479,3 +479,32 @@ def test_value_is_invariant_under_suit_permutation_and_card_order(
     assert len(set(value.cards)) == 5 and set(value.cards) <= set(cards)
     assert evaluate(list(value.cards)) == value
     assert value == ev._reference(cards)
+
+
+def test_first_use_from_many_threads_at_once() -> None:
+    """The tables are built on first use; threads that all arrive during the
+    build must wait for it and get right answers, never a false 'no such hand'."""
+    import threading
+
+    rng = random.Random(5)
+    hands = [rng.sample(DECK, 7) for _ in range(300)]
+    expected = [ev._reference(cards) for cards in hands]
+    ev._PLAIN.clear()  # back to the state of a fresh import
+    ev._SUITED.clear()
+    results: dict[int, list[int]] = {}
+    errors: list[BaseException] = []
+
+    def play(i: int) -> None:
+        try:
+            results[i] = [rank7(cards) for cards in hands]
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=play, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert all(results[i] == expected for i in range(4))
+    assert len(ev._PLAIN) == 6175 + 18395 + 49205
