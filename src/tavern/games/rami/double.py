@@ -133,7 +133,7 @@ class DoubleRamiEngine(RamiEngine):
 
     def _move_joker(self, player: str, meld: Any, card: Any, end: Any) -> list[Event]:
         self._check_play()
-        tm = self._own_meld(player, meld)
+        tm = self._own_meld(player, meld, "move a joker in")
         (card,) = self._take_cards(player, [card])
         if melds.is_joker(card):
             raise IllegalAction("put the real card the joker stands for in its place")

@@ -364,12 +364,12 @@ class RamiEngine:
         ]
         return events + self._after_table_play(player)
 
-    def _own_meld(self, player: str, index: Any) -> TableMeld:
+    def _own_meld(self, player: str, index: Any, doing: str = "add to") -> TableMeld:
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(self.table):
             raise IllegalAction(f"there is no meld number {index!r} on the table")
         tm = self.table[index]
         if tm.owner != player:
-            raise IllegalAction("you may only add to your own melds")
+            raise IllegalAction(f"you may only {doing} your own melds")
         return tm
 
     def _add(self, player: str, meld: Any, cards: Any) -> list[Event]:
