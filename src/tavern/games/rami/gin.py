@@ -1,0 +1,621 @@
+"""Gin rummy, the variant of rami.fr.txt (game ``gin``): one deal, and the
+three-column match carried from deal to deal.
+
+Rules: ``RULES.md`` § Rami family, "Gin rummy (this variant)", and
+``rules/rami.fr.txt`` ("LE GIN RUMMY"). Melds come from the family's meld
+machinery (:mod:`tavern.games.rami.melds`): ace with the 2 or the king, never
+around the corner, worth 15.
+
+The deck order of a deal is 104 cards: the 52 of the playing deck (top first),
+then the 52 of the second deck lying aside, whose top card (``deck[52]``) is
+the turned card: its value is the knock limit; a spade doubles the deal; an
+ace or a 2 means only gin wins. Both decks are shuffled anew every deal, so
+the turned card is a new one every deal.
+
+The dealer gives 11 cards to his opponent and 10 to himself, one at a time,
+the opponent first. Actions (see ``docs/records/rami.md``):
+
+- ``draw`` ``source``: ``"stock"`` or ``"discard"``;
+- ``discard`` ``card``;
+- ``knock`` ``card``: discard ``card`` and show 8 or 9 cards in melds, the
+  other 1 or 2 totalling less than the turned card;
+- ``gin`` ``card``: "petit gin", discard ``card`` and show 10 cards in melds;
+  ``gin`` without ``card``: "grand gin", all 11 cards in melds.
+
+The opponent of a knocker lays off on the knocker's melds automatically, as
+well as he can (cards speak: laying off only lowers his count).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tavern.cards import CSPRNG, CardError, RandomSource, check_deck_order, deck52, shuffle
+from tavern.games.base import Event, IllegalAction, LegalAction
+from tavern.games.rami import melds
+from tavern.games.rami.common import check_seats, parse_config, replay_with, settle, take_cards
+
+GAME = "gin"
+#: "L'as peut suivre le 2 comme le roi ... A l'exception de l'as, qui vaut 15,
+#: la valeur des cartes est la même qu'au Rami."
+RULES = melds.MeldRules(ace_low=True, ace_high=True, ace_around=False, ace_points=15)
+UNDERCUT = 20  # "l'adversaire marque la différence ... plus 20 points de pénalité"
+PETIT_GIN = 25
+GRAND_GIN = 50
+COCOTTE = 25  # "25 points par cocotte" in the final count
+BONUS = 100
+
+
+class GinConfig(BaseModel):
+    """Table options of Gin rummy."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    #: Chips per point.
+    unit: int = Field(1, ge=0)
+    #: "match": the source's score sheet (three columns to 250), chips move when
+    #: the match ends, the loser paying the difference of the final counts.
+    #: "deal": chips move every deal, the deal's points + 25 per cocotte.
+    scoring: Literal["match", "deal"] = "match"
+    column_target: int = Field(250, ge=1)
+    columns: int = Field(3, ge=1, le=9)
+
+
+# ------------------------------------------------------------------ the match
+
+
+@dataclass
+class MatchSheet:
+    """The score sheet: each player's points per column, his cocottes, who
+    reached the target first in each column; ``lines`` is the sheet as the
+    source writes it (running totals, deal by deal)."""
+
+    players: list[str]
+    target: int
+    ncols: int
+    column: int
+    points: dict[str, list[int]]
+    cocottes: dict[str, int]
+    first: list[str | None]
+    lines: list[dict[str, Any]]
+    deals: int = 0
+
+    @classmethod
+    def new(cls, players: list[str], target: int = 250, ncols: int = 3) -> MatchSheet:
+        return cls(
+            list(players), target, ncols, 0, {p: [0] * ncols for p in players},
+            {p: 0 for p in players}, [None] * ncols, [],
+        )
+
+    @classmethod
+    def from_carry(cls, carry: dict[str, Any] | None, players: list[str], cfg: GinConfig) -> MatchSheet:
+        """The carried sheet, or a new one when there is none or it belongs to
+        another pair of players (ruling: a match is between the same two)."""
+        if not carry or sorted(carry.get("players", [])) != sorted(players):
+            return cls.new(players, cfg.column_target, cfg.columns)
+        try:
+            sheet = cls(
+                players=list(players),
+                target=int(carry["target"]),
+                ncols=int(carry["ncols"]),
+                column=int(carry["column"]),
+                points={p: [int(x) for x in carry["points"][p]] for p in players},
+                cocottes={p: int(carry["cocottes"][p]) for p in players},
+                first=list(carry["first"]),
+                lines=[dict(x) for x in carry.get("lines", [])],
+                deals=int(carry.get("deals", 0)),
+            )
+        except (KeyError, TypeError, ValueError):
+            raise IllegalAction("the carried gin score sheet is malformed") from None
+        if sheet.over or len(sheet.first) != sheet.ncols:
+            return cls.new(players, cfg.column_target, cfg.columns)
+        return sheet
+
+    @property
+    def over(self) -> bool:
+        return self.column >= self.ncols
+
+    def add(self, player: str, points: int, cocottes: int) -> None:
+        """A won deal goes in the current column; reaching the target closes it."""
+        col = self.column
+        self.points[player][col] += points
+        self.cocottes[player] += cocottes
+        self.deals += 1
+        self.lines.append({
+            "column": col, "player": player, "points": points, "cocottes": cocottes,
+            "total": self.points[player][col],
+        })
+        if self.points[player][col] >= self.target:
+            self.first[col] = player
+            self.column += 1
+
+    def final_count(self) -> dict[str, dict[str, int]]:
+        """"on compte les points de chaque colonne et 25 points par cocotte ; on
+        ajoute ensuite les bonus : 100 points à chaque colonne où le joueur a
+        atteint 250 points avant son adversaire, 100 points par colonne où ...
+        l'adversaire n'a marqué aucun point, et 100 points pour le joueur qui a
+        gagné la troisième manche"."""
+        out = {}
+        played = min(self.column, self.ncols)
+        for p in self.players:
+            others = [q for q in self.players if q != p]
+            columns = sum(self.points[p])
+            bonus = BONUS * sum(1 for c in range(played) if self.first[c] == p)
+            bonus += BONUS * sum(
+                1 for c in range(played) if all(self.points[q][c] == 0 for q in others)
+            )
+            if self.over and self.first[self.ncols - 1] == p:
+                bonus += BONUS
+            cp = COCOTTE * self.cocottes[p]
+            out[p] = {"columns": columns, "cocottes": self.cocottes[p], "cocotte_points": cp,
+                      "bonus": bonus, "total": columns + cp + bonus}
+        return out
+
+    def as_data(self) -> dict[str, Any]:
+        return {
+            "players": list(self.players), "target": self.target, "ncols": self.ncols,
+            "column": self.column, "points": {p: list(v) for p, v in self.points.items()},
+            "cocottes": dict(self.cocottes), "first": list(self.first),
+            "lines": [dict(x) for x in self.lines], "deals": self.deals,
+        }
+
+
+# ------------------------------------------------------------------ hands
+
+
+def knock_limit(turned: str) -> int | None:
+    """The turned card's value, or None when it is an ace or a 2 ("il faut faire
+    gin pour gagner le coup")."""
+    if turned[0] in "A2":
+        return None
+    return 10 if turned[0] in "TJQK" else int(turned[0])
+
+
+def knock_arrangement(cards: list[str], limit: int | None) -> melds.Arrangement | None:
+    """The knock these 10 cards allow: 8 or 9 cards in melds, the 1 or 2 others
+    totalling less than ``limit``; the lowest such deadwood, or None."""
+    if limit is None:
+        return None
+    arr = melds.best_arrangement(cards, RULES)
+    if arr.points == 0 or arr.points >= limit:
+        return None  # gin, or no knock at all (no arrangement does better)
+    if len(arr.deadwood) <= 2:
+        return arr
+    # Rare: the least deadwood has 3+ small cards; look for 1 or 2 cards instead.
+    best: melds.Arrangement | None = None
+    for size in (1, 2):
+        for idx in combinations(range(len(cards)), size):
+            dead = [cards[i] for i in idx]
+            pts = sum(melds.points(c, RULES) for c in dead)
+            if pts >= limit or (best is not None and pts >= best.points):
+                continue
+            rest = [c for i, c in enumerate(cards) if i not in idx]
+            sub = melds.best_arrangement(rest, RULES)
+            if sub.points == 0:
+                best = melds.Arrangement(sub.melds, dead, pts)
+    return best
+
+
+def lay_off(hand: list[str], table: list[melds.Meld]) -> tuple[list[dict[str, Any]], melds.Arrangement]:
+    """The opponent of a knocker: his own melds plus the cards he lays off on the
+    knocker's ``table``, chosen to leave the least deadwood. Returns the lay-offs
+    (``{"meld": index, "cards": [...]}``) and the arrangement of the rest."""
+    near = [
+        c for c in hand
+        if any((m.kind == "set" and c[0] == m.as_cards()[0][0])
+               or (m.kind == "run" and c[1] == m.as_cards()[0][1]) for m in table)
+    ]
+    best = (melds.min_deadwood(hand, RULES), [], None)
+    for size in range(1, min(len(near), 10) + 1):
+        for subset in combinations(near, size):
+            rest = list(hand)
+            for c in subset:
+                rest.remove(c)
+            pts = melds.min_deadwood(rest, RULES)
+            if pts >= best[0]:
+                continue
+            plan = _attach(list(subset), table)
+            if plan is not None:
+                best = (pts, list(subset), plan)
+    _pts, laid, plan = best
+    rest = list(hand)
+    for c in laid:
+        rest.remove(c)
+    layoffs = [{"meld": i, "cards": cs} for i, cs in sorted((plan or {}).items()) if cs]
+    return layoffs, melds.best_arrangement(rest, RULES)
+
+
+def _attach(cards: list[str], table: list[melds.Meld]) -> dict[int, list[str]] | None:
+    """Assign each card to a meld so that every meld stays legal, or None."""
+    groups: dict[int, list[str]] = {}
+
+    def ok(i: int) -> bool:
+        try:
+            melds.extend(table[i], groups[i], RULES)
+        except IllegalAction:
+            return False
+        return True
+
+    def go(k: int) -> bool:
+        if k == len(cards):
+            return all(ok(i) for i in groups if groups[i])
+        c = cards[k]
+        for i in range(len(table)):
+            m = table[i].as_cards()[0]
+            if (table[i].kind == "set" and c[0] != m[0]) or (table[i].kind == "run" and c[1] != m[1]):
+                continue
+            groups.setdefault(i, []).append(c)
+            # a set must stay legal at once; a run may need the next card first
+            if (table[i].kind == "run" or ok(i)) and go(k + 1):
+                return True
+            groups[i].pop()
+        return False
+
+    return {i: cs for i, cs in groups.items() if cs} if go(0) else None
+
+
+# ------------------------------------------------------------------ the deal
+
+
+class GinEngine:
+    """One deal of Gin rummy between two players."""
+
+    game = GAME
+    ACTIONS: dict[str, tuple[str, ...]] = {
+        "draw": ("source",),
+        "discard": ("card",),
+        "knock": ("card",),
+        "gin": ("card",),  # optional: without it, grand gin
+    }
+
+    def __init__(self, cfg: GinConfig, seats: list[dict[str, Any]], button: int,
+                 deck_order: list[str], carry: dict[str, Any] | None) -> None:
+        self.config = cfg
+        self.seats = [{"player": s["player"], "chips": s["chips"]} for s in seats]
+        self.players = [s["player"] for s in seats]
+        self.button = button
+        self.deck = list(deck_order)
+        self.carry_in = carry
+        self.dealer = self.players[button]
+        self.opponent = self.players[1 - button]
+        # "le donneur donne onze cartes à son adversaire et dix à lui-même"
+        self.hands = {self.opponent: self.deck[0:21:2], self.dealer: self.deck[1:20:2]}
+        self.stock = list(reversed(self.deck[21:52]))  # top last
+        self.turned = self.deck[52]
+        self.limit = knock_limit(self.turned)
+        self.doubled = self.turned[1] == "s"  # "Lorsque ♠ est la couleur de la carte retournée"
+        self.discards: list[str] = []
+        self.current = self.opponent  # "Son adversaire écarte une carte"
+        self.phase: Literal["draw", "play", "over"] = "play"
+        self.drawn_from_discard: str | None = None
+        self.actions: list[dict[str, Any]] = []
+        self.sheet = MatchSheet.from_carry(carry, self.players, cfg) if cfg.scoring == "match" else None
+        self.outcome: dict[str, Any] | None = None
+        self._delta: dict[str, int] = {p: 0 for p in self.players}
+        self._options_cache: dict[tuple[str, ...], dict[str, Any]] = {}
+
+    # ------------------------------------------------------------- contract
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    def to_act(self) -> list[str]:
+        return [] if self.over else [self.current]
+
+    def other(self, player: str) -> str:
+        return self.players[1 - self.players.index(player)]
+
+    def discardable(self, player: str) -> list[str]:
+        return [c for c in dict.fromkeys(self.hands[player]) if c != self.drawn_from_discard]
+
+    def _options(self, player: str) -> dict[str, Any]:
+        """Which discards allow a knock or a petit gin; is there a grand gin."""
+        hand = self.hands[player]
+        key = tuple(sorted(hand)) + ("|", self.drawn_from_discard or "")
+        v = self._options_cache.get(key)
+        if v is None:
+            knock, gin = [], []
+            for c in self.discardable(player):
+                rest = list(hand)
+                rest.remove(c)
+                if melds.min_deadwood(rest, RULES) == 0:
+                    gin.append(c)
+                elif knock_arrangement(rest, self.limit) is not None:
+                    knock.append(c)
+            grand = melds.min_deadwood(hand, RULES) == 0
+            v = self._options_cache[key] = {"knock": knock, "gin": gin, "grand": grand}
+        return v
+
+    def legal_actions(self, player: str) -> list[LegalAction]:
+        if self.over or player != self.current:
+            return []
+        if self.phase == "draw":
+            sources = ["stock"] + (["discard"] if self.discards else [])
+            return [{"action": "draw", "sources": sources}]
+        out: list[LegalAction] = [{"action": "discard", "cards": self.discardable(player)}]
+        opts = self._options(player)
+        if opts["knock"]:
+            out.append({"action": "knock", "cards": list(opts["knock"])})
+        if opts["gin"] or opts["grand"]:
+            out.append({"action": "gin", "cards": list(opts["gin"]), "grand": opts["grand"]})
+        return out
+
+    def timeout_action(self, player: str) -> dict[str, Any]:
+        """Draw from the stock; then throw the card whose loss hurts least."""
+        if self.over or player != self.current:
+            raise IllegalAction("it is not your turn")
+        if self.phase == "draw":
+            return {"action": "draw", "source": "stock"}
+        hand = self.discardable(player)
+        best = min(hand, key=lambda c: (self._without(player, c), -melds.points(c, RULES)))
+        return {"action": "discard", "card": best}
+
+    def _without(self, player: str, card: str) -> int:
+        rest = list(self.hands[player])
+        rest.remove(card)
+        return melds.min_deadwood(rest, RULES)
+
+    # ------------------------------------------------------------------ act
+    def act(self, player: str, action: str, **args: Any) -> list[Event]:
+        if self.over:
+            raise IllegalAction("the deal is over", player=player, action=action)
+        if player not in self.players:
+            raise IllegalAction(f"{player} is not dealt in", player=player, action=action)
+        if action not in self.ACTIONS:
+            raise IllegalAction(f"unknown action {action!r}; the actions are {', '.join(self.ACTIONS)}",
+                                player=player, action=action)
+        if player != self.current:
+            raise IllegalAction(f"it is {self.current}'s turn", player=player, action=action)
+        allowed = set(self.ACTIONS[action])
+        if not set(args) <= allowed or (action != "gin" and set(args) != allowed):
+            raise IllegalAction(f"{action} takes: {', '.join(self.ACTIONS[action])}",
+                                player=player, action=action)
+        try:
+            events = getattr(self, "_" + action)(player, **args)
+        except IllegalAction as exc:
+            exc.player, exc.action = player, action
+            raise
+        self.actions.append({"player": player, "action": action, **args})
+        return events
+
+    def _draw(self, player: str, source: Any) -> list[Event]:
+        if self.phase != "draw":
+            raise IllegalAction("you have already drawn: now discard (or knock, or gin)")
+        if source not in ("stock", "discard"):
+            raise IllegalAction('draw from the "stock" or the "discard" pile')
+        if source == "discard" and not self.discards:
+            raise IllegalAction("the discard pile is empty")
+        card = self.stock.pop() if source == "stock" else self.discards.pop()
+        self.drawn_from_discard = card if source == "discard" else None
+        self.hands[player].append(card)
+        self.phase = "play"
+        event: Event = {"event": "draw", "player": player, "source": source}
+        if source == "discard":
+            event["card"] = card
+        return [event]
+
+    def _card_to_throw(self, player: str, card: Any) -> str:
+        if self.phase != "play":
+            raise IllegalAction("draw a card first: the top of the stock or of the discard pile")
+        (card,) = take_cards(self.hands[player], [card])
+        if card == self.drawn_from_discard:
+            raise IllegalAction("you drew this card from the discard pile and must discard another")
+        return card
+
+    def _discard(self, player: str, card: Any) -> list[Event]:
+        card = self._card_to_throw(player, card)
+        self.hands[player].remove(card)
+        self.discards.append(card)
+        events: list[Event] = [{"event": "discard", "player": player, "card": card}]
+        if not self.stock:
+            # Ruling (the source is silent): the stock is exhausted and nobody
+            # went down: the deal is void, nobody scores.
+            return events + self._finish(None, 0, 0, {"ending": "void"})
+        self.current = self.other(player)
+        self.phase = "draw"
+        self.drawn_from_discard = None
+        return events + [{"event": "turn", "player": self.current}]
+
+    def _knock(self, player: str, card: Any) -> list[Event]:
+        card = self._card_to_throw(player, card)
+        if self.limit is None:
+            raise IllegalAction("the turned card is an ace or a 2: only gin wins this deal")
+        rest = list(self.hands[player])
+        rest.remove(card)
+        arr = knock_arrangement(rest, self.limit)
+        if arr is None:
+            if melds.min_deadwood(rest, RULES) == 0:
+                raise IllegalAction("all your cards form melds: that is gin, not a knock")
+            raise IllegalAction(
+                f"to knock, 8 or 9 of your cards must form melds and the 1 or 2 others "
+                f"total less than {self.limit}, the turned card's value"
+            )
+        self.hands[player].remove(card)
+        self.discards.append(card)
+        loser = self.other(player)
+        layoffs, opp = lay_off(self.hands[loser], list(arr.melds))
+        details: dict[str, Any] = {
+            "ending": "knock", "knocker": player, "discard": card,
+            "melds": [list(m.cards) for m in arr.melds], "deadwood": list(arr.deadwood),
+            "knocker_points": arr.points,
+            "opponent_melds": [list(m.cards) for m in opp.melds],
+            "layoffs": layoffs, "opponent_deadwood": list(opp.deadwood),
+            "opponent_points": opp.points,
+        }
+        if opp.points > arr.points:
+            winner, pts = player, opp.points - arr.points
+        else:
+            # undercut (+20) or tie (20 to the opponent): "En cas d'égalité des
+            # points, l'adversaire marque 20 points de pénalité"
+            winner, pts = loser, arr.points - opp.points + UNDERCUT
+            details["undercut"] = opp.points < arr.points
+            details["tie"] = opp.points == arr.points
+        events: list[Event] = [{"event": "knock", "player": player, "card": card}]
+        return events + self._finish(winner, pts, 1, details)
+
+    def _gin(self, player: str, card: Any = None) -> list[Event]:
+        grand = card is None
+        if grand:
+            if self.phase != "play":
+                raise IllegalAction("draw a card first: the top of the stock or of the discard pile")
+            shown = list(self.hands[player])
+        else:
+            card = self._card_to_throw(player, card)
+            shown = list(self.hands[player])
+            shown.remove(card)
+        arr = melds.best_arrangement(shown, RULES)
+        if arr.points:
+            what = "all 11 of your cards" if grand else "your 10 other cards"
+            raise IllegalAction(f"gin needs {what} in melds; {', '.join(arr.deadwood)} left over")
+        if not grand:
+            self.hands[player].remove(card)
+            self.discards.append(card)
+        loser = self.other(player)
+        opp = melds.best_arrangement(self.hands[loser], RULES)  # no lay-off against gin
+        bonus, coc = (GRAND_GIN, 4) if grand else (PETIT_GIN, 2)
+        details = {
+            "ending": "grand gin" if grand else "petit gin", "discard": card,
+            "melds": [list(m.cards) for m in arr.melds],
+            "opponent_melds": [list(m.cards) for m in opp.melds],
+            "opponent_deadwood": list(opp.deadwood), "opponent_points": opp.points,
+        }
+        events: list[Event] = [{"event": "gin", "player": player, "grand": grand, "card": card}]
+        return events + self._finish(player, opp.points + bonus, coc, details)
+
+    # --------------------------------------------------------------- ending
+    def _finish(self, winner: str | None, pts: int, cocottes: int, details: dict[str, Any]) -> list[Event]:
+        factor = 2 if (self.doubled and winner is not None) else 1
+        scoring = {**details, "winner": winner, "turned": self.turned, "factor": factor,
+                   "points": pts * factor, "cocottes": cocottes * factor}
+        chips = {s["player"]: s["chips"] for s in self.seats}
+        unit = self.config.unit
+        if self.sheet is not None:
+            if winner is not None:
+                self.sheet.add(winner, pts * factor, cocottes * factor)
+            scoring["sheet"] = self.sheet.as_data()
+            if self.sheet.over:
+                count = self.sheet.final_count()
+                a, b = self.players
+                diff = count[a]["total"] - count[b]["total"]
+                match: dict[str, Any] = {"count": count, "margin": abs(diff)}
+                if diff:
+                    w, lo = (a, b) if diff > 0 else (b, a)
+                    match["winner"] = w
+                    self._delta, match["paid"] = settle(chips, {lo: abs(diff) * unit}, [w])
+                scoring["match"] = match
+        elif winner is not None:
+            owed = (pts + COCOTTE * cocottes) * factor * unit
+            self._delta, scoring["paid"] = settle(chips, {self.other(winner): owed}, [winner])
+        self.phase = "over"
+        self.outcome = scoring
+        return [{"event": "end", **scoring}]
+
+    def carry_out(self) -> dict[str, Any] | None:
+        if self.sheet is None or self.sheet.over:
+            return None  # the next deal starts a new match
+        return self.sheet.as_data()
+
+    def result(self) -> dict[str, Any]:
+        if not self.over:
+            raise IllegalAction("the deal is not over")
+        start = {s["player"]: s["chips"] for s in self.seats}
+        return {
+            "chips": {p: start[p] + self._delta[p] for p in self.players},
+            "delta": dict(self._delta),
+            "rake": 0,
+            "scoring": dict(self.outcome or {}),
+            "shown": {p: list(self.hands[p]) for p in self.players},
+            "carry": self.carry_out(),
+        }
+
+    def view(self, player: str | None) -> dict[str, Any]:
+        v: dict[str, Any] = {
+            "game": self.game,
+            "phase": self.phase,
+            "dealer": self.dealer,
+            "to_act": self.to_act(),
+            "players": [{"player": s["player"], "chips": s["chips"], "cards": len(self.hands[s["player"]])}
+                        for s in self.seats],
+            "turned": self.turned,
+            "knock_limit": self.limit,
+            "doubled": self.doubled,
+            "discard": {"top": self.discards[-1] if self.discards else None, "size": len(self.discards)},
+            "stock": len(self.stock),
+            "sheet": self.sheet.as_data() if self.sheet is not None else None,
+        }
+        if self.sheet is not None:
+            v["count"] = self.sheet.final_count()
+        if player is not None and player in self.hands:
+            v["hand"] = list(self.hands[player])
+            v["legal"] = self.legal_actions(player)
+            if player == self.current and self.drawn_from_discard is not None:
+                v["drawn_from_discard"] = self.drawn_from_discard
+        if self.over:
+            v["result"] = self.result()
+        return v
+
+    def record(self) -> dict[str, Any]:
+        rec = {
+            "format": 1, "game": self.game, "config": self.config.model_dump(),
+            "seats": [dict(s) for s in self.seats], "button": self.button,
+            "deck": list(self.deck), "reshuffles": [], "actions": [dict(a) for a in self.actions],
+        }
+        if self.carry_in is not None:
+            rec["carry"] = self.carry_in
+        return rec
+
+
+# ------------------------------------------------------------ module contract
+
+
+def deck_composition(config: dict[str, Any], n_players: int) -> list[str]:
+    """The playing deck then the deck lying aside: two 52-card decks."""
+    parse_config(GinConfig, config)
+    if n_players != 2:
+        raise IllegalAction("gin rummy is played by 2 players")
+    return deck52() + deck52()
+
+
+def _check_order(order: list[str]) -> None:
+    if not isinstance(order, list) or len(order) != 104:
+        raise IllegalAction("a gin deck order is 104 cards: the playing deck, then the deck aside")
+    try:
+        check_deck_order(order[:52], deck52())
+        check_deck_order(order[52:], deck52())
+    except CardError as exc:
+        raise IllegalAction(f"each of the two decks must be a full 52-card deck: {exc}") from None
+
+
+def new_deal(
+    config: dict[str, Any],
+    seats: list[dict[str, Any]],
+    button: int,
+    *,
+    deck: list[str] | None = None,
+    rng: RandomSource | None = None,
+    reshuffles: list[list[str]] | None = None,
+    carry: dict[str, Any] | None = None,
+) -> GinEngine:
+    """A new deal of Gin rummy (see the module docstring and ``base.py``)."""
+    cfg = parse_config(GinConfig, config)
+    check_seats(seats, button, 2, 2, "gin rummy")
+    if deck is None:
+        source = rng or CSPRNG
+        deck = shuffle(deck52(), source) + shuffle(deck52(), source)
+    else:
+        _check_order(deck)
+    if reshuffles:
+        raise IllegalAction("gin never rebuilds its stock: the record's reshuffles must be empty")
+    return GinEngine(cfg, seats, button, list(deck), carry)  # type: ignore[arg-type]
+
+
+def replay(record: dict[str, Any]) -> dict[str, Any]:
+    return replay_with(new_deal, GAME, record)
+
+
+__all__ = ["GinConfig", "GinEngine", "MatchSheet", "deck_composition", "knock_arrangement",
+           "knock_limit", "lay_off", "new_deal", "replay", "RULES"]
