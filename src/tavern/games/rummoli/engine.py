@@ -402,11 +402,6 @@ class RummoliDeal:
     def _why_not_lead(self, hand: list[str], card: str) -> str:
         if self.colour_required is not None and colour(card[1]) != self.colour_required:
             suits = " or ".join(SUIT_NAMES[s] for s in "cdhs" if colour(s) == self.colour_required)
-            if len(hand) == 1:
-                return (
-                    "with a single card left you may play it only if it fits: "
-                    f"the restart must be in the other colour ({suits})"
-                )
             return f"the sequence restarts in the other colour: {suits}"
         return f"you must lead your lowest card of a suit (the lowest {SUIT_NAMES[card[1]]} you hold)"
 
