@@ -43,7 +43,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="tavern",
         version="0.1.0",
         description=API_DESCRIPTION,
-        docs_url="/docs",
+        docs_url=None,  # our own /docs page (routers/docs.py): no CDN script
         redoc_url=None,
     )
     engine = make_engine(settings.database_url)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import TypeVar
 
 from fastapi import Depends, HTTPException, Request
@@ -31,36 +32,52 @@ def write(request: Request, work: Callable[[Session], T]) -> T:
     return run_transaction(request.app.state.write_sessions, work)
 
 
-def _load_user(request: Request, db: Session) -> User | None:
+@dataclass(frozen=True)
+class CurrentUser:
+    """Who is asking, copied out of the database row: it stays readable after
+    the request's session is closed or rolled back (error pages use it)."""
+
+    id: int
+    username: str
+    role: str
+    level: int
+
+    @classmethod
+    def of(cls, user: User) -> "CurrentUser":
+        return cls(id=user.id, username=user.username, role=user.role, level=user.level)
+
+
+def _load_user(request: Request, db: Session) -> CurrentUser | None:
     uid = get_session(request).user_id
-    user = db.get(User, uid) if uid is not None else None
-    if uid is not None and user is None:
+    row = db.get(User, uid) if uid is not None else None
+    if uid is not None and row is None:
         get_session(request).logout()  # the account is gone: forget it
+    user = CurrentUser.of(row) if row else None
     request.state.user = user
     request.state.owns_tavern = bool(
         user and db.scalar(select(Tavern.id).where(Tavern.owner_id == user.id).limit(1)))
     return user
 
 
-def optional_user(request: Request, db: Session = Depends(read_db)) -> User | None:
+def optional_user(request: Request, db: Session = Depends(read_db)) -> CurrentUser | None:
     """The logged-in user, or None for a visitor."""
     return _load_user(request, db)
 
 
-def require_user(request: Request, db: Session = Depends(read_db)) -> User:
+def require_user(request: Request, db: Session = Depends(read_db)) -> CurrentUser:
     user = _load_user(request, db)
     if user is None:
         raise HTTPException(status_code=401, detail=LOGIN_REQUIRED)
     return user
 
 
-def require_admin(user: User = Depends(require_user)) -> User:
+def require_admin(user: CurrentUser = Depends(require_user)) -> CurrentUser:
     if user.role != "admin":
         raise HTTPException(status_code=403, detail=ADMIN_ONLY)
     return user
 
 
-def owned_tavern(db: Session, user: User, tavern_id: int) -> Tavern:
+def owned_tavern(db: Session, user: CurrentUser, tavern_id: int) -> Tavern:
     """The tavern ``tavern_id`` if ``user`` owns it: 404 if absent, 403 if not his."""
     tavern = db.get(Tavern, tavern_id)
     if tavern is None:

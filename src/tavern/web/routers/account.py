@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from tavern.services import hands, ledger
 from tavern.store.models import Tavern, User
 from tavern.web.csrf import csrf_protect
-from tavern.web.deps import read_db, require_user
+from tavern.web.deps import CurrentUser, read_db, require_user
 from tavern.web.rendering import render
 from tavern.web.routers.auth import UserOut, user_out
 
@@ -46,7 +46,7 @@ def hands_out(db: Session, user_id: int, now: dt.datetime) -> HandsOut:
     return HandsOut(free_today=left.free, paid=left.paid, total=left.total)
 
 
-def account_out(db: Session, user: User, now: dt.datetime) -> AccountOut:
+def account_out(db: Session, user: CurrentUser, now: dt.datetime) -> AccountOut:
     taverns = list(db.scalars(select(Tavern.id).where(Tavern.owner_id == user.id).order_by(Tavern.id)))
     return AccountOut(
         user=user_out(user),
@@ -58,12 +58,12 @@ def account_out(db: Session, user: User, now: dt.datetime) -> AccountOut:
 
 
 @pages.get("/compte")
-def account_page(request: Request, user: User = Depends(require_user),
+def account_page(request: Request, user: CurrentUser = Depends(require_user),
                  db: Session = Depends(read_db)) -> Response:
     return render(request, "account.html", {"account": account_out(db, user, now_utc(request))})
 
 
 @api.get("/me", response_model=AccountOut, summary="My balances and hands left")
-def api_me(request: Request, user: User = Depends(require_user),
+def api_me(request: Request, user: CurrentUser = Depends(require_user),
            db: Session = Depends(read_db)) -> AccountOut:
     return account_out(db, user, now_utc(request))

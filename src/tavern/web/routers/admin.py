@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from tavern.services import ledger, users
 from tavern.store.models import User
 from tavern.web.csrf import csrf_protect
-from tavern.web.deps import act, form_fields, read_db, require_admin
+from tavern.web.deps import CurrentUser, act, form_fields, read_db, require_admin
 from tavern.web.refusals import CURRENCY_LABELS
 from tavern.web.rendering import render
 from tavern.web.routers.auth import UserOut, user_out
@@ -51,7 +51,7 @@ class AuditOut(BaseModel):
     unbacked_tables: list[int]
 
 
-def admin_user_out(db: Session, user: User) -> AdminUserOut:
+def admin_user_out(db: Session, user: User | CurrentUser) -> AdminUserOut:
     return AdminUserOut(**user_out(user).model_dump(),
                         ecus=ledger.balance(db, "user", user.id, "ecus"),
                         tokens=ledger.balance(db, "user", user.id, "tokens"))
@@ -71,7 +71,7 @@ def audit_out(db: Session) -> AuditOut:
                     unbacked_tables=a.unbacked_tables)
 
 
-def do_change(request: Request, admin: User, user_id: int, change: UserChange) -> AdminUserOut:
+def do_change(request: Request, admin: CurrentUser, user_id: int, change: UserChange) -> AdminUserOut:
     if user_id == admin.id and change.role == "player":
         # Nobody locks the site out of its own administration by accident.
         raise HTTPException(status_code=400, detail="Vous ne pouvez pas retirer votre propre rôle d'administrateur.")
@@ -88,7 +88,7 @@ def do_change(request: Request, admin: User, user_id: int, change: UserChange) -
     return act(request, work)
 
 
-def do_credit(request: Request, admin: User, user_id: int, credit: CreditIn) -> AdminUserOut:
+def do_credit(request: Request, admin: CurrentUser, user_id: int, credit: CreditIn) -> AdminUserOut:
     def work(s: Session) -> AdminUserOut:
         target = s.get(User, user_id)
         if target is None:
@@ -114,12 +114,12 @@ def _int(raw: str | None) -> int | None:
 
 
 @pages.get("/utilisateurs")
-def users_page(request: Request, _: User = Depends(require_admin), db: Session = Depends(read_db)) -> Response:
+def users_page(request: Request, _: CurrentUser = Depends(require_admin), db: Session = Depends(read_db)) -> Response:
     return _users_page(request, db)
 
 
 @pages.post("/utilisateurs/{user_id}")
-def change_form(request: Request, user_id: int, admin: User = Depends(require_admin),
+def change_form(request: Request, user_id: int, admin: CurrentUser = Depends(require_admin),
                 db: Session = Depends(read_db), form: dict[str, str] = Depends(form_fields)) -> Response:
     level = _int(form.get("level")) if form.get("level", "").strip() else None
     role = form.get("role") or None
@@ -140,7 +140,7 @@ def change_form(request: Request, user_id: int, admin: User = Depends(require_ad
 
 
 @pages.post("/utilisateurs/{user_id}/crediter")
-def credit_form(request: Request, user_id: int, admin: User = Depends(require_admin),
+def credit_form(request: Request, user_id: int, admin: CurrentUser = Depends(require_admin),
                 db: Session = Depends(read_db), form: dict[str, str] = Depends(form_fields)) -> Response:
     amount = _int(form.get("amount"))
     currency = form.get("currency", "")
@@ -161,7 +161,7 @@ def credit_form(request: Request, user_id: int, admin: User = Depends(require_ad
 
 
 @pages.get("/audit")
-def audit_page(request: Request, _: User = Depends(require_admin), db: Session = Depends(read_db)) -> Response:
+def audit_page(request: Request, _: CurrentUser = Depends(require_admin), db: Session = Depends(read_db)) -> Response:
     return render(request, "admin/audit.html", {"audit": audit_out(db), "labels": CURRENCY_LABELS})
 
 
@@ -169,23 +169,23 @@ def audit_page(request: Request, _: User = Depends(require_admin), db: Session =
 
 
 @api.get("/users", response_model=list[AdminUserOut], summary="Every user with balances")
-def api_users(_: User = Depends(require_admin), db: Session = Depends(read_db)) -> list[AdminUserOut]:
+def api_users(_: CurrentUser = Depends(require_admin), db: Session = Depends(read_db)) -> list[AdminUserOut]:
     return all_users(db)
 
 
 @api.patch("/users/{user_id}", response_model=AdminUserOut, summary="Change a user's level or role")
 def api_change(request: Request, user_id: int, body: UserChange,
-               admin: User = Depends(require_admin)) -> AdminUserOut:
+               admin: CurrentUser = Depends(require_admin)) -> AdminUserOut:
     return do_change(request, admin, user_id, body)
 
 
 @api.post("/users/{user_id}/credit", response_model=AdminUserOut,
           summary="Credit écus or tokens (a ledger entry from the house)")
 def api_credit(request: Request, user_id: int, body: CreditIn,
-               admin: User = Depends(require_admin)) -> AdminUserOut:
+               admin: CurrentUser = Depends(require_admin)) -> AdminUserOut:
     return do_credit(request, admin, user_id, body)
 
 
 @api.get("/audit", response_model=AuditOut, summary="Money audit: per currency, issued vs held")
-def api_audit(_: User = Depends(require_admin), db: Session = Depends(read_db)) -> AuditOut:
+def api_audit(_: CurrentUser = Depends(require_admin), db: Session = Depends(read_db)) -> AuditOut:
     return audit_out(db)

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from tavern.services import users as users_service
 from tavern.store.models import User
 from tavern.web.csrf import csrf_protect
-from tavern.web.deps import client_ip, optional_user, write
+from tavern.web.deps import CurrentUser, client_ip, optional_user, write
 from tavern.web.ratelimit import LoginLimiter, keys_for
 from tavern.web.rendering import render
 from tavern.web.session import get_session
@@ -42,7 +42,7 @@ class Credentials(BaseModel):
     password: str = Field(max_length=MAX_PASSWORD)
 
 
-def user_out(user: User) -> UserOut:
+def user_out(user: User | CurrentUser) -> UserOut:
     return UserOut(id=user.id, username=user.username, role=user.role, level=user.level)
 
 
@@ -55,7 +55,7 @@ def too_many(wait: int) -> HTTPException:
     )
 
 
-def attempt_login(request: Request, username: str, password: str) -> User:
+def attempt_login(request: Request, username: str, password: str) -> CurrentUser:
     """Check the password (rate-limited); log the session in, or raise 401/429."""
     limiter: LoginLimiter = request.app.state.login_limiter
     user_key, ip_key = keys_for(username, client_ip(request))
@@ -64,7 +64,10 @@ def attempt_login(request: Request, username: str, password: str) -> User:
         raise too_many(wait)
     user = None
     if username and password and len(password) <= MAX_PASSWORD:
-        user = write(request, lambda s: users_service.authenticate(s, username, password))
+        def work(s: Session) -> CurrentUser | None:
+            row = users_service.authenticate(s, username, password)
+            return CurrentUser.of(row) if row else None
+        user = write(request, work)
     if user is None:
         limiter.failed(user_key, ip_key)
         raise HTTPException(status_code=401, detail=BAD_CREDENTIALS)
@@ -85,9 +88,9 @@ def registration_problems(username: str, password: str, password2: str | None = 
     return problems
 
 
-def create_account(request: Request, username: str, password: str) -> User:
-    def work(s: Session) -> User:
-        return users_service.create_user(s, username, password)
+def create_account(request: Request, username: str, password: str) -> CurrentUser:
+    def work(s: Session) -> CurrentUser:
+        return CurrentUser.of(users_service.create_user(s, username, password))
 
     taken = HTTPException(status_code=409, detail=f"Le nom « {username} » est déjà pris.")
     try:
@@ -114,13 +117,13 @@ def safe_next(target: str | None) -> str:
 
 
 @pages.get("/login")
-def login_page(request: Request, next: str = "", user: User | None = Depends(optional_user)) -> Response:
+def login_page(request: Request, next: str = "", user: CurrentUser | None = Depends(optional_user)) -> Response:
     return render(request, "login.html", {"next": safe_next(next) if next else ""})
 
 
 @pages.post("/login")
 def login_form(request: Request, username: str = Form(""), password: str = Form(""),
-               next: str = Form(""), _: User | None = Depends(optional_user)) -> Response:
+               next: str = Form(""), _: CurrentUser | None = Depends(optional_user)) -> Response:
     username = username.strip()
     try:
         user = attempt_login(request, username, password)
@@ -133,13 +136,13 @@ def login_form(request: Request, username: str = Form(""), password: str = Form(
 
 
 @pages.get("/register")
-def register_page(request: Request, _: User | None = Depends(optional_user)) -> Response:
+def register_page(request: Request, _: CurrentUser | None = Depends(optional_user)) -> Response:
     return render(request, "register.html")
 
 
 @pages.post("/register")
 def register_form(request: Request, username: str = Form(""), password: str = Form(""),
-                  password2: str = Form(""), _: User | None = Depends(optional_user)) -> Response:
+                  password2: str = Form(""), _: CurrentUser | None = Depends(optional_user)) -> Response:
     username = username.strip()
     problems = registration_problems(username, password, password2)
     if not problems:
@@ -166,7 +169,7 @@ def logout_form(request: Request) -> Response:
 
 
 @api.get("/session", response_model=SessionOut, summary="Who am I, and the CSRF token")
-def api_session(request: Request, user: User | None = Depends(optional_user)) -> SessionOut:
+def api_session(request: Request, user: CurrentUser | None = Depends(optional_user)) -> SessionOut:
     return SessionOut(user=user_out(user) if user else None, csrf_token=get_session(request).csrf)
 
 

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from tavern.services import hands, ledger
 from tavern.store.models import PremiumPack, User
 from tavern.web.csrf import csrf_protect
-from tavern.web.deps import act, read_db, require_user
+from tavern.web.deps import CurrentUser, act, read_db, require_user
 from tavern.web.rendering import render
 from tavern.web.routers.account import HandsOut, hands_out, now_utc
 from tavern.web.session import get_session
@@ -38,7 +38,7 @@ class PurchaseOut(BaseModel):
     premium: PremiumOut
 
 
-def premium_out(request: Request, db: Session, user: User) -> PremiumOut:
+def premium_out(request: Request, db: Session, user: CurrentUser) -> PremiumOut:
     settings = request.app.state.settings
     return PremiumOut(
         tokens=ledger.balance(db, "user", user.id, "tokens"),
@@ -48,7 +48,7 @@ def premium_out(request: Request, db: Session, user: User) -> PremiumOut:
     )
 
 
-def buy(request: Request, user: User) -> PurchaseOut:
+def buy(request: Request, user: CurrentUser) -> PurchaseOut:
     """One pack, paid in tokens: the ledger refuses if the player has too few."""
     def work(s: Session) -> PurchaseOut:
         pack = hands.buy_pack(s, user.id)
@@ -58,7 +58,7 @@ def buy(request: Request, user: User) -> PurchaseOut:
     return act(request, work)
 
 
-def _page(request: Request, db: Session, user: User, errors: list[str] | None = None,
+def _page(request: Request, db: Session, user: CurrentUser, errors: list[str] | None = None,
           status: int = 200) -> Response:
     packs = list(db.scalars(select(PremiumPack).where(PremiumPack.user_id == user.id)
                             .order_by(PremiumPack.id.desc())))
@@ -68,13 +68,13 @@ def _page(request: Request, db: Session, user: User, errors: list[str] | None = 
 
 
 @pages.get("/premium")
-def premium_page(request: Request, user: User = Depends(require_user),
+def premium_page(request: Request, user: CurrentUser = Depends(require_user),
                  db: Session = Depends(read_db)) -> Response:
     return _page(request, db, user)
 
 
 @pages.post("/premium/acheter")
-def premium_buy_form(request: Request, user: User = Depends(require_user),
+def premium_buy_form(request: Request, user: CurrentUser = Depends(require_user),
                      db: Session = Depends(read_db)) -> Response:
     try:
         out = buy(request, user)
@@ -86,12 +86,12 @@ def premium_buy_form(request: Request, user: User = Depends(require_user),
 
 
 @api.get("", response_model=PremiumOut, summary="Tokens, pack price, hands left")
-def api_premium(request: Request, user: User = Depends(require_user),
+def api_premium(request: Request, user: CurrentUser = Depends(require_user),
                 db: Session = Depends(read_db)) -> PremiumOut:
     return premium_out(request, db, user)
 
 
 @api.post("/packs", response_model=PurchaseOut, status_code=201,
           summary="Buy a pack of extra hands with tokens")
-def api_buy_pack(request: Request, user: User = Depends(require_user)) -> PurchaseOut:
+def api_buy_pack(request: Request, user: CurrentUser = Depends(require_user)) -> PurchaseOut:
     return buy(request, user)

@@ -18,7 +18,7 @@ from tavern.games.registry import GAMES
 from tavern.services import ledger, taverns
 from tavern.store.models import Inventory, Tavern, User
 from tavern.web.csrf import csrf_protect
-from tavern.web.deps import act, form_fields, owned_tavern, read_db, require_user
+from tavern.web.deps import CurrentUser, act, form_fields, owned_tavern, read_db, require_user
 from tavern.web.rendering import GAME_LABELS, render
 from tavern.web.routers.village import TableBrief, brief
 from tavern.web.session import get_session
@@ -77,7 +77,7 @@ def item_out(inv: Inventory) -> ItemOut:
                    tavern_id=inv.tavern_id, table_id=inv.table_id)
 
 
-def manage_out(db: Session, user: User, tavern: Tavern) -> ManageOut:
+def manage_out(db: Session, user: CurrentUser, tavern: Tavern) -> ManageOut:
     return ManageOut(
         id=tavern.id, name=tavern.name, ecus=ledger.balance(db, "user", user.id, "ecus"),
         shop=taverns.shop_prices(),
@@ -89,28 +89,28 @@ def manage_out(db: Session, user: User, tavern: Tavern) -> ManageOut:
 # --- the actions, shared by pages and API ----------------------------------------
 
 
-def do_buy(request: Request, user: User, tavern_id: int, kind: str) -> ItemOut:
+def do_buy(request: Request, user: CurrentUser, tavern_id: int, kind: str) -> ItemOut:
     def work(s: Session) -> ItemOut:
         owned_tavern(s, user, tavern_id)
         return item_out(taverns.buy_item(s, user.id, kind))
     return act(request, work)
 
 
-def do_store(request: Request, user: User, tavern_id: int, inventory_id: int) -> ItemOut:
+def do_store(request: Request, user: CurrentUser, tavern_id: int, inventory_id: int) -> ItemOut:
     def work(s: Session) -> ItemOut:
         owned_tavern(s, user, tavern_id)
         return item_out(taverns.store_item(s, user.id, inventory_id, tavern_id))
     return act(request, work)
 
 
-def do_open(request: Request, user: User, tavern_id: int, data: dict[str, Any]) -> TableBrief:
+def do_open(request: Request, user: CurrentUser, tavern_id: int, data: dict[str, Any]) -> TableBrief:
     def work(s: Session) -> TableBrief:
         owned_tavern(s, user, tavern_id)
         return brief(taverns.open_table(s, tavern_id, user.id, data), 0)
     return act(request, work)
 
 
-def do_close(request: Request, user: User, tavern_id: int, table_id: int) -> None:
+def do_close(request: Request, user: CurrentUser, tavern_id: int, table_id: int) -> None:
     def work(s: Session) -> None:
         owned_tavern(s, user, tavern_id)
         table = taverns.get_table(s, table_id)
@@ -168,7 +168,7 @@ def table_form_data(form: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     return data, problems
 
 
-def _manage_page(request: Request, db: Session, user: User, tavern: Tavern,
+def _manage_page(request: Request, db: Session, user: CurrentUser, tavern: Tavern,
                  errors: list[str] | None = None, form: dict[str, Any] | None = None,
                  status: int = 200) -> Response:
     return render(request, "tavern_manage.html", {
@@ -179,7 +179,7 @@ def _manage_page(request: Request, db: Session, user: User, tavern: Tavern,
 
 
 @pages.get("/ma-taverne")
-def my_taverns(request: Request, user: User = Depends(require_user),
+def my_taverns(request: Request, user: CurrentUser = Depends(require_user),
                db: Session = Depends(read_db)) -> Response:
     mine = taverns.taverns_of(db, user.id)
     if len(mine) == 1:
@@ -188,12 +188,12 @@ def my_taverns(request: Request, user: User = Depends(require_user),
 
 
 @pages.get("/ma-taverne/{tavern_id}")
-def manage_page(request: Request, tavern_id: int, user: User = Depends(require_user),
+def manage_page(request: Request, tavern_id: int, user: CurrentUser = Depends(require_user),
                 db: Session = Depends(read_db)) -> Response:
     return _manage_page(request, db, user, owned_tavern(db, user, tavern_id))
 
 
-def _after(request: Request, db: Session, user: User, tavern_id: int, action, ok: str,  # noqa: ANN001
+def _after(request: Request, db: Session, user: CurrentUser, tavern_id: int, action, ok: str,  # noqa: ANN001
            form: dict[str, Any] | None = None) -> Response:
     """Run ``action``; on success flash ``ok`` and go back to the page (PRG),
     on refusal show the page again with the reason (nothing changed)."""
@@ -209,7 +209,7 @@ def _after(request: Request, db: Session, user: User, tavern_id: int, action, ok
 
 
 @pages.post("/ma-taverne/{tavern_id}/acheter")
-def buy_form(request: Request, tavern_id: int, user: User = Depends(require_user),
+def buy_form(request: Request, tavern_id: int, user: CurrentUser = Depends(require_user),
              db: Session = Depends(read_db), form: dict[str, str] = Depends(form_fields)) -> Response:
     kind = form.get("kind", "")
     if kind not in taverns.ITEM_NAMES:
@@ -220,7 +220,7 @@ def buy_form(request: Request, tavern_id: int, user: User = Depends(require_user
 
 
 @pages.post("/ma-taverne/{tavern_id}/entreposer")
-def store_form(request: Request, tavern_id: int, user: User = Depends(require_user),
+def store_form(request: Request, tavern_id: int, user: CurrentUser = Depends(require_user),
                db: Session = Depends(read_db), form: dict[str, str] = Depends(form_fields)) -> Response:
     problems: list[str] = []
     inventory_id = _form_int(form.get("inventory_id"), "article", problems)
@@ -231,7 +231,7 @@ def store_form(request: Request, tavern_id: int, user: User = Depends(require_us
 
 
 @pages.post("/ma-taverne/{tavern_id}/tables")
-def open_form(request: Request, tavern_id: int, user: User = Depends(require_user),
+def open_form(request: Request, tavern_id: int, user: CurrentUser = Depends(require_user),
               db: Session = Depends(read_db), form: dict[str, str] = Depends(form_fields)) -> Response:
     data, problems = table_form_data(form)
     if problems:
@@ -241,7 +241,7 @@ def open_form(request: Request, tavern_id: int, user: User = Depends(require_use
 
 
 @pages.post("/ma-taverne/{tavern_id}/tables/{table_id}/fermer")
-def close_form(request: Request, tavern_id: int, table_id: int, user: User = Depends(require_user),
+def close_form(request: Request, tavern_id: int, table_id: int, user: CurrentUser = Depends(require_user),
                db: Session = Depends(read_db)) -> Response:
     return _after(request, db, user, tavern_id, lambda: do_close(request, user, tavern_id, table_id),
                   "Table fermée ; son jeu de cartes est revenu dans l'inventaire.")
@@ -251,33 +251,33 @@ def close_form(request: Request, tavern_id: int, table_id: int, user: User = Dep
 
 
 @api.get("/mine", response_model=list[int], summary="Ids of the taverns I own")
-def api_mine(user: User = Depends(require_user), db: Session = Depends(read_db)) -> list[int]:
+def api_mine(user: CurrentUser = Depends(require_user), db: Session = Depends(read_db)) -> list[int]:
     return [t.id for t in taverns.taverns_of(db, user.id)]
 
 
 @api.get("/{tavern_id}", response_model=ManageOut, summary="Gérer sa taverne: shop, inventory, tables")
-def api_manage(tavern_id: int, user: User = Depends(require_user), db: Session = Depends(read_db)) -> ManageOut:
+def api_manage(tavern_id: int, user: CurrentUser = Depends(require_user), db: Session = Depends(read_db)) -> ManageOut:
     return manage_out(db, user, owned_tavern(db, user, tavern_id))
 
 
 @api.post("/{tavern_id}/shop", response_model=ItemOut, status_code=201, summary="Buy a deck item for écus")
-def api_buy(request: Request, tavern_id: int, body: PurchaseIn, user: User = Depends(require_user)) -> ItemOut:
+def api_buy(request: Request, tavern_id: int, body: PurchaseIn, user: CurrentUser = Depends(require_user)) -> ItemOut:
     return do_buy(request, user, tavern_id, body.kind)
 
 
 @api.post("/{tavern_id}/inventory", response_model=ItemOut, summary="Store one of my items in the tavern")
-def api_store(request: Request, tavern_id: int, body: StoreIn, user: User = Depends(require_user)) -> ItemOut:
+def api_store(request: Request, tavern_id: int, body: StoreIn, user: CurrentUser = Depends(require_user)) -> ItemOut:
     return do_store(request, user, tavern_id, body.inventory_id)
 
 
 @api.post("/{tavern_id}/tables", response_model=TableBrief, status_code=201,
           summary="Open a table (needs a free deck item stored in the tavern)")
-def api_open(request: Request, tavern_id: int, body: TableIn, user: User = Depends(require_user)) -> TableBrief:
+def api_open(request: Request, tavern_id: int, body: TableIn, user: CurrentUser = Depends(require_user)) -> TableBrief:
     return do_open(request, user, tavern_id, body.model_dump())
 
 
 @api.post("/{tavern_id}/tables/{table_id}/close", status_code=204, response_class=Response,
           summary="Close an empty table; its deck goes back to the inventory")
-def api_close(request: Request, tavern_id: int, table_id: int, user: User = Depends(require_user)) -> Response:
+def api_close(request: Request, tavern_id: int, table_id: int, user: CurrentUser = Depends(require_user)) -> Response:
     do_close(request, user, tavern_id, table_id)
     return Response(status_code=204)

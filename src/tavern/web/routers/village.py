@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from tavern.services import ledger, seats, taverns
 from tavern.store.models import TableConfig, User
 from tavern.web.csrf import csrf_protect
-from tavern.web.deps import optional_user, read_db, require_user
+from tavern.web.deps import CurrentUser, optional_user, read_db, require_user
 from tavern.web.rendering import GAME_LABELS, render
 
 pages = APIRouter(dependencies=[Depends(csrf_protect)], include_in_schema=False)
@@ -110,13 +110,13 @@ def table_out(db: Session, table_id: int) -> TableOut:
 
 
 @pages.get("/")
-def village_page(request: Request, _: User | None = Depends(optional_user),
+def village_page(request: Request, _: CurrentUser | None = Depends(optional_user),
                  db: Session = Depends(read_db)) -> Response:
     return render(request, "village.html", {"villages": village_out(db)})
 
 
 @pages.get("/tables/{table_id}")
-def table_page(request: Request, table_id: int, _: User = Depends(require_user),
+def table_page(request: Request, table_id: int, _: CurrentUser = Depends(require_user),
                db: Session = Depends(read_db)) -> Response:
     table = table_out(db, table_id)
     by_seat = {s.seat_no: s for s in table.seated}
@@ -124,10 +124,10 @@ def table_page(request: Request, table_id: int, _: User = Depends(require_user),
 
 
 @api.get("/village", response_model=list[VillageOut], summary="Villages, taverns and open tables")
-def api_village(_: User | None = Depends(optional_user), db: Session = Depends(read_db)) -> list[VillageOut]:
+def api_village(_: CurrentUser | None = Depends(optional_user), db: Session = Depends(read_db)) -> list[VillageOut]:
     return village_out(db)
 
 
 @api.get("/tables/{table_id}", response_model=TableOut, summary="A table: stakes, cave bounds, seats")
-def api_table(table_id: int, _: User = Depends(require_user), db: Session = Depends(read_db)) -> TableOut:
+def api_table(table_id: int, _: CurrentUser = Depends(require_user), db: Session = Depends(read_db)) -> TableOut:
     return table_out(db, table_id)
