@@ -66,7 +66,7 @@ def test_two_decks_two_jokers_ten_cards_each():
     assert all(len(h) == 10 for h in e.hands.values())
     assert len(e.stock) == 106 - 51 and len(e.discards) == 1
     assert Counter(e.deck) == Counter(comp)
-    with pytest.raises(IllegalAction, match="two to five"):
+    with pytest.raises(IllegalAction, match="2 to 5"):
         double.deck_composition({}, 6)
     assert registry.load("double_rami") is double
 

@@ -114,7 +114,7 @@ def test_two_to_five_players():
     """"Deux à cinq joueurs utilisent un jeu de 52 cartes"."""
     assert len(rami.deck_composition({}, 5)) == 52
     for n in (1, 6):
-        with pytest.raises(IllegalAction, match="two to five"):
+        with pytest.raises(IllegalAction, match="2 to 5"):
             rami.new_deal({}, seats(1) if n == 1 else seats(5) + [{"player": "F", "chips": 9}], 0)
 
 
@@ -707,3 +707,27 @@ def test_random_legal_play_ends_keeps_every_card_and_conserves_chips(
     assert sum(res["delta"].values()) == 0
     assert all(res["chips"][p] == chips + res["delta"][p] >= 0 for p in res["chips"])
     assert rami.replay(e.record())["chips"] == res["chips"]
+
+
+def test_tavern_replay_reads_a_rami_record(tmp_path, capsys):
+    """HAND_RECORDS.md: "what `tavern replay RECORD.json` reads" — and an inconsistent
+    record is refused with a non-zero exit code."""
+    import json
+
+    from tavern import cli
+
+    e = deal({"A": A7, "B": B7, "C": C7}, stock=["5c"])
+    e.act("A", "draw", source="stock")
+    e.act("A", "lay", cards=["2c", "3c", "4c", "5c"])
+    e.act("A", "lay", cards=["9d", "9h", "9s"])
+    e.act("A", "discard", card="Kd")
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(e.record()))
+    assert cli.main(["replay", str(path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["finished"] and out["chips"] == {"A": 1182, "B": 898, "C": 920}
+    bad = e.record()
+    bad["actions"][1]["cards"] = ["2c", "3c", "9d"]
+    path.write_text(json.dumps(bad))
+    assert cli.main(["replay", str(path)]) == 1
+    assert "not one meld" in json.loads(capsys.readouterr().out)["error"]

@@ -30,7 +30,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from tavern.cards import RandomSource, deck
 from tavern.games.base import Event, IllegalAction, LegalAction
 from tavern.games.rami import melds
-from tavern.games.rami.francais import RamiEngine, TableMeld, build, parse_config, replay_with
+from tavern.games.rami.common import parse_config, replay_with
+from tavern.games.rami.francais import RamiEngine, TableMeld, build
 
 GAME = "double_rami"
 
@@ -181,7 +182,7 @@ class DoubleRamiEngine(RamiEngine):
 def deck_composition(config: dict[str, Any], n_players: int) -> list[str]:
     parse_config(DoubleRamiConfig, config)
     if not 2 <= n_players <= 5:
-        raise IllegalAction("double rami is played by two to five players")
+        raise IllegalAction("double rami is played by 2 to 5 players")
     return deck(decks=2, jokers=2)
 
 
@@ -205,4 +206,5 @@ def new_deal(
 
 
 def replay(record: dict[str, Any]) -> dict[str, Any]:
+    """Replay a ``double_rami`` hand record (``tavern replay``)."""
     return replay_with(new_deal, GAME, record)

@@ -23,20 +23,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from tavern.cards import (
-    CSPRNG,
-    CardError,
-    RandomSource,
-    check_card,
-    check_deck_order,
-    deck,
-    is_joker,
-    shuffle,
-)
+from tavern.cards import CSPRNG, CardError, RandomSource, check_deck_order, deck, shuffle
 from tavern.games.base import Event, IllegalAction, LegalAction
 from tavern.games.rami import melds
+from tavern.games.rami.common import check_seats, parse_config, replay_with, settle, take_cards
 
 GAME = "rami"
 
@@ -336,16 +328,7 @@ class RamiEngine:
 
     def _take_cards(self, player: str, cards: Any) -> list[str]:
         """The cards named, checked to be in the player's hand (not yet removed)."""
-        if not isinstance(cards, (list, tuple)) or not cards:
-            raise IllegalAction("name the cards as a list of card codes")
-        try:
-            cards = [check_card(c) for c in cards]
-        except CardError as exc:
-            raise IllegalAction(str(exc)) from None
-        missing = Counter(cards) - Counter(self.hands[player])
-        if missing:
-            raise IllegalAction(f"you do not hold {', '.join(sorted(missing.elements()))}")
-        return cards
+        return take_cards(self.hands[player], cards)
 
     def _remove(self, player: str, cards: Sequence[str]) -> None:
         hand = self.hands[player]
@@ -510,17 +493,7 @@ class RamiEngine:
         below zero), shared equally by the winners; odd chips go to the first
         winner left of the dealer."""
         chips = {s["player"]: s["chips"] for s in self.seats}
-        delta = {p: 0 for p in self.players}
-        paid = {}
-        for loser, owed in debts.items():
-            amount = min(owed, chips[loser])
-            paid[loser] = amount
-            delta[loser] -= amount
-            share, odd = divmod(amount, len(winners))
-            for i, w in enumerate(winners):
-                delta[w] += share + (1 if i < odd else 0)
-        scoring["paid"] = paid
-        self._delta = delta
+        self._delta, scoring["paid"] = settle(chips, debts, winners)
 
     def _mark(self, marks: dict[str, int], scoring: dict[str, Any]) -> None:
         """À la marque: the points go in each player's column; chips move only when
@@ -613,41 +586,15 @@ def _json_args(args: dict[str, Any]) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------ module contract
-def parse_config(model: type[BaseModel], config: dict[str, Any] | BaseModel | None) -> BaseModel:
-    if isinstance(config, model):
-        return config
-    try:
-        return model.model_validate(config or {})
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(x) for x in first["loc"])
-        raise IllegalAction(f"bad table option {where}: {first['msg']}") from None
-
-
 def rami_deck(config: RamiConfig) -> list[str]:
     return deck(jokers=1 if config.joker else 0)
 
 
 def deck_composition(config: dict[str, Any], n_players: int) -> list[str]:
     cfg = parse_config(RamiConfig, config)
-    _check_players(n_players)
+    if not 2 <= n_players <= 5:
+        raise IllegalAction("rami is played by 2 to 5 players")
     return rami_deck(cfg)  # type: ignore[arg-type]
-
-
-def _check_players(n: int) -> None:
-    if not 2 <= n <= 5:
-        raise IllegalAction("rami is played by two to five players")
-
-
-def check_seats(seats: list[dict[str, Any]], button: int) -> None:
-    _check_players(len(seats))
-    names = [s.get("player") for s in seats]
-    if len(set(names)) != len(names) or not all(isinstance(n, str) and n for n in names):
-        raise IllegalAction("each seat needs a distinct player name")
-    if not all(isinstance(s.get("chips"), int) and s["chips"] >= 0 for s in seats):
-        raise IllegalAction("chips are a whole, non-negative number")
-    if not isinstance(button, int) or not 0 <= button < len(seats):
-        raise IllegalAction("the dealer must be one of the seats")
 
 
 def build(
@@ -661,7 +608,8 @@ def build(
     reshuffles: list[list[str]] | None,
     carry: dict[str, Any] | None,
 ) -> RamiEngine:
-    check_seats(seats, button)
+    """Check the seats and the deck order (or shuffle one), then deal."""
+    check_seats(seats, button, 2, 5, engine_cls.game)
     if deck_order is None:
         deck_order = shuffle(composition, rng)
     else:
@@ -684,35 +632,6 @@ def new_deal(
     return build(RamiEngine, rami_deck(cfg), cfg, seats, button, deck, rng, reshuffles, carry)  # type: ignore[arg-type]
 
 
-def replay_with(new: Any, game: str, record: dict[str, Any]) -> dict[str, Any]:
-    """Rebuild a deal from its record, apply every action, report the outcome."""
-    if record.get("game") != game:
-        raise IllegalAction(f"this is not a {game} record")
-    for key in ("seats", "button", "deck"):
-        if key not in record:
-            raise IllegalAction(f"the record has no {key!r}")
-    engine = new(
-        record.get("config") or {},
-        record["seats"],
-        record["button"],
-        deck=record["deck"],
-        reshuffles=record.get("reshuffles") or [],
-        carry=record.get("carry"),
-    )
-    for a in record.get("actions", []):
-        if not isinstance(a, dict) or "player" not in a or "action" not in a:
-            raise IllegalAction("each action needs a player and an action name")
-        args = {k: v for k, v in a.items() if k not in ("player", "action")}
-        engine.act(a["player"], a["action"], **args)
-    if not engine.over:
-        return {
-            "finished": False,
-            "chips": {s["player"]: s["chips"] for s in engine.seats},
-            "rake": 0,
-            "to_act": engine.to_act(),
-        }
-    return {"finished": True, **engine.result()}
-
-
 def replay(record: dict[str, Any]) -> dict[str, Any]:
+    """Replay a ``rami`` hand record (``tavern replay``)."""
     return replay_with(new_deal, GAME, record)
