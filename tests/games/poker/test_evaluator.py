@@ -281,6 +281,12 @@ def test_hand_value_is_an_ordered_int_with_category_and_cards() -> None:
     same = pickle.loads(pickle.dumps(v))
     assert same == v and same.cards == v.cards and same.category == v.category
     assert copy.deepcopy(v).cards == v.cards
+    # It remembers the cards it was made from; .cards is worked out from them.
+    seven = h("2c Kd 9s Kh 4d 7c Jh")
+    w = evaluate(seven)
+    assert w.hand == tuple(seven)
+    rebuilt = HandValue(int(w), w.hand)
+    assert rebuilt == w and rebuilt.cards == w.cards == ("Kd", "Kh", "Jh", "9s", "7c")
     hands = [evaluate(h(t)) for t in ("Ah Ad 2c 3c 4c", "2h 3h 4h 5h 7h", "Kd Js 9h 5c 3d")]
     assert [x.category for x in sorted(hands)] == ["high_card", "pair", "flush"]
     assert max(hands, key=lambda x: x).category == "flush"

@@ -31,6 +31,7 @@ hands) take a second, still table-driven, step.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cached_property
 from itertools import combinations_with_replacement
 from threading import Lock
 
@@ -332,7 +333,7 @@ def encode(card: str) -> int:
     """The additive int of one card code, for :func:`rank_codes`."""
     try:
         return _CODE[card]
-    except KeyError:
+    except (KeyError, TypeError):  # TypeError: not even hashable
         check_card(card)
         raise CardError(f"a joker has no place in a poker hand: {card}") from None
 
@@ -407,18 +408,26 @@ def rank(cards: Sequence[str]) -> int:
 
 class HandValue(int):
     """A hand's value: an ``int`` (compare, sort, use as a key) that also
-    knows its ``category`` and its best five ``cards``.
+    knows its ``category``, its best five ``cards`` and the ``hand`` it was
+    made from.
 
     Equality and ordering are those of the int: two hands of equal value are
     equal whatever their suits or their unused cards — they split the pot.
+    ``cards`` is worked out on first access only: a showdown that just
+    compares values never pays for it.
     """
 
-    cards: tuple[str, ...]
+    hand: tuple[str, ...]
 
-    def __new__(cls, value: int, cards: Sequence[str]) -> "HandValue":
-        self = super().__new__(cls, value)
-        self.cards = tuple(cards)
+    def __new__(cls, value: int, hand: Sequence[str]) -> "HandValue":
+        self = int.__new__(cls, value)
+        self.hand = tuple(hand)
         return self
+
+    @cached_property
+    def cards(self) -> tuple[str, ...]:
+        """The best five, deciding cards first (pair before kickers…)."""
+        return _best_five(self.hand, int(self))
 
     @property
     def category(self) -> str:
@@ -433,11 +442,14 @@ class HandValue(int):
         return f"HandValue({self.category}, {' '.join(self.cards)})"
 
     def __getnewargs__(self) -> tuple[int, tuple[str, ...]]:  # pickle, copy
-        return (int(self), self.cards)
+        return (int(self), self.hand)
 
 
-def _check_hand(cards: Sequence[str]) -> list[str]:
-    hand = list(cards)
+_int_new = int.__new__
+
+
+def _check_hand(hand: Sequence[str]) -> None:
+    """Raise the :class:`CardError` that says what is wrong with ``hand``."""
     if not 5 <= len(hand) <= 7:
         raise CardError(f"a poker hand is made from 5 to 7 cards, not {len(hand)}")
     for c in hand:
@@ -445,32 +457,28 @@ def _check_hand(cards: Sequence[str]) -> list[str]:
     if len(set(hand)) != len(hand):
         dupes = sorted({c for c in hand if hand.count(c) > 1})
         raise CardError(f"the same card twice in one hand: {dupes}")
-    return hand
 
 
-def _best_five(hand: Sequence[str], value: int) -> list[str]:
+def _best_five(hand: Sequence[str], value: int) -> tuple[str, ...]:
     """The five cards that make ``value``, most significant first.
 
     Where several cards would do (the kicker's rank held twice), the one
     given first wins; the value does not depend on that choice.
     """
     category = value >> _CATEGORY_SHIFT
-    wanted = [14 if r == 1 else r for r in _ranks_of(value)]
-    pool = list(hand)
-    if category in (FLUSH, STRAIGHT_FLUSH):
-        by_suit: dict[str, int] = {}
-        for c in hand:
-            by_suit[c[1]] = by_suit.get(c[1], 0) + 1
-        suit = max(by_suit, key=by_suit.__getitem__)
+    pool: Iterable[str] = hand
+    if category == FLUSH or category == STRAIGHT_FLUSH:
+        suits = "".join(c[1] for c in hand)
+        suit = max(SUITS, key=suits.count)  # the one suit holding five or more
         pool = [c for c in hand if c[1] == suit]
     out: list[str] = []
-    for r in wanted:
+    for shift in (16, 12, 8, 4, 0):  # the five deciding ranks, one hex digit each
+        wanted = _CHAR_OF_RANK[value >> shift & 0xF]  # the wheel's ace (1) is 'A'
         for c in pool:
-            if _RANK_OF_CHAR[c[0]] == r and c not in out:
+            if c[0] == wanted and c not in out:
                 out.append(c)
                 break
-    assert len(out) == 5, (hand, hex(value))
-    return out
+    return tuple(out)
 
 
 def evaluate(cards: Sequence[str]) -> HandValue:
@@ -479,6 +487,14 @@ def evaluate(cards: Sequence[str]) -> HandValue:
     Raises :class:`~tavern.cards.CardError` on a bad code, a joker, a
     duplicate or a wrong number of cards.
     """
-    hand = _check_hand(cards)
-    value = rank(hand)
-    return HandValue(value, _best_five(hand, value))
+    hand = tuple(cards)
+    try:
+        codes = [_CODE.get(c) for c in hand]
+    except TypeError:  # unhashable: certainly not a card code
+        codes = [None]
+    if None in codes or not 5 <= len(hand) <= 7 or len(set(hand)) != len(hand):
+        _check_hand(hand)
+    # Same as HandValue(value, hand), without a Python-level __new__ call.
+    result = _int_new(HandValue, rank_codes(codes))  # type: ignore[arg-type]  # no None here
+    result.hand = hand
+    return result
