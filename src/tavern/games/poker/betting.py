@@ -56,7 +56,7 @@ class Betting:
     __slots__ = (
         "n", "structure", "min_bet", "stack", "bet", "total", "folded", "allin",
         "need", "may_raise", "high", "full", "count", "short_sum", "actor",
-        "aggressor", "unit", "live",
+        "aggressor", "unit", "live", "active",
     )
 
     def __init__(self, stacks: list[int], structure: str, min_bet: int) -> None:
@@ -79,6 +79,7 @@ class Betting:
         self.aggressor = -1  # last to bet or raise this round
         self.unit = min_bet  # fixed-limit bet size of this round
         self.live = n  # players not folded
+        self.active = n - sum(self.allin)  # players not folded who can still bet
 
     # -- forced chips -------------------------------------------------------
 
@@ -93,9 +94,17 @@ class Betting:
             self.bet[i] += amount
             if self.bet[i] > self.high:
                 self.high = self.bet[i]
-        if self.stack[i] == 0:
+        if self.stack[i] == 0 and not self.allin[i]:
             self.allin[i] = True
+            self.active -= 1
         return amount
+
+    def set_all_in(self, i: int) -> None:
+        """Treat ``i`` as all-in from now on (protection after a disconnection)."""
+        if not self.allin[i] and not self.folded[i]:
+            self.active -= 1
+        self.allin[i] = True
+        self.need[i] = False
 
     # -- rounds -------------------------------------------------------------
 
@@ -117,10 +126,6 @@ class Betting:
         self.actor = -1
         self._advance(first - 1)
 
-    def _can_act_count(self) -> int:
-        folded, allin = self.folded, self.allin
-        return sum(1 for i in range(self.n) if not folded[i] and not allin[i])
-
     def _advance(self, after: int) -> None:
         """Find the next player who must act, going left from ``after``."""
         n = self.n
@@ -132,7 +137,7 @@ class Betting:
             return
         # A lone player with chips who already matched the bet has nobody to
         # bet against: the round is over for him.
-        if self._can_act_count() <= 1:
+        if self.active <= 1:
             for i in range(n):
                 if need[i] and bet[i] >= high:
                     need[i] = False
@@ -170,15 +175,17 @@ class Betting:
     def can_bet_more(self) -> bool:
         """False when at most one player could still bet: the rest of the deal
         is dealt out without betting."""
-        return self._can_act_count() >= 2
+        return self.active >= 2
 
     # -- decisions ----------------------------------------------------------
 
     def _others_can_answer(self, i: int, to: int) -> bool:
         """Someone else still in could put more chips against a raise to ``to``."""
-        folded, allin, stack, bet = self.folded, self.allin, self.stack, self.bet
+        if self.active - (0 if self.allin[i] else 1) <= 0:
+            return False
+        folded, allin, stack, bet, high = self.folded, self.allin, self.stack, self.bet, self.high
         for j in range(self.n):
-            if j != i and not folded[j] and not allin[j] and stack[j] + bet[j] > self.high:
+            if j != i and not folded[j] and not allin[j] and stack[j] + bet[j] > high:
                 return True
         return False
 
@@ -213,16 +220,16 @@ class Betting:
     def legal(self, i: int) -> list[dict[str, Any]]:
         if i != self.actor:
             return []
-        out: list[dict[str, Any]] = []
-        to_call = self.high - self.bet[i]
-        if to_call > 0:
-            out.append({"action": "fold"})
-            out.append({"action": "call", "amount": min(self.high, self.bet[i] + self.stack[i])})
+        high, mine = self.high, self.bet[i]
+        if high > mine:
+            most = mine + self.stack[i]
+            out: list[dict[str, Any]] = [
+                {"action": "fold"}, {"action": "call", "amount": high if high < most else most}]
         else:
-            out.append({"action": "check"})
+            out = [{"action": "check"}]
         bounds = self.raise_bounds(i)
         if bounds is not None:
-            out.append({"action": "raise" if self.high > 0 else "bet", "min": bounds[0], "max": bounds[1]})
+            out.append({"action": "raise" if high > 0 else "bet", "min": bounds[0], "max": bounds[1]})
         return out
 
     def act(self, i: int, action: str, amount: int | None = None) -> dict[str, Any]:
@@ -236,6 +243,7 @@ class Betting:
                 raise IllegalAction("nobody folds when he may check for free", action=action)
             self.folded[i] = True
             self.live -= 1
+            self.active -= 1
             ev = {"event": "fold"}
         elif action == "check":
             if bet[i] < high:
@@ -252,6 +260,7 @@ class Betting:
             self.total[i] += pay
             if stack[i] == 0:
                 self.allin[i] = True
+                self.active -= 1
             ev = {"event": "call", "amount": bet[i]}
         elif action == "bet" or action == "raise":
             self._check_raise(i, action, amount)
@@ -262,6 +271,7 @@ class Betting:
             self.total[i] += pay
             if stack[i] == 0:
                 self.allin[i] = True
+                self.active -= 1
             size = amount - high
             if size >= self.full or (self.structure == FIXED_LIMIT and size >= self.unit):
                 self.full = max(self.full, size)

@@ -80,10 +80,24 @@ class DrawConfig(BaseModel):
         return self
 
 
-def validate(model: type[BaseModel], config: Any, game: str) -> BaseModel:
+_CACHE: dict[tuple[type, str], tuple[Any, dict[str, Any], Rake]] = {}
+
+
+def validate(model: type[BaseModel], config: Any, game: str) -> tuple[Any, dict[str, Any], Rake]:
+    """The validated config, its JSON form and its rake. A table deals
+    thousands of hands with the same config: validation is remembered by
+    value (the three are never mutated)."""
+    key = (model, repr(config))
+    hit = _CACHE.get(key)
+    if hit is not None:
+        return hit
     try:
-        return model.model_validate(config)
+        cfg = model.model_validate(config)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(x) for x in first["loc"]) or "config"
         raise IllegalAction(f"{game} config: {where}: {first['msg']}") from None
+    if len(_CACHE) > 256:
+        _CACHE.clear()
+    hit = _CACHE[key] = (cfg, cfg.model_dump(), cfg.rake.make())  # type: ignore[attr-defined]
+    return hit

@@ -26,8 +26,10 @@ from typing import Any
 from tavern.cards import CSPRNG, CardError, RandomSource, check_deck_order, deck52, shuffle
 from tavern.games.base import Event, IllegalAction, LegalAction
 from tavern.games.poker.betting import Betting, Rake, build_pots, split
+from tavern.games.poker.evaluator import category_of
 
 BET, DRAW, SHOWDOWN, OVER = "bet", "draw", "showdown", "over"
+_DECK52 = tuple(deck52())
 
 
 def check_seats(seats: Any, lo: int, hi: int, game: str) -> list[int]:
@@ -37,7 +39,7 @@ def check_seats(seats: Any, lo: int, hi: int, game: str) -> list[int]:
     names = set()
     dealt = []
     for k, s in enumerate(seats):
-        if not isinstance(s, dict) or not isinstance(s.get("player"), str):
+        if type(s) is not dict or type(s.get("player")) is not str:
             raise IllegalAction(f"seat {k} needs a player name")
         chips = s.get("chips")
         if type(chips) is not int or chips < 0:
@@ -45,9 +47,9 @@ def check_seats(seats: Any, lo: int, hi: int, game: str) -> list[int]:
         if s["player"] in names:
             raise IllegalAction(f"player {s['player']!r} is seated twice")
         names.add(s["player"])
-        if s.get("post") not in (None, False, True, "big", "both"):
+        if len(s) > 2 and s.get("post") not in (None, False, True, "big", "both"):
             raise IllegalAction(f"seat {k}: post is true, \"big\" or \"both\"")
-        if not s.get("waiting"):
+        if len(s) == 2 or not s.get("waiting"):
             if chips == 0:
                 raise IllegalAction(f"{s['player']} has no chips: he cannot be dealt in")
             dealt.append(k)
@@ -93,11 +95,10 @@ class PokerDeal:
         self.config = config
         self.seats = seats
         self.button = button
-        composition = deck52()
         if deck is None:
-            deck = shuffle(composition, rng)
+            deck = shuffle(_DECK52, rng)
         else:
-            check_deck_order(deck, composition)
+            check_deck_order(deck, _DECK52)
             deck = list(deck)
         self.deck = deck
         self._replaying = reshuffles is not None
@@ -105,7 +106,8 @@ class PokerDeal:
         self.rng = rng
         # Index order: left of the button first, the button last.
         ns = len(seats)
-        order = sorted(dealt, key=lambda k: (k - button - 1) % ns)
+        cut = button + 1
+        order = [k for k in dealt if k >= cut] + [k for k in dealt if k < cut]
         self.players = [seats[k]["player"] for k in order]
         self.index = {p: i for i, p in enumerate(self.players)}
         self.pos = order  # seat index of each player index
@@ -293,11 +295,13 @@ class PokerDeal:
 
     def legal_actions(self, player: str) -> list[LegalAction]:
         i = self.index.get(player, -1)
-        if i < 0 or i != self._actor():
+        if i < 0:
             return []
         phase = self.phase
         if phase == BET:
-            return self.b.legal(i)
+            return self.b.legal(i)  # empty unless he is the one to speak
+        if i != self._actor():
+            return []
         if phase == DRAW:
             return [{"action": "draw", "cards": list(self.hole[i]), "max": len(self.hole[i])}]
         return [{"action": "show"}, {"action": "muck"}]
@@ -319,21 +323,28 @@ class PokerDeal:
             raise IllegalAction(f"{player!r} is not dealt in this deal", player=player, action=action)
         phase = self.phase
         if phase == BET:
-            if action == "bet" or action == "raise":
-                amount = args.get("amount")
-                ev = self.b.act(i, action, amount)
-                entry = {"player": player, "action": action, "amount": amount}
-            else:
-                if args:
-                    raise IllegalAction(f"{action} takes no arguments", player=player, action=action)
-                ev = self.b.act(i, action)
-                entry = {"player": player, "action": action}
-                if action == "fold":
-                    self._on_fold(i)
+            b = self.b
+            try:
+                if action == "bet" or action == "raise":
+                    amount = args.get("amount")
+                    if len(args) > 1:
+                        raise IllegalAction(f"a {action} takes only an amount", action=action)
+                    ev = b.act(i, action, amount)
+                    entry = {"player": player, "action": action, "amount": amount}
+                else:
+                    if args:
+                        raise IllegalAction(f"{action} takes no arguments", action=action)
+                    ev = b.act(i, action)
+                    entry = {"player": player, "action": action}
+                    if action == "fold":
+                        self._on_fold(i)
+            except IllegalAction as exc:
+                exc.player = player
+                raise
             ev["player"] = player
             self.actions.append(entry)
             events = [ev]
-            if self.b.round_over:
+            if b.actor < 0:
                 self._round_done()
                 events.append(self._flow_event())
             return events
@@ -385,8 +396,7 @@ class PokerDeal:
         self.protected[i] = True
         self.actions.append({"player": player, "action": "protect"})
         events: list[Event] = [{"event": "protect", "player": player}]
-        b.allin[i] = True
-        b.need[i] = False
+        b.set_all_in(i)
         if self.phase == BET:
             if b.actor == i:
                 b._advance(i)
@@ -455,12 +465,15 @@ class PokerDeal:
         }
         return self._result
 
-    def _hand_names(self) -> dict[str, Any]:
-        return {}
+    def _hand_names(self) -> dict[str, str]:
+        """The category of each shown hand ("two_pair"); the UI asks the
+        evaluator for the best five when it wants them."""
+        return {self.players[i]: category_of(self.ranks[i]) for i in self.shown}
 
     def record(self) -> dict[str, Any]:
         return {
-            "format": 1, "game": self.game, "config": self.config,
+            "format": 1, "game": self.game,
+            "config": {k: dict(v) if isinstance(v, dict) else v for k, v in self.config.items()},
             "seats": [dict(s) for s in self.seats], "button": self.button,
             "deck": list(self.deck), "reshuffles": [list(r) for r in self.reshuffles],
             "actions": [dict(a) for a in self.actions],

@@ -23,7 +23,7 @@ from tavern.cards import CardError, RandomSource, deck52, shuffle
 from tavern.games.base import Event, IllegalAction
 from tavern.games.poker.config import DrawConfig, validate
 from tavern.games.poker.deal import DRAW, PokerDeal, check_seats, replay_record
-from tavern.games.poker.evaluator import evaluate, rank
+from tavern.games.poker.evaluator import rank
 
 GAME = "draw"
 MIN_SEATS, MAX_SEATS = 2, 8
@@ -149,12 +149,6 @@ class DrawPoker(PokerDeal):
     def _rank(self, i: int) -> int:
         return rank(self.hole[i])
 
-    def _hand_names(self) -> dict[str, Any]:
-        out = {}
-        for i in self.shown:
-            v = evaluate(self.hole[i])
-            out[self.players[i]] = {"category": v.category, "cards": list(v.cards)}
-        return out
 
 
 def new_deal(
@@ -168,7 +162,7 @@ def new_deal(
     carry: dict[str, Any] | None = None,
 ) -> DrawPoker:
     """Deal a hand of draw poker. ``seats``: see :mod:`tavern.games.poker.deal`."""
-    cfg = validate(DrawConfig, config, GAME)
+    cfg, dumped, rake = validate(DrawConfig, config, GAME)
     assert isinstance(cfg, DrawConfig) and cfg.small_blind is not None
     dealt = check_seats(seats, MIN_SEATS, MAX_SEATS, GAME)
     engine = DrawPoker.__new__(DrawPoker)
@@ -176,9 +170,9 @@ def new_deal(
     engine.used = 0
     engine.big_bet = 2 * cfg.big_blind
     PokerDeal.__init__(
-        engine, cfg.model_dump(), seats, button, dealt,
+        engine, dumped, seats, button, dealt,
         small_blind=cfg.small_blind, big_blind=cfg.big_blind, structure=cfg.structure,
-        rake=cfg.rake.make(), deck=deck, rng=rng, reshuffles=reshuffles,
+        rake=rake, deck=deck, rng=rng, reshuffles=reshuffles,
     )
     return engine
 

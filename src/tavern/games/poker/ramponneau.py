@@ -14,7 +14,7 @@ from tavern.cards import RandomSource, deck52
 from tavern.games.poker.betting import NO_LIMIT
 from tavern.games.poker.config import RamponneauConfig, validate
 from tavern.games.poker.deal import SHOWDOWN, PokerDeal, check_seats, replay_record
-from tavern.games.poker.evaluator import evaluate, rank
+from tavern.games.poker.evaluator import rank7
 
 GAME = "ramponneau"
 MIN_SEATS, MAX_SEATS = 2, 10
@@ -45,16 +45,8 @@ class Ramponneau(PokerDeal):
         self._showdown()
 
     def _rank(self, i: int) -> int:
-        return rank(self.hole[i] + self.board)
+        return rank7(self.hole[i] + self.board)
 
-    def _hand_names(self) -> dict[str, Any]:
-        if len(self.board) < 5:
-            return {}
-        out = {}
-        for i in self.shown:
-            v = evaluate(self.hole[i] + self.board)
-            out[self.players[i]] = {"category": v.category, "cards": list(v.cards)}
-        return out
 
 
 def new_deal(
@@ -69,13 +61,13 @@ def new_deal(
 ) -> Ramponneau:
     """Deal a hand of Ramponneau. ``seats``: see :mod:`tavern.games.poker.deal`
     (``waiting`` and ``post`` flags)."""
-    cfg = validate(RamponneauConfig, config, GAME)
+    cfg, dumped, rake = validate(RamponneauConfig, config, GAME)
     assert isinstance(cfg, RamponneauConfig)
     dealt = check_seats(seats, MIN_SEATS, MAX_SEATS, GAME)
     return Ramponneau(
-        cfg.model_dump(), seats, button, dealt,
+        dumped, seats, button, dealt,
         small_blind=cfg.small_blind, big_blind=cfg.big_blind, structure=NO_LIMIT,
-        rake=cfg.rake.make(), deck=deck, rng=rng, reshuffles=reshuffles,
+        rake=rake, deck=deck, rng=rng, reshuffles=reshuffles,
     )
 
 
