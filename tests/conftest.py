@@ -25,8 +25,9 @@ from pathlib import Path
 import pytest
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import NullPool
 
 from tavern.settings import Settings, get_settings
 from tavern.store import db as store_db
@@ -69,10 +70,13 @@ def _template_db(tmp_path_factory: pytest.TempPathFactory, postgres_url: str | N
 
 
 def _empty_postgres(url: str) -> None:
-    engine = store_db.make_engine(url)
-    names = ", ".join(t.name for t in Base.metadata.sorted_tables)
+    # DELETE, children first: on a few rows it is much faster than TRUNCATE
+    # (which recreates every table's files). Ids keep counting; no test
+    # relies on them.
+    engine = store_db.make_engine(url, poolclass=NullPool)
     with engine.begin() as conn:
-        conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+        for table in reversed(Base.metadata.sorted_tables):
+            conn.execute(table.delete())
     engine.dispose()
 
 
