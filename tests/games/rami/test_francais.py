@@ -587,6 +587,12 @@ def test_the_match_can_be_a_fixed_number_of_deals():
     assert e.result()["delta"] == {"A": 182, "B": -102, "C": -80}
 
 
+def test_a_bad_carried_sheet_is_refused():
+    for carry in ({"scores": {"A": "ten"}, "deals": 1}, {"scores": {"A": 1}, "deals": -1}, {"deals": 2}):
+        with pytest.raises(IllegalAction, match="score sheet"):
+            rami.new_deal({"scoring": "marque"}, seats(3), 0, carry=carry)
+
+
 def test_stock_exhausted_a_la_marque_marks_the_differences():
     e = deal(FIVE, stock=[], turned="Ks", config={"scoring": "marque", "match_target": 1000})
     for _ in range(16):

@@ -129,7 +129,7 @@ class RamiEngine:
         self._given_reshuffles = None if reshuffles is None else [list(r) for r in reshuffles]
         self.reshuffles: list[list[str]] = []
         self.carry_in = carry
-        self.sheet: dict[str, int] = self._read_carry(carry)
+        self.sheet, self.deals_before = self._read_carry(carry)
         self.rules = self.meld_rules()
 
         n = len(self.players)
@@ -148,6 +148,8 @@ class RamiEngine:
         self.laid_this_turn = False
         self.actions: list[dict[str, Any]] = []
         self.outcome: dict[str, Any] | None = None
+        self._delta: dict[str, int] = {p: 0 for p in self.players}
+        self._carry_out: dict[str, Any] | None = None
         self._arrangement_cache: dict[tuple[str, ...], list[list[str]]] = {}
 
     # Variant hooks (Double rami overrides them).
@@ -168,19 +170,21 @@ class RamiEngine:
             return {2: 10, 3: 7, 4: 7, 5: 6}[n_players]
         return 7
 
-    def _read_carry(self, carry: dict[str, Any] | None) -> dict[str, int]:
+    def _read_carry(self, carry: dict[str, Any] | None) -> tuple[dict[str, int], int]:
+        """The score sheet carried from the previous deals of the match, and how
+        many deals it holds. Only "à la marque" keeps one."""
         if self.config.scoring != "marque" or not carry:
-            return {p: 0 for p in self.players}
-        scores = carry.get("scores")
-        if not isinstance(scores, dict) or not all(isinstance(v, int) for v in scores.values()):
+            return {p: 0 for p in self.players}, 0
+        scores = carry.get("scores") if isinstance(carry, dict) else None
+        deals = carry.get("deals", 0) if isinstance(carry, dict) else None
+        if not isinstance(scores, dict) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in scores.values()
+        ):
             raise IllegalAction("the carried score sheet must map players to integer points")
-        self.deals_played = int(carry.get("deals", 0))
+        if not isinstance(deals, int) or isinstance(deals, bool) or deals < 0:
+            raise IllegalAction("the carried score sheet must count its deals")
         # A player who joins during a match starts at zero (ruling).
-        return {p: scores.get(p, 0) for p in self.players}
-
-    @property
-    def deals_before(self) -> int:
-        return getattr(self, "deals_played", 0)
+        return {p: scores.get(p, 0) for p in self.players}, deals
 
     # ------------------------------------------------------------- contract
     @property
@@ -536,7 +540,7 @@ class RamiEngine:
             "scoring": dict(self.outcome or {}),
             "shown": {p: list(self.hands[p]) for p in self.players},
             "table": [tm.public() for tm in self.table],
-            "carry": getattr(self, "_carry_out", None),
+            "carry": self._carry_out,
         }
 
     # ------------------------------------------------------------ projection
@@ -582,7 +586,8 @@ class RamiEngine:
 
 
 def _json_args(args: dict[str, Any]) -> dict[str, Any]:
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in args.items()}
+    # Copies: the record must not change if the caller reuses its list.
+    return {k: list(v) if isinstance(v, (list, tuple)) else v for k, v in args.items()}
 
 
 # ------------------------------------------------------------ module contract
