@@ -31,6 +31,7 @@ from tavern.games.rami.melds import (
     Meld,
     MeldRules,
     _code,
+    _line,
     _windows,
     _wild,
     is_joker,
@@ -73,6 +74,15 @@ class _Tables:
                     m |= _UNIT[r]
                 for r in win:
                     self.windows_with[r].append((m, t))
+        circular, positions = _line(rules)
+        self.circular = circular
+        self.line = [p % 13 for p in positions]
+        self.run_windows: list[tuple[int, tuple[int, ...]]] = []
+        for ranks in sorted(seen, key=lambda w: (len(w), w)):
+            wm = 0
+            for r in ranks:
+                wm |= 1 << r
+            self.run_windows.append((wm, ranks))
         self.rank_points = [[points(ORDER[r] + s, rules) for r in range(13)] for s in SUITS]
         shared = rules.card_points is None
         d: dict[int, tuple[int, tuple]] = {0: (0, ())}
@@ -299,31 +309,54 @@ def _candidates(nat: list[str], jokers: int, rules: MeldRules, t: _Tables):
                     k = size - n
                     if 0 <= k <= jokers and not (rules.distinct_suits_in_set and size > 4):
                         found.setdefault((mask, k), ("set", combo, k))
-    suits_held = {s for s, _r in by_suit_rank}
-    all_windows = [w for L in range(rules.min_run, 14) for w in _windows(rules, L)]
-    for s in suits_held:
-        for win in all_windows:
+    held_by_suit: dict[str, int] = {}
+    for s, r in by_suit_rank:
+        held_by_suit[s] = held_by_suit.get(s, 0) | 1 << r
+    min_nat = rules.min_natural
+    for s, held_mask in held_by_suit.items():
+        for win, missing in _windows_within(t, held_mask, jokers):
+            if len(win) - missing < min_nat:
+                continue
             opts = [by_suit_rank.get((s, r), ()) for r in win]
             held = [p for p, o in enumerate(opts) if o]
-            missing = len(win) - len(held)
-            if missing > jokers or len(held) < rules.min_natural:
-                continue
-            for extra in range(0, min(jokers - missing, len(held) - rules.min_natural) + 1):
+            for extra in range(0, min(jokers - missing, len(held) - min_nat) + 1):
+                k = missing + extra
                 for as_joker in combinations(held, extra):
-                    real = [p for p in held if p not in as_joker]
+                    real = tuple(p for p in held if p not in as_joker) if extra else tuple(held)
                     for picks in product(*(opts[p] for p in real)):
                         mask = 0
                         for i in picks:
                             mask |= 1 << i
-                        k = missing + extra
-                        pos = dict(zip(real, picks))
-                        spec = ("run", s, tuple((r, pos.get(p)) for p, r in enumerate(win)))
-                        found.setdefault((mask, k), spec)
+                        if (mask, k) not in found:
+                            found[(mask, k)] = ("run", s, win, real, picks)
     by_low: list[list[tuple[int, int, tuple]]] = [[] for _ in nat]
     for (mask, k), spec in found.items():
         low = (mask & -mask).bit_length() - 1
         by_low[low].append((mask, k, spec))
     return by_low
+
+
+def _windows_within(t: _Tables, held: int, jokers: int):
+    """Run windows of one suit needing at most ``jokers`` jokers: grow each
+    window from every start until too many ranks are missing."""
+    line = t.line
+    n = len(line)
+    longest = min(13, n)
+    min_run = t.rules.min_run
+    for a in range(n if not t.circular else 13):
+        missing = 0
+        ranks: list[int] = []
+        for b in range(longest):
+            if not t.circular and a + b >= n:
+                break
+            r = line[(a + b) % n]
+            if not held >> r & 1:
+                missing += 1
+                if missing > jokers:
+                    break
+            ranks.append(r)
+            if b + 1 >= min_run:
+                yield tuple(ranks), missing
 
 
 class _DP:
@@ -384,11 +417,13 @@ class _DP:
             missing = [s for s in SUITS if s not in {c[1] for c in cs}] or list(SUITS)
             sf = [None] * len(cs) + [rank + missing[x % len(missing)] for x in range(k)]
             return Meld("set", tuple(cs) + tuple(jokers), tuple(sf))
-        _kind, suit, cells = spec
+        _kind, suit, win, real, picks = spec
+        at = dict(zip(real, picks))
         it = iter(jokers)
         cs2: list[str] = []
         sf2: list[str | None] = []
-        for r, i in cells:
+        for p, r in enumerate(win):
+            i = at.get(p)
             if i is None:
                 cs2.append(next(it))
                 sf2.append(_code(r, suit))
@@ -496,3 +531,28 @@ def best_discard(hand: list[str], rules: MeldRules) -> tuple[str, Arrangement]:
         return card, dp2.arrangement((1 << len(dp2.nat)) - 1, len(dp2.wild))
     arr = dp.arrangement(mask, j)
     return card, arr
+
+
+def discard_options(hand: list[str], rules: MeldRules) -> dict[str, int]:
+    """For each distinct card of ``hand``: the least deadwood left after
+    throwing it. With jokers the candidate melds are built once for all."""
+    t = _tables(rules)
+    if t.fast and _fast_keys(hand) is not None:
+        out = {}
+        for c in dict.fromkeys(hand):
+            rest = list(hand)
+            rest.remove(c)
+            out[c] = min_points(rest, rules)
+        return out
+    dp = _DP(hand, rules)
+    full = (1 << len(dp.nat)) - 1
+    j = len(dp.wild)
+    out = {}
+    for i, c in enumerate(dp.nat):
+        if c not in out:
+            out[c] = dp.f(full ^ (1 << i), j)
+    if dp.wild:
+        without_one = dp.f(full, j - 1)
+        for c in dp.wild:
+            out[c] = without_one
+    return out

@@ -347,6 +347,12 @@ def best_discard(hand: Sequence[str], rules: MeldRules) -> tuple[str, Arrangemen
     return _solver.best_discard(hand if isinstance(hand, list) else list(hand), rules)
 
 
+def discard_options(hand: Sequence[str], rules: MeldRules) -> dict[str, int]:
+    """For each distinct card of ``hand``: the least deadwood the other cards
+    leave (which discards allow a knock, a gin, a close)."""
+    return _solver.discard_options(list(hand), rules)
+
+
 # The solver imports the names above, so it comes last (no import cycle at use).
 from tavern.games.rami import _solver  # noqa: E402
 
@@ -361,6 +367,7 @@ __all__ = [
     "best_arrangement",
     "best_discard",
     "classify",
+    "discard_options",
     "extend",
     "is_meld",
     "min_deadwood",
