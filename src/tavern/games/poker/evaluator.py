@@ -16,7 +16,8 @@ decide ties, most significant first, one hex digit each (2..14, the wheel's
 ace counting 1). Two pair K-K-9-9-A is ``0x2_DD99E``; the wheel is
 ``0x4_54321``. Comparing these numbers is exactly the ranking of
 RULES.md / ramponneau.fr.txt: category first, then the cards that matter in
-the order the source compares them.
+the order the source compares them (layout and tables: ``_tables.py``; the
+same ranking written plainly, for the tests: ``_reference.py``).
 
 How the fast path works (see docs/games/evaluator.md): each card is encoded
 as one int that *adds* — a base-5 digit for its rank (so the sum of the
@@ -32,14 +33,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import cached_property
-from itertools import combinations_with_replacement
 from threading import Lock
 
 from tavern.cards import RANKS, SUITS, CardError, check_card
+from tavern.games.poker._tables import (
+    CATEGORIES,
+    CATEGORY_SHIFT,
+    FLUSH,
+    RANK_WEIGHT,
+    STRAIGHT_FLUSH,
+    build_plain_table,
+    build_suited_table,
+    unpack_ranks,
+)
 
 __all__ = [
     "CATEGORIES",
     "HandValue",
+    "build_tables",
     "category_of",
     "encode",
     "encode_all",
@@ -48,129 +59,15 @@ __all__ = [
     "rank7",
     "rank7_codes",
     "rank_codes",
-    "build_tables",
 ]
 
-#: Low to high, as RULES.md lists them ("Hand ranking, low to high").
-CATEGORIES: tuple[str, ...] = (
-    "high_card",
-    "pair",
-    "two_pair",
-    "three_of_a_kind",
-    "straight",
-    "flush",
-    "full_house",
-    "four_of_a_kind",
-    "straight_flush",
-)
-HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
-
-_CATEGORY_SHIFT = 20
-_RANK_OF_CHAR = {r: i for i, r in enumerate(RANKS, start=2)}  # '2' -> 2 … 'A' -> 14
-_CHAR_OF_RANK = {i: r for r, i in _RANK_OF_CHAR.items()}
+_CHAR_OF_RANK = {i: r for i, r in enumerate(RANKS, start=2)}  # 2 -> '2' … 14 -> 'A'
 _CHAR_OF_RANK[1] = "A"  # the wheel's ace
-
-
-def _value(category: int, ranks: Sequence[int]) -> int:
-    """Pack a category and up to five deciding ranks into one ordered int."""
-    v = category
-    for i in range(5):
-        v = (v << 4) | (ranks[i] if i < len(ranks) else 0)
-    return v
 
 
 def category_of(value: int) -> str:
     """The category name of a value returned by :func:`evaluate` or :func:`rank7`."""
-    return CATEGORIES[value >> _CATEGORY_SHIFT]
-
-
-def _ranks_of(value: int) -> list[int]:
-    return [(value >> (16 - 4 * i)) & 0xF for i in range(5)]
-
-
-# --------------------------------------------------------------------------
-# The rules, written once, from rank counts (used to build the tables and by
-# the tests as the reference; slow but obviously right).
-# --------------------------------------------------------------------------
-
-def _straight_top(present: set[int]) -> int:
-    """Top rank of the highest straight in ``present`` (ranks 2..14), or 0.
-
-    "l'as peut apparaitre dans une quinte haute (10 Valet Dame Roi As), ou dans
-    une quinte basse (As 2 3 4 5) dans ce dernier cas, il s'agit de la quinte
-    la plus faible qui soit (c'est une quinte de hauteur 5)".
-    """
-    ranks = present | ({1} if 14 in present else set())
-    for top in range(14, 4, -1):
-        if all(r in ranks for r in range(top - 4, top + 1)):
-            return top
-    return 0
-
-
-def _straight_ranks(top: int) -> list[int]:
-    return list(range(top, top - 5, -1))  # wheel: 5 4 3 2 1
-
-
-def _best_plain(counts: dict[int, int]) -> int:
-    """Best five-card value from a rank multiset, ignoring suits (no flush)."""
-    by_count = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
-    desc = sorted(counts, reverse=True)
-
-    def kickers(exclude: set[int], n: int) -> list[int]:
-        return [r for r in desc if r not in exclude][:n]
-
-    quads = [r for r, c in by_count if c >= 4]
-    if quads:
-        q = quads[0]
-        return _value(QUADS, [q] * 4 + kickers({q}, 1))
-    trips = sorted((r for r, c in counts.items() if c >= 3), reverse=True)
-    if trips:
-        t = trips[0]
-        pairs = sorted((r for r, c in counts.items() if c >= 2 and r != t), reverse=True)
-        if pairs:
-            return _value(FULL_HOUSE, [t] * 3 + [pairs[0]] * 2)
-    top = _straight_top(set(counts))
-    if top:
-        return _value(STRAIGHT, _straight_ranks(top))
-    if trips:
-        t = trips[0]
-        return _value(TRIPS, [t] * 3 + kickers({t}, 2))
-    pairs = sorted((r for r, c in counts.items() if c >= 2), reverse=True)
-    if len(pairs) >= 2:
-        hi, lo = pairs[0], pairs[1]
-        return _value(TWO_PAIR, [hi, hi, lo, lo] + kickers({hi, lo}, 1))
-    if pairs:
-        p = pairs[0]
-        return _value(PAIR, [p, p] + kickers({p}, 3))
-    return _value(HIGH_CARD, desc[:5])
-
-
-def _best_suited(ranks: set[int]) -> int:
-    """Best value from five or more ranks of one suit: flush or straight flush."""
-    top = _straight_top(ranks)
-    if top:
-        return _value(STRAIGHT_FLUSH, _straight_ranks(top))
-    return _value(FLUSH, sorted(ranks, reverse=True)[:5])
-
-
-def _reference(cards: Sequence[str]) -> int:
-    """The value straight from the rules, no tables (slow; tests compare to it).
-
-    With at most seven cards a suit holding five or more leaves at most two
-    other cards, so neither four of a kind nor a full house can exist beside
-    a flush: the flush (or straight flush) is then always the best hand.
-    """
-    by_suit: dict[str, set[int]] = {}
-    counts: dict[int, int] = {}
-    for c in cards:
-        r = _RANK_OF_CHAR[c[0]]
-        by_suit.setdefault(c[1], set()).add(r)
-        counts[r] = counts.get(r, 0) + 1
-    best = _best_plain(counts)
-    for ranks in by_suit.values():
-        if len(ranks) >= 5:
-            best = max(best, _best_suited(ranks))
-    return best
+    return CATEGORIES[value >> CATEGORY_SHIFT]
 
 
 # --------------------------------------------------------------------------
@@ -179,8 +76,9 @@ def _reference(cards: Sequence[str]) -> int:
 #
 # A card int is   (5**(rank-2) << 24)  +  suit counters (24 bits).
 #
-# * Rank part: base-5 digits. Any rank occurs at most 4 times, so the sum of
-#   the cards' rank parts is a unique key for the hand's rank multiset.
+# * Rank part: base-5 digits (RANK_WEIGHT). Any rank occurs at most 4 times,
+#   so the sum of the cards' rank parts is a unique key for the hand's rank
+#   multiset: the key of _PLAIN.
 # * Suit part: four 6-bit fields. A card adds 1 to every field and 5 more to
 #   its own suit's field, so after exactly seven cards a field holds
 #   7 + 5*n, which reaches 32 (bit 5 of the field) exactly when n >= 5 — one
@@ -188,6 +86,10 @@ def _reference(cards: Sequence[str]) -> int:
 #   five or six cards we add the missing (7-n) "ones" (_PAD) first. The
 #   largest field value, 7 + 5*7 = 42, stays below 64: no carry between fields.
 # The whole sum stays below 2**55, so builtin ``sum`` keeps to its C fast path.
+#
+# With at most seven cards, a suit holding five leaves at most two other
+# cards: no four of a kind nor full house can exist beside a flush, so a
+# flush hand is looked up in _SUITED alone.
 
 _SUIT_FIELD = 6
 _ONES = sum(1 << (_SUIT_FIELD * s) for s in range(4))
@@ -201,100 +103,11 @@ _SUIT_BIT: dict[int, int] = {}  # card int -> its own suit's flush bit
 _CARD_OF_CODE: dict[int, str] = {}
 for _s, _suit in enumerate(SUITS):
     for _r, _rank in enumerate(RANKS):
-        _code = (5**_r << _RANK_SHIFT) + _ONES + (5 << (_SUIT_FIELD * _s))
+        _code = (RANK_WEIGHT[_r] << _RANK_SHIFT) + _ONES + (5 << (_SUIT_FIELD * _s))
         _CODE[_rank + _suit] = _code
         _RANKBIT[_code] = 1 << _r
         _SUIT_BIT[_code] = 32 << (_SUIT_FIELD * _s)
         _CARD_OF_CODE[_code] = _rank + _suit
-
-
-def _straight_top_of_bits(bits: int) -> int:
-    """Top rank (2..14) of the highest straight in a 13-bit rank mask, or 0."""
-    for top in range(12, 3, -1):
-        m = 0x1F << (top - 4)
-        if bits & m == m:
-            return top + 2
-    return 5 if bits & 0x100F == 0x100F else 0  # A-2-3-4-5, "quinte de hauteur 5"
-
-
-def _build_plain_table() -> dict[int, int]:
-    """Rank-multiset key (sum of base-5 digits) -> best non-flush value.
-
-    Same decisions as :func:`_best_plain`, written for speed because it runs
-    ~74,000 times at import; a test checks every entry against the slow one.
-    """
-    table: dict[int, int] = {}
-    weight = [5**r for r in range(13)]
-    straight_cache: dict[int, int] = {}
-    for n in (5, 6, 7):
-        for combo in combinations_with_replacement(range(13), n):
-            cnt = [0] * 13
-            for r in combo:
-                cnt[r] += 1
-            # Ranks present, grouped by how many times, highest first.
-            groups: list[list[int]] = [[], [], [], [], []]
-            bits = 0
-            for r in range(12, -1, -1):
-                c = cnt[r]
-                if c:
-                    if c > 4:
-                        break  # a fifth card of one rank does not exist
-                    bits |= 1 << r
-                    groups[c].append(r + 2)
-            else:
-                ones, twos, threes, fours = groups[1], groups[2], groups[3], groups[4]
-                if fours:
-                    q = fours[0]
-                    kick = max(r for r in (threes[:1] + twos[:1] + ones[:1]))
-                    ranks = (q, q, q, q, kick)
-                    cat = QUADS
-                elif threes and (len(threes) > 1 or twos):
-                    t = threes[0]
-                    p = max(threes[1:2] + twos[:1])
-                    ranks = (t, t, t, p, p)
-                    cat = FULL_HOUSE
-                else:
-                    top = straight_cache.get(bits)
-                    if top is None:
-                        top = straight_cache[bits] = _straight_top_of_bits(bits)
-                    if top:
-                        ranks = (top, top - 1, top - 2, top - 3, top - 4)
-                        cat = STRAIGHT
-                    elif threes:
-                        t = threes[0]
-                        ranks = (t, t, t, ones[0], ones[1])
-                        cat = TRIPS
-                    elif len(twos) >= 2:
-                        hi, lo = twos[0], twos[1]
-                        ranks = (hi, hi, lo, lo, max(twos[2:3] + ones[:1]))
-                        cat = TWO_PAIR
-                    elif twos:
-                        p = twos[0]
-                        ranks = (p, p, ones[0], ones[1], ones[2])
-                        cat = PAIR
-                    else:
-                        ranks = tuple(ones[:5])
-                        cat = HIGH_CARD
-                a, b, c, d, e = ranks
-                table[sum(weight[r] for r in combo)] = (
-                    cat << 20 | a << 16 | b << 12 | c << 8 | d << 4 | e
-                )
-    return table
-
-
-def _build_suited_table() -> dict[int, int]:
-    """13-bit mask of the flush suit's ranks -> flush or straight flush value."""
-    table: dict[int, int] = {}
-    for mask in range(8192):
-        if mask.bit_count() >= 5:
-            top = _straight_top_of_bits(mask)
-            if top:
-                table[mask] = _value(STRAIGHT_FLUSH, (top, top - 1, top - 2, top - 3, top - 4))
-            else:
-                ranks = [r + 2 for r in range(12, -1, -1) if mask >> r & 1]
-                table[mask] = _value(FLUSH, ranks[:5])
-    return table
-
 
 # Filled in place by build_tables() on first use, so that importing the
 # module (every poker engine, the CLI, the web app) costs nothing. The fast
@@ -314,8 +127,8 @@ def build_tables() -> None:
     with _BUILDING:
         if not _PLAIN:
             # _SUITED first: a non-empty _PLAIN is the sign that both are ready.
-            _SUITED.update(_build_suited_table())
-            _PLAIN.update(_build_plain_table())
+            _SUITED.update(build_suited_table())
+            _PLAIN.update(build_plain_table())
 
 
 def _first_use(codes: Sequence[int]) -> int:
@@ -431,12 +244,12 @@ class HandValue(int):
 
     @property
     def category(self) -> str:
-        return CATEGORIES[int(self) >> _CATEGORY_SHIFT]
+        return CATEGORIES[int(self) >> CATEGORY_SHIFT]
 
     @property
     def ranks(self) -> tuple[int, ...]:
         """The five deciding ranks, most significant first (2..14, wheel ace = 1)."""
-        return tuple(_ranks_of(int(self)))
+        return unpack_ranks(int(self))
 
     def __repr__(self) -> str:
         return f"HandValue({self.category}, {' '.join(self.cards)})"
@@ -465,7 +278,7 @@ def _best_five(hand: Sequence[str], value: int) -> tuple[str, ...]:
     Where several cards would do (the kicker's rank held twice), the one
     given first wins; the value does not depend on that choice.
     """
-    category = value >> _CATEGORY_SHIFT
+    category = value >> CATEGORY_SHIFT
     pool: Iterable[str] = hand
     if category == FLUSH or category == STRAIGHT_FLUSH:
         suits = "".join(c[1] for c in hand)
