@@ -372,7 +372,7 @@ def test_poker_winner_leads_his_lowest_card_of_a_suit():
     assert deal.to_act() == ["A"]
     assert [a["card"] for a in deal.legal_actions("A")] == h("2c 2d 2h 2s")
     before = snapshot(deal)
-    with pytest.raises(IllegalAction, match="lowest card of a suit"):
+    with pytest.raises(IllegalAction, match="lowest card of a suit: your lowest of clubs is 2♣"):
         deal.act("A", "lead", card="3c")
     with pytest.raises(IllegalAction, match="do not hold"):
         deal.act("A", "lead", card="7c")

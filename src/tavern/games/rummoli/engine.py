@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from tavern.cards import RANK_VALUE, CardError, check_card, check_deck_order, deck52, pretty, shuffle
+from tavern.cards import CardError, check_card, check_deck_order, deck52, pretty, shuffle
 from tavern.games.base import Event, IllegalAction, LegalAction
 from tavern.games.rummoli.board import board_from_carry, pay_what_he_has
 from tavern.games.rummoli.config import POKER_POT, RUMMOLI_POT, PaySection, RummoliConfig, parse_config
@@ -29,6 +29,7 @@ from tavern.games.rummoli.sequence import (
     SUIT_NAMES,
     colour,
     lead_options,
+    lowest_of_suit,
     next_card,
     other_colour,
     runs_from,
@@ -403,7 +404,8 @@ class RummoliDeal:
         if self.colour_required is not None and colour(card[1]) != self.colour_required:
             suits = " or ".join(SUIT_NAMES[s] for s in "cdhs" if colour(s) == self.colour_required)
             return f"the sequence restarts in the other colour: {suits}"
-        return f"you must lead your lowest card of a suit (the lowest {SUIT_NAMES[card[1]]} you hold)"
+        low = lowest_of_suit(hand, card[1])
+        return f"you must lead your lowest card of a suit: your lowest of {SUIT_NAMES[card[1]]} is {pretty(low)}"
 
     @staticmethod
     def _check_cards(cards: Any) -> list[str]:
