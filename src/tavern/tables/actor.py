@@ -135,6 +135,7 @@ class TableActor:
                 try:
                     out = await self._handle(command, username, args)
                     changed = True
+                    self._want_deal()
                     if not fut.done():
                         fut.set_result(out)
                 except (CommandError, IllegalAction, CardError) as exc:
@@ -150,6 +151,12 @@ class TableActor:
                     await self.publish()
             except Exception:
                 log.exception("table %s: tick failed", self.info.id)
+
+    def _want_deal(self) -> None:
+        """After a change of seats: deal when enough players are ready."""
+        if (self.engine is None or self.engine.over) and self.next_deal_at is None \
+                and len(self._ready()) >= self.min_players:
+            self.next_deal_at = self.clock() + self.deal_pause
 
     def _next_wake(self) -> float | None:
         times = list(self.deadlines.values())
@@ -441,7 +448,8 @@ class TableActor:
                                 deltas, rake, record, result)
         for name, seat in self.dealt.items():
             seat.chips = chips[name]
-            seat.time_bank = min(TIME_BANK_MAX, seat.time_bank + TIME_BANK_REFILL)
+            if self.time_bank:  # a table without time bank never grows one
+                seat.time_bank = min(TIME_BANK_MAX, seat.time_bank + TIME_BANK_REFILL)
         self.carry = result.get("carry")
         self.last_result = {"deal": self.deals, "result": _public_result(result)}
         self.archive_id = None

@@ -1,0 +1,145 @@
+"""A live table on a real migrated database, driven without a browser."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from sqlalchemy.orm import Session, sessionmaker
+
+from tavern.services import ledger
+from tavern.store.models import TableConfig, Tavern, User, Village
+from tavern.tables.actor import TableActor
+from tavern.tables.bank import SqlBank
+from tavern.tables.broadcast import LocalBroadcaster
+
+_HASH = "$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG"
+
+
+@dataclasses.dataclass
+class World:
+    factory: sessionmaker[Session]
+    owner_id: int
+    table_id: int
+    tavern_id: int
+    users: dict[str, int]
+
+    def balance(self, name: str, currency: str = "ecus") -> int:
+        with self.factory() as s:
+            return ledger.balance(s, "user", self.users[name], currency)
+
+    def chips(self, name: str) -> int:
+        with self.factory() as s:
+            return ledger.chips(s, self.users[name], self.table_id)
+
+    def audit_ok(self) -> bool:
+        with self.factory() as s:
+            return ledger.audit(s).ok
+
+
+def build_world(factory: sessionmaker[Session], *, game: str = "ramponneau", stakes: dict[str, Any] | None = None,
+                variant: str = "", names: tuple[str, ...] = ("ana", "bob", "cid", "dan"), level: int = 1,
+                rake_percent: int = 5, options: dict[str, Any] | None = None) -> World:
+    with factory() as s, s.begin():
+        owner = User(username="patron", password_hash=_HASH, level=1, role="player")
+        s.add(owner)
+        s.flush()
+        village = Village(name="Montmartre")
+        s.add(village)
+        s.flush()
+        tavern = Tavern(village_id=village.id, owner_id=owner.id, name="Au Lapin Agile")
+        s.add(tavern)
+        s.flush()
+        table = TableConfig(
+            tavern_id=tavern.id, name="t1", game=game, variant=variant,
+            stakes=stakes or {"small_blind": 1, "big_blind": 2}, options=options or {},
+            buy_in_min=20, buy_in_max=200, rake_percent=rake_percent, rake_cap=None, no_flop_no_drop=True,
+            seats=6, action_timer_seconds=30, status="open",
+        )
+        s.add(table)
+        s.flush()
+        users = {}
+        for n in names:
+            u = User(username=n, password_hash=_HASH, level=level, role="player")
+            s.add(u)
+            s.flush()
+            ledger.issue(s, u.id, 1000)
+            users[n] = u.id
+        return World(factory, owner.id, table.id, tavern.id, users)
+
+
+class Harness:
+    """An actor and one inbox per player, on the in-process broadcaster."""
+
+    def __init__(self, world: World, **options: Any) -> None:
+        self.world = world
+        self.bank = SqlBank(world.factory)
+        self.broadcaster = LocalBroadcaster()
+        self.options = {"deal_pause": 0.0, **options}
+        self.inbox: dict[str | None, list[dict[str, Any]]] = {}
+        self.actor: TableActor | None = None
+
+    async def start(self, timer: float | None = None, seated: tuple[str, ...] = ()) -> TableActor:
+        """Start the actor; ``seated`` players sit (cave 200) before it starts,
+        so that the first deal has them all."""
+        import json
+
+        for i, name in enumerate(seated):
+            self.bank.sit(self.world.table_id, self.world.users[name], i, 200)
+
+        info = self.bank.table_info(self.world.table_id)
+        if timer is not None:
+            info = dataclasses.replace(info, action_timer_seconds=timer)
+        self.actor = TableActor(info, self.bank, self.broadcaster, **self.options)
+        for name in [*self.world.users, None]:
+            box = self.inbox.setdefault(name, [])
+            self.broadcaster.subscribe(self.world.table_id, name, lambda t, box=box: box.append(json.loads(t)))
+        await self.actor.start()
+        return self.actor
+
+    async def sit(self, name: str, seat: int, cave: int = 200) -> Any:
+        return await self.actor.submit("sit", name, user_id=self.world.users[name], seat=seat, cave=cave)
+
+    async def settle(self, rounds: int = 20) -> None:
+        for _ in range(rounds):
+            await asyncio.sleep(0)
+        await self.actor.submit("sync", None)
+
+    def last(self, name: str | None) -> dict[str, Any]:
+        return self.inbox[name][-1]
+
+    async def play_deal(self, policy: Callable[[str, list[dict[str, Any]]], dict[str, Any]]) -> int:
+        """Play the current deal to its end with ``policy``; returns the deal number."""
+        actor = self.actor
+        deal_no = actor.deals
+        for _ in range(500):
+            if actor.engine is None or actor.engine.over or actor.deals != deal_no:
+                break
+            to_act = actor.engine.to_act()
+            if not to_act:
+                await self.settle()
+                continue
+            name = to_act[0]
+            move = policy(name, actor.engine.legal_actions(name))
+            args = {k: v for k, v in move.items() if k != "action"}
+            await actor.submit("act", name, action=move["action"], args=args)
+        await self.settle()
+        return deal_no
+
+
+def passive(name: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    names = [a["action"] for a in legal]
+    for choice in ("check", "call"):
+        if choice in names:
+            return {"action": choice}
+    if "draw" in names:
+        return {"action": "draw", "discard": []}
+    return {"action": names[0]}
+
+
+@pytest.fixture
+def world(session_factory: sessionmaker[Session]) -> World:
+    return build_world(session_factory)

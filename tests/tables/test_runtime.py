@@ -1,0 +1,218 @@
+"""The table runtime with several simulated players on a real database."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tavern.tables.actor import CommandError
+from tests.tables.conftest import Harness, build_world, passive
+
+pytestmark = [pytest.mark.db]
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+def test_three_players_play_a_deal_and_the_ledger_follows(world):
+    """RULES.md: chips at a table are ledger balances; the rake is "credited to
+    the tavern owner"; "every hand is archived with its full record"."""
+
+    async def scenario():
+        h = Harness(world)
+        actor = await h.start(seated=("ana", "bob", "cid"))
+        await h.settle()
+        assert actor.engine is not None and actor.deals == 1
+        await h.play_deal(passive)
+        await actor.stop()
+        return actor
+
+    run(scenario())
+    chips = {n: world.chips(n) for n in ("ana", "bob", "cid")}
+    from tavern.services import ledger
+    from tavern.store.models import ArchivedHand
+    with world.factory() as s:
+        owner_ecus = ledger.balance(s, "user", world.owner_id, "ecus")
+        done = [h for h in s.query(ArchivedHand).all() if not h.voided]
+        rake = sum(h.rake for h in done)
+    assert done and done[0].record["game"] == "ramponneau" and done[0].record["actions"]
+    assert sum(chips.values()) + rake == 600  # no chip created or lost
+    assert owner_ecus == rake
+    assert world.audit_ok()
+
+
+def test_cave_bounds_and_no_chips_added_mid_deal(world):
+    """RULES.md: "Cave (buy-in): ... between 10× and 100× the big blind" and
+    "Chips can be added between hands, never during one"."""
+
+    async def scenario():
+        h = Harness(world)
+        actor = await h.start()
+        with pytest.raises(CommandError, match="cave"):
+            await h.sit("ana", 0, 10)  # below 10× the big blind (20)
+        with pytest.raises(CommandError, match="cave"):
+            await h.sit("ana", 0, 201)
+        await h.sit("ana", 0, 100)
+        await h.sit("bob", 1, 100)
+        await h.settle()
+        assert actor.engine is not None and not actor.engine.over
+        with pytest.raises(CommandError, match="never during one"):
+            await actor.submit("cave", "ana", amount=10)
+        await actor.stop()
+
+    run(scenario())
+    assert world.balance("ana") == 900  # the refused caves changed nothing
+
+
+def test_a_player_without_hands_left_is_not_dealt_in(session_factory):
+    """RULES.md: "Level 0 players get no free hands" and "A player with no hands
+    left is not dealt in and is told why"."""
+    w = build_world(session_factory, level=0)
+
+    async def scenario():
+        h = Harness(w)
+        actor = await h.start()
+        await h.sit("ana", 0)
+        await h.sit("bob", 1)
+        await h.settle()
+        return actor, h
+
+    actor, h = run(scenario())
+    assert actor.engine is None
+    assert "no free hands" in h.last("ana")["you"]["notice"]
+
+
+def all_in_ana(name, legal):
+    names = {a["action"]: a for a in legal}
+    if name == "ana" and "raise" in names:
+        return {"action": "raise", "amount": names["raise"]["max"]}
+    if name == "ana" and "bet" in names:
+        return {"action": "bet", "amount": names["bet"]["max"]}
+    return passive(name, legal)
+
+
+def test_rake_is_credited_to_the_tavern_owner(world):
+    """RULES.md: "Rake: a percentage set by the owner, taken from every pot ...
+    rounded down, optionally capped per pot, credited to the tavern owner"."""
+
+    async def scenario():
+        h = Harness(world)
+        actor = await h.start(seated=("ana", "bob", "cid"))
+        await h.settle()
+        await h.play_deal(all_in_ana)  # everybody calls ana's all-in: one pot of 600
+        await actor.stop()
+
+    run(scenario())
+    from tavern.services import ledger
+    with world.factory() as s:
+        assert ledger.balance(s, "user", world.owner_id, "ecus") == 600 * 5 // 100
+    assert sum(world.chips(n) for n in ("ana", "bob", "cid")) == 600 - 30
+    assert world.audit_ok()
+
+
+def test_sit_out_and_back_posts_the_big_blind(world):
+    """RULES.md: "'Se lever': stay seated, keep the chips, receive no cards, pay
+    no blinds. 'Se rasseoir': come back; the player must post a big blind again
+    (or wait for the big blind to reach them)"."""
+
+    async def scenario():
+        h = Harness(world)
+        actor = await h.start(seated=("ana", "bob", "cid", "dan"))
+        await h.settle()
+        await h.play_deal(passive)
+        await actor.submit("sit_out", "bob")
+        await h.play_deal(passive)  # a deal already under way ends (he folds at his turn)
+        await h.settle()
+        assert "bob" not in actor.dealt  # receives no cards
+        before = world.chips("bob")
+        await h.play_deal(passive)
+        assert world.chips("bob") == before  # and pays no blinds
+        await actor.submit("sit_in", "bob", post=True)
+        for _ in range(3):  # not in the small blind's seat: then he waits one deal
+            await h.play_deal(passive)
+            await h.settle()
+            if "bob" in actor.dealt:
+                break
+        assert "bob" in actor.dealt
+        rec = actor.engine.record()
+        names = [s["player"] for s in rec["seats"]]
+        bob, n = names.index("bob"), len(names)
+        big_blind = (rec["button"] + 2) % n
+        # Back in: a live big blind posted out of position, or the big blind itself.
+        assert rec["seats"][bob].get("post") or bob == big_blind
+        await actor.stop()
+
+    run(scenario())
+    assert world.audit_ok()
+
+
+def test_timeouts_check_or_fold_then_sit_the_player_out(world):
+    """Issue: "on time-out check if possible, else fold; after three time-outs in
+    a row the player is sat out"."""
+
+    async def scenario():
+        h = Harness(world, time_bank=0.0)
+        actor = await h.start(timer=0.05)
+        await h.sit("ana", 0, 200)
+        await h.sit("bob", 1, 200)
+        for _ in range(400):  # nobody acts: the clock plays for them
+            await asyncio.sleep(0.01)
+            if any(s.sitting_out for s in actor.seats.values()):
+                break
+        await actor.stop()
+        return actor
+
+    actor = run(scenario())
+    out = [s for s in actor.seats.values() if s.sitting_out]
+    # Heads-up, the small blind faces the big blind: each time-out folds (no
+    # check is possible), so the first player sat out has folded three deals.
+    assert len(out) == 1 and "time-outs" in out[0].notice
+    assert actor.deals >= 5
+    from tavern.store.models import ArchivedHand
+    with world.factory() as s:
+        records = [h.record for h in s.query(ArchivedHand).order_by(ArchivedHand.id) if not h.voided]
+    folds = [a for r in records for a in r["actions"] if a["player"] == out[0].name]
+    assert len(folds) == 3 and all(a["action"] == "fold" for a in folds)
+    assert world.audit_ok()
+
+
+def test_auto_action_plays_as_soon_as_the_turn_comes(world):
+    """RULES.md (draw poker): "Auto-actions chosen in advance (check/fold, call
+    any, …) are executed when the turn comes"."""
+
+    async def scenario():
+        h = Harness(world)
+        actor = await h.start(seated=("ana", "bob", "cid"))
+        await h.settle()
+        waiting = [n for n in actor.dealt if n not in actor.engine.to_act()]
+        name = waiting[0]
+        actor.deal_pause = 60.0  # keep this deal on the table once it ends
+        await actor.submit("auto", name, auto="call_any")
+        before = len(actor.engine.record()["actions"])
+        await h.play_deal(passive)
+        rec = actor.engine.record()
+        mine = [a for a in rec["actions"][before:] if a["player"] == name]
+        await actor.stop()
+        return mine
+
+    mine = run(scenario())
+    assert mine and mine[0]["action"] in ("call", "check")
+
+
+def test_stale_action_is_refused(world):
+    """Issue: "stale commands (based on an older sequence) are refused"."""
+
+    async def scenario():
+        h = Harness(world)
+        actor = await h.start()
+        await h.sit("ana", 0)
+        await h.sit("bob", 1)
+        await h.settle()
+        name = actor.engine.to_act()[0]
+        with pytest.raises(CommandError, match="older view"):
+            await actor.submit("act", name, action="call", seq=actor.seq - 1, args={})
+        await actor.stop()
+
+    run(scenario())
