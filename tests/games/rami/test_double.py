@@ -324,3 +324,55 @@ def test_random_legal_play_ends_keeps_every_card_and_conserves_chips(seed, n, sc
     assert sum(res["delta"].values()) == 0
     assert all(res["chips"][p] == chips + res["delta"][p] >= 0 for p in res["chips"])
     assert double.replay(e.record())["chips"] == res["chips"]
+
+
+def _snapshot(e):
+    return (e.record(), [e.view(p) for p in e.players] + [e.view(None)], every_card(e))
+
+
+def _legal_move(e, r):
+    p = e.to_act()[0]
+    a = r.choice(e.legal_actions(p))
+    if a["action"] == "draw":
+        e.act(p, "draw", source=r.choice(a["sources"]))
+    elif a["action"] == "lay":
+        e.act(p, "lay", cards=r.choice(a["melds"]))
+    elif a["action"] == "add":
+        e.act(p, "add", **r.choice(a["options"]))
+    elif a["action"] == "move_joker":
+        o = r.choice(a["options"])
+        e.act(p, "move_joker", meld=o["meld"], card=o["card"], end=r.choice(o["ends"]))
+    else:
+        e.act(p, "discard", card=r.choice(a["cards"]))
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_any_refused_move_leaves_the_state_untouched(seed):
+    """"an illegal move raises IllegalAction ... and leaves the state untouched" —
+    moving jokers included."""
+    r = random.Random(seed)
+    comp = double.deck_composition({}, 3)
+    e = double.new_deal({}, [{"player": p, "chips": 50} for p in "ABC"], 0, rng=SeededSource(r))
+    for _ in range(300):
+        if e.over:
+            break
+        p = e.to_act()[0]
+        pool = e.hands[p] + [r.choice(comp)]
+        joker_runs = [i for i, tm in enumerate(e.table) if tm.meld.kind == "run" and tm.meld.jokers]
+        attempts = [
+            ("move_joker", {"meld": r.choice(joker_runs + [0, 5]), "card": r.choice(pool),
+                            "end": r.choice(["low", "high", "up"])}),
+            ("add", {"meld": r.randint(0, len(e.table)), "cards": r.sample(pool, min(2, len(pool)))}),
+            ("discard", {"card": r.choice(pool)}),
+            ("draw", {"source": r.choice(["stock", "discard"])}),
+            ("lay", {"cards": r.sample(pool, min(len(pool), r.randint(2, 4)))}),
+        ]
+        action, args = r.choice(attempts)
+        before = _snapshot(e)
+        try:
+            e.act(p, action, **args)
+        except IllegalAction:
+            assert _snapshot(e) == before, (p, action, args)
+        if not e.over:
+            _legal_move(e, r)

@@ -737,3 +737,63 @@ def test_tavern_replay_reads_a_rami_record(tmp_path, capsys):
     path.write_text(json.dumps(bad))
     assert cli.main(["replay", str(path)]) == 1
     assert "not one meld" in json.loads(capsys.readouterr().out)["error"]
+
+
+def snapshot(e):
+    return (e.record(), [e.view(p) for p in e.players] + [e.view(None)], every_card(e))
+
+
+def random_attempt(e, r: random.Random, composition: list[str]) -> tuple[str, str, dict]:
+    """A move that may well be illegal: any player, any action, cards held or not."""
+    p = r.choice(e.players + ["Z"]) if r.random() < 0.2 else e.to_act()[0]
+    hand = e.hands.get(p, [])
+    pool = hand + [r.choice(composition)]
+
+    def some(k):
+        return r.sample(pool, min(len(pool), k))
+
+    action = r.choice(["draw", "lay", "add", "discard", "move_joker", "knock"])
+    args = {
+        "draw": lambda: {"source": r.choice(["stock", "discard", "widow"])},
+        "lay": lambda: {"cards": some(r.randint(1, 5))},
+        "add": lambda: {"meld": r.randint(-1, len(e.table)), "cards": some(r.randint(1, 2))},
+        "discard": lambda: {"card": r.choice(pool + ["1z"])},
+        "move_joker": lambda: {"meld": r.randint(0, len(e.table)), "card": r.choice(pool),
+                               "end": r.choice(["low", "high", "middle"])},
+        "knock": lambda: {},
+    }[action]()
+    return p, action, args
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 4))
+def test_any_refused_move_leaves_the_state_untouched(seed, n):
+    """"an illegal move raises IllegalAction ... and leaves the state untouched"."""
+    r = random.Random(seed)
+    config = {"joker": True, "ace_around": r.random() < 0.5, "reshuffle": True}
+    composition = rami.deck_composition(config, n)
+    e = rami.new_deal(config, seats(n), 0, rng=SeededSource(r))
+    steps = 0
+    while not e.over and steps < 400:
+        before = snapshot(e)
+        p, action, args = random_attempt(e, r, composition)
+        try:
+            e.act(p, action, **args)
+        except IllegalAction:
+            assert snapshot(e) == before, (p, action, args)
+        if not e.over:
+            play_randomly_once(e, r)
+        steps += 1
+
+
+def play_randomly_once(e, r: random.Random) -> None:
+    p = e.to_act()[0]
+    a = r.choice(e.legal_actions(p))
+    if a["action"] == "draw":
+        e.act(p, "draw", source=r.choice(a["sources"]))
+    elif a["action"] == "lay":
+        e.act(p, "lay", cards=r.choice(a["melds"]))
+    elif a["action"] == "add":
+        e.act(p, "add", **r.choice(a["options"]))
+    else:
+        e.act(p, "discard", card=r.choice(a["cards"]))
