@@ -1,0 +1,177 @@
+"""« Ma taverne → Gérer sa taverne »: the shop, the inventory, opening and closing tables."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from tavern.services import ledger
+from tavern.store.db import session_scope
+from tavern.store.models import Inventory, LedgerEntry, TableConfig
+from webtools import World, api_csrf, login, make_user, page, post_form
+
+pytestmark = pytest.mark.db
+
+RAMPONNEAU = {"game": "ramponneau", "name": "La grande", "small_blind": "1", "big_blind": "2",
+              "seats": "6", "rake_percent": "5", "action_timer_seconds": "30", "no_flop_no_drop": "on"}
+
+
+def manage(world: World) -> str:
+    return f"/ma-taverne/{world.tavern_id}"
+
+
+def counts() -> tuple[int, int, int]:
+    """(ledger entries, inventory items, table configs): what a refusal must not change."""
+    with session_scope() as s:
+        return (s.scalar(select(func.count()).select_from(LedgerEntry)),
+                s.scalar(select(func.count()).select_from(Inventory)),
+                s.scalar(select(func.count()).select_from(TableConfig)))
+
+
+def test_buy_store_open_close_returns_the_deck(client: TestClient, world: World) -> None:
+    """RULES.md: "To open a card table the owner must own a deck of cards item and
+    store it in the tavern's inventory (one deck item per open table)"; closing an
+    empty table gives the deck back."""
+    login(client, "owner")
+    base = manage(world)
+    r = post_form(client, f"{base}/acheter", {"kind": "deck52"}, page=base)
+    assert r.status_code == 303 and r.headers["location"] == base
+    state = client.get(f"/api/taverns/{world.tavern_id}").json()
+    assert state["ecus"] == 1000 - state["shop"]["deck52"]
+    [deck] = state["inventory"]
+    assert (deck["kind"], deck["tavern_id"], deck["table_id"]) == ("deck52", None, None)
+
+    r = post_form(client, f"{base}/entreposer", {"inventory_id": str(deck["id"])}, page=base)
+    assert r.status_code == 303
+    [deck] = client.get(f"/api/taverns/{world.tavern_id}").json()["inventory"]
+    assert deck["tavern_id"] == world.tavern_id
+
+    r = post_form(client, f"{base}/tables", RAMPONNEAU, page=base)
+    assert r.status_code == 303, page(r)
+    state = client.get(f"/api/taverns/{world.tavern_id}").json()
+    [table] = state["tables"]
+    assert (table["game"], table["stakes"], table["seats"]) == ("ramponneau", {"small_blind": 1, "big_blind": 2}, 6)
+    assert state["inventory"][0]["table_id"] == table["id"]
+    assert f'href="/tables/{table["id"]}"' in client.get("/").text
+
+    # The deck is taken: a second table is refused, and nothing changes.
+    before = counts()
+    r = post_form(client, f"{base}/tables", RAMPONNEAU, page=base)
+    assert r.status_code == 400 and "deck" in page(r)
+    assert counts() == before
+
+    r = post_form(client, f"{base}/tables/{table['id']}/fermer", page=base)
+    assert r.status_code == 303
+    state = client.get(f"/api/taverns/{world.tavern_id}").json()
+    assert state["tables"] == []
+    assert state["inventory"][0]["table_id"] is None and state["inventory"][0]["tavern_id"] == world.tavern_id
+    assert f'href="/tables/{table["id"]}"' not in client.get("/").text
+
+
+def test_open_table_refused_without_a_free_deck(client: TestClient, world: World) -> None:
+    """RULES.md: an owner opens a table only with a deck item stored in the tavern."""
+    login(client, "owner")
+    base = manage(world)
+    before = counts()
+    r = post_form(client, f"{base}/tables", RAMPONNEAU, page=base)
+    assert r.status_code == 400
+    assert "deck" in page(r) and 'value="La grande"' in r.text  # the form is shown again, filled
+    # A deck bought but left at home does not count either.
+    post_form(client, f"{base}/acheter", {"kind": "deck52"}, page=base)
+    r = post_form(client, f"{base}/tables", RAMPONNEAU, page=base)
+    assert r.status_code == 400
+    assert counts()[2] == before[2] == 0
+
+
+def test_two_deck_games_need_two_decks(client: TestClient, world: World) -> None:
+    """RULES.md: "one deck item per open table; games played with two decks need two"."""
+    login(client, "owner")
+    token = api_csrf(client)
+    h = {"X-CSRF-Token": token}
+    tid = world.tavern_id
+    item = client.post(f"/api/taverns/{tid}/shop", json={"kind": "deck52"}, headers=h).json()
+    client.post(f"/api/taverns/{tid}/inventory", json={"inventory_id": item["id"]}, headers=h)
+    gin = {"game": "gin", "stakes": {"unit": 1}, "seats": 2}
+    r = client.post(f"/api/taverns/{tid}/tables", json=gin, headers=h)
+    assert r.status_code == 400 and "2 decks" in r.json()["detail"]
+    item = client.post(f"/api/taverns/{tid}/shop", json={"kind": "deck52"}, headers=h).json()
+    client.post(f"/api/taverns/{tid}/inventory", json={"inventory_id": item["id"]}, headers=h)
+    r = client.post(f"/api/taverns/{tid}/tables", json=gin, headers=h)
+    assert r.status_code == 201 and r.json()["game"] == "gin"
+
+
+def test_bad_table_settings_are_refused_with_reasons(client: TestClient, world: World) -> None:
+    """RULES.md "Cave": "between 10× and 100× the big blind (owner may narrow it)"."""
+    login(client, "owner")
+    base = manage(world)
+    post_form(client, f"{base}/acheter", {"kind": "deck52"}, page=base)
+    deck = client.get(f"/api/taverns/{world.tavern_id}").json()["inventory"][0]
+    post_form(client, f"{base}/entreposer", {"inventory_id": str(deck["id"])}, page=base)
+    before = counts()
+    cases = [
+        ({**RAMPONNEAU, "buy_in_max": "1000"}, "cave"),      # wider than 100× the big blind
+        ({**RAMPONNEAU, "seats": "11"}, "2 to 10"),           # Ramponneau: 2–10 seats
+        ({**RAMPONNEAU, "big_blind": "deux"}, "nombre entier"),
+        ({**RAMPONNEAU, "game": "belote"}, "Jeu"),
+        ({**RAMPONNEAU, "rake_percent": "50"}, "rake"),
+    ]
+    for form, reason in cases:
+        r = post_form(client, f"{base}/tables", form, page=base)
+        assert r.status_code == 400, form
+        assert reason in page(r), (form, page(r)[:200])
+    assert counts() == before
+
+
+def test_shop_refuses_what_the_owner_cannot_pay(client: TestClient, world: World) -> None:
+    """The ledger refuses to let a player spend what he does not have; nothing changes."""
+    login(client, "owner")
+    base = manage(world)
+    # Spend everything first: 1000 écus buy at most 1000 // price decks.
+    price = client.get(f"/api/taverns/{world.tavern_id}").json()["shop"]["deck52"]
+    for _ in range(1000 // price):
+        assert post_form(client, f"{base}/acheter", {"kind": "deck52"}, page=base).status_code == 303
+    before = counts()
+    r = post_form(client, f"{base}/acheter", {"kind": "deck52"}, page=base)
+    assert r.status_code == 400 and "Fonds insuffisants" in page(r)
+    assert counts() == before
+    r = client.post(f"/api/taverns/{world.tavern_id}/shop", json={"kind": "deck52"},
+                    headers={"X-CSRF-Token": api_csrf(client)})
+    assert r.status_code == 400 and "Fonds insuffisants" in r.json()["detail"]
+    with session_scope() as s:
+        assert ledger.balance(s, "user", world.owner_id, "ecus") == 1000 % price
+
+
+def test_another_owners_tavern_is_forbidden(client: TestClient, world: World) -> None:
+    """A player cannot reach another owner's tavern pages (403), nor act on it."""
+    with session_scope() as s:
+        make_user(s, "rival", ecus=1000)
+    login(client, "rival")
+    base = manage(world)
+    assert client.get(base).status_code == 403
+    assert "Cette taverne ne vous appartient pas." in page(client.get(base))
+    before = counts()
+    assert post_form(client, f"{base}/acheter", {"kind": "deck52"}, page="/").status_code == 403
+    assert post_form(client, f"{base}/tables", RAMPONNEAU, page="/").status_code == 403
+    h = {"X-CSRF-Token": api_csrf(client)}
+    assert client.get(f"/api/taverns/{world.tavern_id}").status_code == 403
+    assert client.post(f"/api/taverns/{world.tavern_id}/shop", json={"kind": "deck52"}, headers=h).status_code == 403
+    assert counts() == before
+    # No "Ma taverne" for a player without one.
+    assert 'href="/ma-taverne"' not in client.get("/").text
+
+
+def test_owner_cannot_store_someone_elses_item(client: TestClient, world: World, new_client) -> None:  # noqa: ANN001
+    with session_scope() as s:
+        make_user(s, "rival", ecus=1000)
+    rival = new_client()
+    login(rival, "rival")
+    login(client, "owner")
+    base = manage(world)
+    post_form(client, f"{base}/acheter", {"kind": "deck52"}, page=base)
+    deck = client.get(f"/api/taverns/{world.tavern_id}").json()["inventory"][0]
+    r = rival.post(f"/api/taverns/{world.tavern_id}/inventory", json={"inventory_id": deck["id"]},
+                   headers={"X-CSRF-Token": api_csrf(rival)})
+    assert r.status_code == 403
+    r = post_form(client, f"{base}/entreposer", {"inventory_id": "999999"}, page=base)
+    assert r.status_code == 400 and "not yours" in page(r)
