@@ -758,3 +758,32 @@ def test_illegal_actions_never_change_the_state(seed):
             assert snapshot(deal) == before
         p, a, args = _random_action(deal, r)
         deal.act(p, a, **args)
+
+
+def test_next_card_already_played_stops_and_a_suit_past_its_ace_can_be_led_again():
+    """Ruling: a next card already on the table stops the sequence like a dead
+    one. Source: "Si c'est un as qui interrompt la séquence, et qu'un joueur
+    détient encore des cartes de la couleur de l'as, ce joueur pourra, lorsque
+    son tour viendra, repasser à la couleur en question"."""
+    deal = s1()
+    run(deal, DEAD_WIDOW + [("A", "lead", {"card": "2s"}), ("A", "play", {"cards": ["3s"]})])
+    run(deal, [("B", "play", {"cards": h("4s 5s 6s 7s")}), ("C", "play", {"cards": h("8s 9s Ts Js")})])
+    run(deal, [("C", "lead", {"card": "8d"}), ("C", "play", {"cards": ["9d"]})])  # T♦ dead
+    run(deal, [("C", "lead", {"card": "Tc"}), ("C", "play", {"cards": h("Jc Qc Kc")}), ("A", "play", {"cards": ["Ac"]})])
+    run(deal, [("A", "lead", {"card": "2d"}), ("A", "play", {"cards": h("3d 4d")})])
+    events = deal.act("B", "play", cards=h("5d 6d 7d"))
+    assert {"event": "stop", "after": "7d", "reason": "played"} in events  # C played 8♦
+    # Clubs stopped at their ace, yet B may now lead his lowest club.
+    assert deal.legal_actions("B") == [{"action": "lead", "card": "7c"}]
+    events = run(deal, [("B", "lead", {"card": "7c"}), ("B", "play", {"cards": h("8c 9c")})])
+    assert {"event": "win", "section": "789", "player": "B", "amount": 3} in events
+    assert {"event": "stop", "after": "9c", "reason": "played"} in events
+
+
+def test_deal_follows_the_engine_contract():
+    from tavern.games.base import Engine
+
+    deal = s1()
+    assert isinstance(deal, Engine) and deal.game == "rummoli"
+    assert registry.load("rummoli") is rummoli
+    assert sorted(rummoli.deck_composition({}, 5)) == sorted(deck52())
