@@ -376,3 +376,30 @@ def test_any_refused_move_leaves_the_state_untouched(seed):
             assert _snapshot(e) == before, (p, action, args)
         if not e.over:
             _legal_move(e, r)
+
+
+@pytest.mark.parametrize("seed", [3, 7])
+def test_every_offered_action_is_accepted(seed):
+    """legal_actions "says exactly what that player may do now": each lay, add,
+    move_joker and discard it lists is accepted (tried on a copy of the deal)."""
+    import copy
+
+    r = random.Random(seed)
+    e = double.new_deal({}, [{"player": p, "chips": 50} for p in "AB"], 0, rng=SeededSource(r))
+    tried = Counter()
+    while not e.over:
+        p = e.to_act()[0]
+        for a in e.legal_actions(p):
+            calls = {
+                "draw": lambda a: [{"source": s} for s in a["sources"]],
+                "lay": lambda a: [{"cards": m} for m in a["melds"]],
+                "add": lambda a: a["options"],
+                "move_joker": lambda a: [{"meld": o["meld"], "card": o["card"], "end": end}
+                                         for o in a["options"] for end in o["ends"]],
+                "discard": lambda a: [{"card": c} for c in a["cards"]],
+            }[a["action"]](a)
+            for args in calls:
+                copy.deepcopy(e).act(p, a["action"], **args)
+                tried[a["action"]] += 1
+        _legal_move(e, r)
+    assert tried["lay"] and tried["discard"] and tried["draw"]
