@@ -73,8 +73,9 @@ class RamsEngine:
             stake = config.unit * config.stake_units(self.n_tricks)
             self.pot = carried + stakes.pay(self.chips, self.dealer, None, stake)
         else:
-            # Ruling: à la partie there is no pot to lose by passing, so every deal is played.
-            self.forced, self.pot = True, 0
+            # À la partie there is no pot, hence no forced deal: "chaque joueur qui, prenant
+            # part à ce coup" — taking part is a choice.
+            self.forced, self.pot = False, 0
 
         self.speeches: dict[str, str] = {}
         self.widow_taker: str | None = None
@@ -253,8 +254,11 @@ class RamsEngine:
         if len(self.speeches) == len(self.order) - 1 and len(passed) == len(self.order) - 1:
             # Everybody before the last speaker passed: he takes the pot, unplayed.
             last = self.order[-1]
-            self.outcome = stakes.settle_all_pass(self.chips, self.pot, last)
             self.phase = "done"
+            if self.partie is not None:
+                # Ruling: à la partie there are no stakes to take; the deal counts for nothing.
+                return events + [{"event": "tokens", "tokens": dict(self.partie["tokens"]), "out": []}]
+            self.outcome = stakes.settle_all_pass(self.chips, self.pot, last)
             return events + [{"event": "pot", "player": last, "amount": self.pot, "reason": "all passed"}]
         if len(self.speeches) == len(self.order):
             players = [p for p in self.order if self.speeches[p] != "pass"]

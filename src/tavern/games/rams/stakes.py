@@ -36,7 +36,8 @@ def coup_carry(carry: dict[str, Any] | None) -> tuple[int, bool]:
         return 0, True
     if not isinstance(carry, dict) or set(carry) - {"pot", "forced"}:
         raise IllegalAction("a Rams carry 'au coup' is {'pot': chips, 'forced': bool}")
-    pot, forced = carry.get("pot", 0), carry.get("forced", pot == 0)
+    pot = carry.get("pot", 0)
+    forced = carry.get("forced", pot == 0)
     if not isinstance(pot, int) or isinstance(pot, bool) or pot < 0 or not isinstance(forced, bool):
         raise IllegalAction("a Rams carry 'au coup' is {'pot': chips, 'forced': bool}")
     return pot, forced
