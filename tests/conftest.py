@@ -90,6 +90,10 @@ def fresh_db(
     counter = {"n": 0}
     monkeypatch.setenv("TAVERN_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("TAVERN_SECRET_KEY", "test-secret-key")
+    # Real Argon2id, with cheap parameters: hashing is slow on purpose.
+    monkeypatch.setenv("TAVERN_ARGON2_TIME_COST", "1")
+    monkeypatch.setenv("TAVERN_ARGON2_MEMORY_KIB", "1024")
+    monkeypatch.setenv("TAVERN_ARGON2_PARALLELISM", "1")
 
     def fresh() -> str:
         store_db.reset_engines()

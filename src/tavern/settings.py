@@ -48,6 +48,12 @@ class Settings(BaseSettings):
     buy_in_min_bb: int = 10
     buy_in_max_bb: int = 100
 
+    # --- password hashing (Argon2id; argon2-cffi's defaults, RFC 9106 low
+    # memory). Test runs lower them: hashing is deliberately slow.
+    argon2_time_cost: int = 3
+    argon2_memory_kib: int = 65536
+    argon2_parallelism: int = 4
+
     # --- the shop: price in écus of each deck item kind
     price_deck52_ecus: int = 100
     price_deck32_ecus: int = 80

@@ -3,15 +3,27 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from tavern.settings import get_settings
 from tavern.store.models import ROLES, User
 
-_hasher = PasswordHasher()
+
+
+@lru_cache(maxsize=4)
+def _hasher_for(time_cost: int, memory_kib: int, parallelism: int) -> PasswordHasher:
+    return PasswordHasher(time_cost=time_cost, memory_cost=memory_kib, parallelism=parallelism)
+
+
+def _hasher() -> PasswordHasher:
+    s = get_settings()
+    return _hasher_for(s.argon2_time_cost, s.argon2_memory_kib, s.argon2_parallelism)
+
 USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,40}$")
 
 
@@ -20,12 +32,12 @@ class UserError(ValueError):
 
 
 def hash_password(password: str) -> str:
-    return _hasher.hash(password)
+    return _hasher().hash(password)
 
 
 def verify_password(password_hash: str, password: str) -> bool:
     try:
-        return _hasher.verify(password_hash, password)
+        return _hasher().verify(password_hash, password)
     except (VerificationError, InvalidHashError):
         return False
 
@@ -63,7 +75,7 @@ def authenticate(session: Session, username: str, password: str) -> User | None:
     user = find_by_username(session, username)
     if user is None or not verify_password(user.password_hash, password):
         return None
-    if _hasher.check_needs_rehash(user.password_hash):
+    if _hasher().check_needs_rehash(user.password_hash):
         user.password_hash = hash_password(password)
     return user
 

@@ -1,0 +1,35 @@
+"""``tavern seed``: the demo world, idempotent."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import func, select
+
+from tavern.services import ledger, taverns, users
+from tavern.services.seed import seed
+from tavern.store.db import run_transaction
+from tavern.store.models import Base
+
+pytestmark = pytest.mark.db
+
+
+def _counts(session) -> dict[str, int]:
+    return {t.name: session.scalar(select(func.count()).select_from(t)) for t in Base.metadata.sorted_tables}
+
+
+def test_seed_builds_the_demo_world_and_running_it_twice_changes_nothing(session_factory):
+    logins = run_transaction(session_factory, seed)
+    with session_factory() as s:
+        first = _counts(s)
+        for login in logins:
+            assert users.authenticate(s, login.username, login.password) is not None
+        assert users.find_by_username(s, "admin").role == "admin"
+        tables = {t.table.name: t.table.game for t in taverns.list_open_tables(s)}
+        assert tables == {"Ramponneau 1/2": "ramponneau", "Draw Poker": "draw"}
+        alice = users.find_by_username(s, "alice")
+        assert ledger.balance(s, "user", alice.id, "ecus") > 0
+        assert ledger.balance(s, "user", alice.id, "tokens") > 0
+        assert ledger.audit(s).ok
+    run_transaction(session_factory, seed)
+    with session_factory() as s:
+        assert _counts(s) == first
