@@ -1,0 +1,30 @@
+# The tavern server image: migrations at start, then uvicorn.
+# docker compose up  (see docker-compose.yml) runs it with PostgreSQL + Redis.
+FROM python:3.11-slim
+
+# tzdata: the daily hands reset at midnight Europe/Paris (zoneinfo).
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends tzdata \
+ && rm -rf /var/lib/apt/lists/*
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    TAVERN_DATA_DIR=/data
+
+WORKDIR /app
+COPY pyproject.toml README.md* ./
+COPY src ./src
+RUN pip install --no-cache-dir .
+COPY alembic.ini ./
+COPY migrations ./migrations
+COPY templates ./templates
+COPY static ./static
+
+RUN useradd --create-home --uid 1000 tavern && mkdir -p /data && chown tavern /data
+USER tavern
+VOLUME /data
+EXPOSE 8000
+
+ENV TAVERN_WORKERS=2
+# `tavern migrate` = alembic upgrade head (alembic.ini is in /app).
+CMD ["sh", "-c", "tavern migrate && exec uvicorn tavern.web.app:create_app --factory --host 0.0.0.0 --port 8000 --workers ${TAVERN_WORKERS} --proxy-headers"]
