@@ -18,6 +18,9 @@ def engine_config(info: TableInfo) -> dict[str, Any]:
                           "no_flop_no_drop": info.no_flop_no_drop}
     elif info.game == "draw":
         # Blinds: "big blind = the small bet; small blind = half of it".
-        config.setdefault("structure", info.variant or "fixed-limit")
+        config["big_blind"] = info.stakes.get("small_bet", info.stakes.get("big_blind"))
+        config.pop("small_bet", None)
+        if info.variant in ("fixed-limit", "pot-limit", "no-limit"):
+            config.setdefault("structure", info.variant)
         config["rake"] = {"percent": info.rake_percent, "cap": info.rake_cap, "no_flop_no_drop": False}
     return config

@@ -1,0 +1,93 @@
+"""No player ever sees a card he should not.
+
+Issue: "over many random deals, no message sent to a player ever contains
+another player's hidden card before showdown, nor any card of the deck."
+Checked at the source: every publication of the actor, against the engine's
+own state at that moment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+
+import pytest
+
+from tavern.tables.broadcast import SPECTATORS
+from tests.tables.conftest import Harness, build_world
+
+pytestmark = [pytest.mark.db]
+
+CARD = re.compile(r'"([2-9TJQKA][cdhs])"')
+
+
+def cards_in(obj) -> set[str]:
+    return set(CARD.findall(json.dumps(obj)))
+
+
+def random_policy(rng: random.Random):
+    def policy(name, legal):
+        a = rng.choice(legal)
+        move = {"action": a["action"]}
+        if "min" in a and "max" in a:
+            move["amount"] = rng.randint(a["min"], a["max"])
+        if a["action"] == "draw":
+            hand = a["cards"]
+            move = {"action": "draw", "discard": rng.sample(hand, rng.randint(0, len(hand)))}
+        return move
+
+    return policy
+
+
+@pytest.mark.parametrize("game,stakes,variant", [
+    ("ramponneau", {"small_blind": 1, "big_blind": 2}, ""),
+    ("draw", {"small_bet": 2}, "no-limit"),
+])
+def test_no_message_leaks_a_hidden_card(session_factory, game, stakes, variant):
+    world = build_world(session_factory, game=game, stakes=stakes, variant=variant,
+                        options={"draws": 2} if game == "draw" else None)
+    checked = {"messages": 0}
+    leaks: list[str] = []  # collected, not raised: the actor survives its publisher's errors
+
+    async def scenario():
+        h = Harness(world)
+        real_publish = h.broadcaster.publish
+
+        async def checking_publish(table_id, messages):
+            eng = h.actor.engine
+            if eng is not None:
+                names = list(eng.players)
+                hole = {n: set(eng.hole[i]) for i, n in enumerate(names)}
+                shown = set().union(*(set(c) for c in eng.shown.values())) if eng.shown else set()
+                dealt = set().union(*hole.values()) | set(eng.board)
+                undealt = set(eng.deck) - dealt - set().union(*(set(r) for r in eng.reshuffles)) \
+                    if not eng.reshuffles else set()
+                for who, text in messages.items():
+                    msg = json.loads(text)
+                    seen = cards_in(msg.get("deal")) | cards_in(msg.get("you"))
+                    others = set().union(*(c for n, c in hole.items() if n != who)) - shown - set(eng.board)
+                    if seen & others:
+                        leaks.append(f"{who} sees another player's hidden cards {seen & others}")
+                    if seen & (undealt - set(eng.board) - shown):
+                        leaks.append(f"{who} sees the deck")
+                    if who == SPECTATORS and not seen <= set(eng.board) | shown:
+                        leaks.append(f"spectators see {seen - set(eng.board) - shown}")
+                    checked["messages"] += 1
+            await real_publish(table_id, messages)
+
+        h.broadcaster.publish = checking_publish
+        actor = await h.start(seated=("ana", "bob", "cid", "dan"))
+        policy = random_policy(random.Random(11))
+        for _ in range(25):
+            await h.play_deal(policy)
+            await h.settle()
+            if actor.engine is None:
+                break
+        await actor.stop()
+
+    asyncio.run(scenario())
+    assert checked["messages"] > 100
+    assert not leaks, leaks[:5]
+    assert world.audit_ok()
