@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -626,6 +627,13 @@ CONFIGS = st.fixed_dictionaries(
 def check_position(e) -> None:
     """Every card in exactly one place, and the cards offered are exactly the legal ones."""
     assert card_places(e) == Counter(deck32())
+    for viewer in [*e.order, None]:
+        seen = set(re.findall(r'"([789TJQKA][cdhs])"', json.dumps(e.view(viewer))))
+        public = {e.turned} if e.turned else set()
+        if e.tricks:
+            public |= {pl.card for t in e.tricks.tricks for pl in t.plays if not pl.blind or pl.player == viewer}
+        mine = set(e.hands.get(viewer, [])) if viewer else set()
+        assert seen <= public | mine, f"{viewer} sees {seen - public - mine}"
     if e.phase != "play":
         return
     p = e.to_act()[0]
@@ -633,7 +641,7 @@ def check_position(e) -> None:
     trick = e.tricks.current
     pairs = [(pl.card, pl.blind) for pl in trick.plays]
     expected = brute_force_allowed(e.hands[p], pairs, e.tricks.trump, trick.led_suit)
-    if e._lead_must_trump(p):
+    if e.must_lead_trump(p):
         trumps = {c for c in e.hands[p] if c[1] == e.tricks.trump}
         expected = trumps or set(e.hands[p])  # "obligé de jouer atout"; else face down
     assert offered == expected

@@ -242,7 +242,9 @@ class TrickPlay:
         if len(trick.plays) == len(self.order):
             winner = winning_play(trick, self.trump, self.rules).player
             self.won[winner] += 1
-            events.append({"event": "trick", "winner": winner, "cards": trick.cards(), "number": len(self.tricks)})
+            # A card led face down stays face down for the table.
+            shown = [None if p.blind else p.card for p in trick.plays]
+            events.append({"event": "trick", "winner": winner, "cards": shown, "number": len(self.tricks)})
             if len(self.tricks) < self.n_tricks:
                 self.tricks.append(Trick(leader=winner))
         return events

@@ -51,6 +51,8 @@ class RamsEngine:
             active = [p for p in names if p not in self.partie["out"]]
         else:
             active = names
+        if len(active) < 2:
+            raise IllegalAction("this partie is over; a new one starts without carry")
         self.order = _right_of_dealer(names, button, set(active))
         self.dealer = self.order[-1]
         self.plan: Layout = layout(len(self.order), widow=config.widow, trump_by_first_card=config.trump_by_first_card)
@@ -137,7 +139,7 @@ class RamsEngine:
         i = self.order.index(self.widow_taker)
         return i + 1 < len(self.order) and self.order[i + 1] == player
 
-    def _lead_must_trump(self, player: str) -> bool:
+    def must_lead_trump(self, player: str) -> bool:
         """"Au coup de rams forcé… le premier à jouer est obligé de jouer atout.\""""
         t = self.tricks
         return bool(
@@ -154,14 +156,14 @@ class RamsEngine:
     def _blind_lead(self, player: str) -> bool:
         """No trump to lead on a forced-trump lead: "il joue une carte cachée… en disant atout"."""
         assert self.tricks is not None
-        return self._lead_must_trump(player) and not any(suit(c) == self.tricks.trump for c in self.tricks.hands[player])
+        return self.must_lead_trump(player) and not any(suit(c) == self.tricks.trump for c in self.tricks.hands[player])
 
     def playable(self, player: str) -> list[str]:
         if self.phase != "play":
             return []
         assert self.tricks is not None
         cards = self.tricks.legal(player)
-        if self._lead_must_trump(player) and not self._blind_lead(player):
+        if self.must_lead_trump(player) and not self._blind_lead(player):
             cards = [c for c in cards if suit(c) == self.tricks.trump]
         return cards
 
@@ -291,7 +293,7 @@ class RamsEngine:
             raise IllegalAction("say which card you play", player=player, action="play")
         self.tricks.check(player, card)
         blind = self._blind_lead(player)
-        if self._lead_must_trump(player) and not blind and suit(card) != self.tricks.trump:
+        if self.must_lead_trump(player) and not blind and suit(card) != self.tricks.trump:
             raise IllegalAction("on a forced deal the first lead must be a trump", player=player, action="play")
         events = self.tricks.play(player, card, blind=blind)
         if self.tricks.over:
