@@ -327,6 +327,13 @@ def test_method_2_one_betting_round_best_shown_hand_wins():
     run(deal, [("A", "check", {}), ("B", "bet", {"amount": 4})])
     assert deal.board["poker"] == 3 + 4 and deal.chips["B"] == 37
     run(deal, [("C", "call", {}), ("A", "fold", {})])
+    bets = [e for e in deal.log if e["event"] in ("check", "bet", "call", "fold")]
+    assert bets == [
+        {"event": "check", "player": "A"},
+        {"event": "bet", "player": "B", "amount": 4},
+        {"event": "call", "player": "C", "amount": 4},
+        {"event": "fold", "player": "A"},
+    ]
     # A's straight flush was folded: B's four sevens beat C's full house.
     assert set(deal.shown) == {"B", "C"}
     assert deal.poker_winners == ["B"] and deal.chips["B"] == 37 + 3 + 8

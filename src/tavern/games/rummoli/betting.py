@@ -67,8 +67,13 @@ class PokerBetting:
             raise IllegalAction(
                 f"'{action}' takes {'an amount (your total for the round)' if wants_amount else 'no arguments'}"
             )
-        ev = self.engine.act(self.index[player], action, args.get("amount"))
-        self.deal.log.append({**ev, "player": player})
+        i = self.index[player]
+        self.engine.act(i, action, args.get("amount"))
+        # Our own event (the shared engine's return value is not part of its API).
+        ev: dict[str, Any] = {"event": action, "player": player}
+        if action in ("call", "bet", "raise"):
+            ev["amount"] = self.engine.bet[i]  # the player's total for the round
+        self.deal.log.append(ev)
         self._after_action()
 
     def _after_action(self) -> None:
