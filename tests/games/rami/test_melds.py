@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from functools import lru_cache
 
 import pytest
@@ -15,6 +16,7 @@ from tavern.games.rami.melds import (
     best_arrangement,
     best_discard,
     classify,
+    discard_options,
     extend,
     is_meld,
     min_deadwood,
@@ -188,3 +190,84 @@ def test_best_arrangement_matches_brute_force(rules):
         for m in arr.melds:
             assert classify(list(m.cards), rules, m.kind).kind == m.kind
         assert sum(points(c, rules) for c in arr.deadwood) == arr.points
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_best_arrangement_matches_brute_force_many(rules):
+    """As above, on 2,000 more hands per rule set (two decks, jokers when wild)."""
+    rng = random.Random(1000 + (hash(rules) & 0xFFFF))
+    pack = deck(decks=2, jokers=2 if rules.jokers else 0)
+    for _ in range(2000):
+        hand = rng.sample(pack, rng.randint(7, 11))
+        assert best_arrangement(hand, rules).points == brute(hand, rules), hand
+
+
+# ---------------------------------------------------------------- OpenSpiel
+
+pyspiel = pytest.importorskip("pyspiel")
+#: OpenSpiel numbers a card suit * 13 + rank, suits s c d h, ranks A..K; ace 1,
+#: figures 10 — our default rami counting, ace low only, no joker.
+_OS_SUITS = "scdh"
+
+
+def _os_int(card: str) -> int:
+    return _OS_SUITS.index(card[1]) * 13 + "A23456789TJQK".index(card[0])
+
+
+def _agree_with_openspiel(n_hands: int, seed: int) -> None:
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    rng = random.Random(seed)
+    pack = deck()
+    for i in range(n_hands):
+        size = 10 if i % 2 == 0 else 11
+        hand = rng.sample(pack, size)
+        theirs = utils.min_deadwood([_os_int(c) for c in hand])
+        if size == 10:
+            ours = min_deadwood(hand, RAMI)
+            assert best_arrangement(hand, RAMI).points == ours
+        else:
+            # with 11 cards OpenSpiel counts the best hand after a discard
+            ours = min(discard_options(hand, RAMI).values())
+            assert best_discard(hand, RAMI)[1].points == ours
+        assert ours == theirs, hand
+
+
+def test_min_deadwood_agrees_with_openspiel():
+    """OpenSpiel's compiled ``min_deadwood`` and ours agree (1,000 hands)."""
+    _agree_with_openspiel(1000, 2026)
+
+
+@pytest.mark.slow
+def test_min_deadwood_agrees_with_openspiel_20000_hands():
+    """10,000 random 10-card and 10,000 11-card single-deck hands."""
+    _agree_with_openspiel(20000, 42)
+
+
+# ---------------------------------------------------------------- properties
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_PACK2 = deck(decks=2, jokers=4)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(range(len(_PACK2))), min_size=7, max_size=11, unique=True),
+    st.sampled_from(RULE_SETS),
+    st.randoms(use_true_random=False),
+)
+def test_arrangement_is_a_partition_and_order_free(idx, rules, rnd):
+    """Each card in one meld only (rami.fr.txt: "Une même carte ne peut participer
+    à deux combinaisons différentes"), or in the deadwood; the order in which the
+    hand is held changes nothing."""
+    hand = [_PACK2[i] for i in idx]
+    arr = best_arrangement(hand, rules)
+    assert Counter([c for m in arr.melds for c in m.cards] + arr.deadwood) == Counter(hand)
+    for m in arr.melds:
+        assert is_meld(list(m.cards), rules)
+    shuffled = list(hand)
+    rnd.shuffle(shuffled)
+    assert min_deadwood(shuffled, rules) == arr.points
+    assert arr.points <= sum(points(c, rules) for c in hand)
