@@ -141,13 +141,14 @@ class Betting:
             for i in range(n):
                 if need[i] and bet[i] >= high:
                     need[i] = False
-        i = after
-        for _ in range(n):
-            i = (i + 1) % n
-            if need[i]:
-                self.actor = i
-                return
-        self.actor = -1
+        # The searches run in C; no exception on the way round the table.
+        if True in need:
+            start = after + 1 if after + 1 < n else 0
+            self.actor = (need[start:] + need[:start]).index(True) + start
+            if self.actor >= n:
+                self.actor -= n
+        else:
+            self.actor = -1
 
     @property
     def round_over(self) -> bool:
@@ -157,8 +158,12 @@ class Betting:
         """Close the round: return the uncalled part of the highest bet to its
         owner. Returns ``(player, amount)`` when chips went back."""
         bet = self.bet
-        top = max(range(self.n), key=bet.__getitem__)
-        second = max((bet[i] for i in range(self.n) if i != top), default=0)
+        top, first, second = 0, -1, 0
+        for i, x in enumerate(bet):
+            if x > first:
+                top, first, second = i, x, first if first > 0 else 0
+            elif x > second:
+                second = x
         back = None
         if bet[top] > second:
             amount = bet[top] - second
@@ -179,36 +184,33 @@ class Betting:
 
     # -- decisions ----------------------------------------------------------
 
-    def _others_can_answer(self, i: int, to: int) -> bool:
-        """Someone else still in could put more chips against a raise to ``to``."""
-        if self.active - (0 if self.allin[i] else 1) <= 0:
-            return False
-        folded, allin, stack, bet, high = self.folded, self.allin, self.stack, self.bet, self.high
-        for j in range(self.n):
-            if j != i and not folded[j] and not allin[j] and stack[j] + bet[j] > high:
-                return True
-        return False
-
     def raise_bounds(self, i: int) -> tuple[int, int] | None:
-        """``(min, max)`` totals for a bet or raise by ``i``, or None if he may not."""
+        """``(min, max)`` totals for a bet or raise by ``i``, or None if he may
+        not: he cannot cover more than the bet, an all-in for less did not
+        reopen the betting for him, the fixed-limit cap is reached, or nobody
+        else still in could answer a raise."""
         high, bet, stack = self.high, self.bet, self.stack
         most = stack[i] + bet[i]
-        if most <= high or not self.may_raise[i]:
+        if most <= high or not self.may_raise[i] or self.active < 2 - self.allin[i]:
             return None
-        if not self._others_can_answer(i, most):
+        folded, allin = self.folded, self.allin
+        for j in range(self.n):
+            if not allin[j] and not folded[j] and j != i and stack[j] + bet[j] > high:
+                break
+        else:
             return None
         structure = self.structure
-        if structure == FIXED_LIMIT:
+        if structure == NO_LIMIT:
+            lo = high + self.full if high > 0 else self.min_bet
+            hi = most
+        elif structure == FIXED_LIMIT:
             if self.count >= FIXED_LIMIT_BETS:
                 return None
             lo = hi = high + self.unit
         else:
             lo = high + self.full if high > 0 else self.min_bet
-            if structure == POT_LIMIT:
-                # the pot after calling, added to the call
-                hi = high + sum(self.total) + (high - bet[i])
-            else:
-                hi = most
+            # pot limit: the pot after calling, added to the call
+            hi = high + sum(self.total) + (high - bet[i])
         if hi > most:
             hi = most
         if lo > most:
@@ -232,9 +234,9 @@ class Betting:
             out.append({"action": "raise" if high > 0 else "bet", "min": bounds[0], "max": bounds[1]})
         return out
 
-    def act(self, i: int, action: str, amount: int | None = None) -> dict[str, Any]:
-        """Apply one decision of the actor ``i``; returns the event. Checks
-        everything first: an :class:`IllegalAction` leaves the state as it was."""
+    def act(self, i: int, action: str, amount: int | None = None) -> None:
+        """Apply one decision of the actor ``i``. Checks everything first: an
+        :class:`IllegalAction` leaves the state as it was."""
         if i != self.actor:
             raise IllegalAction("it is not your turn to speak", action=action)
         bet, stack, high = self.bet, self.stack, self.high
@@ -244,13 +246,11 @@ class Betting:
             self.folded[i] = True
             self.live -= 1
             self.active -= 1
-            ev = {"event": "fold"}
         elif action == "check":
             if bet[i] < high:
                 raise IllegalAction(
                     f"you cannot check: there is a bet of {high} to call, fold or raise", action=action
                 )
-            ev = {"event": "check"}
         elif action == "call":
             if bet[i] >= high:
                 raise IllegalAction("there is no bet to call: check or bet", action=action)
@@ -261,7 +261,6 @@ class Betting:
             if stack[i] == 0:
                 self.allin[i] = True
                 self.active -= 1
-            ev = {"event": "call", "amount": bet[i]}
         elif action == "bet" or action == "raise":
             self._check_raise(i, action, amount)
             assert amount is not None
@@ -290,13 +289,11 @@ class Betting:
             self.high = amount
             self.count += 1
             self.aggressor = i
-            ev = {"event": action, "amount": amount}
         else:
             raise IllegalAction(f"unknown betting action {action!r}", action=action)
         self.need[i] = False
         self.may_raise[i] = False
         self._advance(i)
-        return ev
 
     def _reopen(self, i: int) -> None:
         self.short_sum = 0

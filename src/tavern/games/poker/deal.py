@@ -290,7 +290,7 @@ class PokerDeal:
         return -1
 
     def to_act(self) -> list[str]:
-        i = self._actor()
+        i = self.b.actor if self.phase == BET else self._actor()
         return [] if i < 0 else [self.players[i]]
 
     def legal_actions(self, player: str) -> list[LegalAction]:
@@ -329,19 +329,23 @@ class PokerDeal:
                     amount = args.get("amount")
                     if len(args) > 1:
                         raise IllegalAction(f"a {action} takes only an amount", action=action)
-                    ev = b.act(i, action, amount)
+                    b.act(i, action, amount)
                     entry = {"player": player, "action": action, "amount": amount}
+                    ev = {"event": action, "player": player, "amount": amount}
                 else:
                     if args:
                         raise IllegalAction(f"{action} takes no arguments", action=action)
-                    ev = b.act(i, action)
+                    b.act(i, action)
                     entry = {"player": player, "action": action}
-                    if action == "fold":
-                        self._on_fold(i)
+                    if action == "call":
+                        ev = {"event": action, "player": player, "amount": b.bet[i]}
+                    else:
+                        ev = {"event": action, "player": player}
+                        if action == "fold":
+                            self._on_fold(i)
             except IllegalAction as exc:
                 exc.player = player
                 raise
-            ev["player"] = player
             self.actions.append(entry)
             events = [ev]
             if b.actor < 0:
