@@ -59,7 +59,7 @@ def main() -> None:
         e7 = (eval7.evaluate(ea) > eval7.evaluate(eb)) - (eval7.evaluate(ea) < eval7.evaluate(eb))
         assert mine == theirs == e7, (a, b)
 
-    ours.build_tables()  # one-off ~0.5 s, not an evaluation cost
+    ours.build_tables()  # one-off, not an evaluation cost
     contenders: dict[str, tuple[Callable[[object], object], Sequence[object]]] = {
         "rank7": (ours.rank7, hands),  # type: ignore[dict-item]
         "rank7_codes": (ours.rank7_codes, codes),  # type: ignore[dict-item]

@@ -14,7 +14,8 @@ the suited table by the 13-bit mask of the ranks held in the flush suit.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations_with_replacement
+from itertools import combinations, product
+from operator import mul
 
 #: Low to high, as RULES.md lists them ("Hand ranking, low to high").
 CATEGORIES: tuple[str, ...] = (
@@ -57,70 +58,74 @@ def straight_top_of_bits(bits: int) -> int:
     return 5 if bits & 0x100F == 0x100F else 0  # A-2-3-4-5, "quinte de hauteur 5"
 
 
+def _shapes(k: int) -> list[tuple[tuple[int, ...], int, tuple[int, ...], bool]]:
+    """Every way of holding ``k`` distinct ranks 5 to 7 times in all (each at
+    most 4 times), with what it makes.
+
+    The ranks are taken high to low, so "the highest other rank" is simply
+    "the first other position": the category and the positions of the five
+    deciding ranks depend only on the multiplicities, not on the ranks. Each
+    shape is ``(multiplicities, category << 20, five positions, a straight
+    among the ranks would beat it)``.
+    """
+    shapes = []
+    for mults in product(range(1, 5), repeat=k):
+        if not 5 <= sum(mults) <= 7:
+            continue
+
+        def positions(at_least: int, exclude: tuple[int, ...] = ()) -> list[int]:
+            return [i for i in range(k) if mults[i] >= at_least and i not in exclude]
+
+        fours, threes, twos = positions(4), positions(3), positions(2)
+        if fours:
+            q = fours[0]
+            cat, five = QUADS, [q] * 4 + positions(1, (q,))[:1]
+        elif threes and len(twos) >= 2:
+            # With two sets of three the lower one gives the pair.
+            t = threes[0]
+            p = positions(2, (t,))[0]
+            cat, five = FULL_HOUSE, [t, t, t, p, p]
+        elif threes:
+            t = threes[0]
+            cat, five = TRIPS, [t] * 3 + positions(1, (t,))[:2]
+        elif len(twos) >= 2:
+            # A third pair's rank can be the kicker.
+            hi, lo = twos[0], twos[1]
+            cat, five = TWO_PAIR, [hi, hi, lo, lo] + positions(1, (hi, lo))[:1]
+        elif twos:
+            p = twos[0]
+            cat, five = PAIR, [p, p] + positions(1, (p,))[:3]
+        else:
+            cat, five = HIGH_CARD, [0, 1, 2, 3, 4]
+        shapes.append((mults, cat << CATEGORY_SHIFT, tuple(five), k >= 5 and cat < STRAIGHT))
+    return shapes
+
+
 def build_plain_table() -> dict[int, int]:
     """Rank-multiset key -> best non-flush value, for every 5-, 6- and 7-card
     rank multiset (73,775 of them).
 
-    The same decisions as ``_reference.best_plain``, written for speed since
-    it runs once per multiset; a test checks every entry against that one.
+    Works shape by shape (see :func:`_shapes`) over every set of distinct
+    ranks, so each entry costs a key sum and a pack; a test checks every
+    entry against ``_reference.best_plain``.
     """
     table: dict[int, int] = {}
-    weight_of = RANK_WEIGHT.__getitem__
-    straight_cache: dict[int, int] = {}
-    for n in (5, 6, 7):
-        for combo in combinations_with_replacement(range(13), n):
-            cnt = [0] * 13
-            for r in combo:
-                cnt[r] += 1
-            # Ranks present, grouped by how many times, highest first.
-            groups: list[list[int]] = [[], [], [], [], []]
-            bits = 0
-            for r in range(12, -1, -1):
-                c = cnt[r]
-                if c:
-                    if c > 4:
-                        break  # a fifth card of one rank does not exist
-                    bits |= 1 << r
-                    groups[c].append(r + 2)
-            else:
-                ones, twos, threes, fours = groups[1], groups[2], groups[3], groups[4]
-                if fours:
-                    q = fours[0]
-                    ranks = (q, q, q, q, max(threes[:1] + twos[:1] + ones[:1]))
-                    cat = QUADS
-                elif threes and (len(threes) > 1 or twos):
-                    # Two sets of three: the lower one gives the pair.
-                    t = threes[0]
-                    p = max(threes[1:2] + twos[:1])
-                    ranks = (t, t, t, p, p)
-                    cat = FULL_HOUSE
+    for k in range(2, 8):
+        shapes = _shapes(k)
+        for idx in combinations(range(12, -1, -1), k):  # rank indexes, high to low
+            ranks = [r + 2 for r in idx]
+            weights = [RANK_WEIGHT[r] for r in idx]
+            straight = 0
+            if k >= 5:
+                top = straight_top_of_bits(sum(1 << r for r in idx))
+                if top:
+                    straight = pack(STRAIGHT, (top, top - 1, top - 2, top - 3, top - 4))
+            for mults, cat, (a, b, c, d, e), straight_beats_it in shapes:
+                key = sum(map(mul, weights, mults))
+                if straight_beats_it and straight:
+                    table[key] = straight
                 else:
-                    top = straight_cache.get(bits)
-                    if top is None:
-                        top = straight_cache[bits] = straight_top_of_bits(bits)
-                    if top:
-                        ranks = (top, top - 1, top - 2, top - 3, top - 4)
-                        cat = STRAIGHT
-                    elif threes:
-                        t = threes[0]
-                        ranks = (t, t, t, ones[0], ones[1])
-                        cat = TRIPS
-                    elif len(twos) >= 2:
-                        # A third pair's rank can be the kicker.
-                        hi, lo = twos[0], twos[1]
-                        ranks = (hi, hi, lo, lo, max(twos[2:3] + ones[:1]))
-                        cat = TWO_PAIR
-                    elif twos:
-                        p = twos[0]
-                        ranks = (p, p, ones[0], ones[1], ones[2])
-                        cat = PAIR
-                    else:
-                        ranks = (ones[0], ones[1], ones[2], ones[3], ones[4])
-                        cat = HIGH_CARD
-                a, b, c, d, e = ranks
-                table[sum(map(weight_of, combo))] = (
-                    cat << 20 | a << 16 | b << 12 | c << 8 | d << 4 | e
-                )
+                    table[key] = cat | ranks[a] << 16 | ranks[b] << 12 | ranks[c] << 8 | ranks[d] << 4 | ranks[e]
     return table
 
 

@@ -25,8 +25,9 @@ cards is a unique key for the rank multiset) and suit counters arranged so
 that a single mask tells whether some suit holds five cards. Evaluating
 seven cards is then one ``sum``, one mask test and one dict lookup in a
 table of every 5-, 6- and 7-card rank multiset (~74,000 entries, built on
-first use in well under a second, so importing costs nothing). Only flushes (about 3 % of seven-card
-hands) take a second, still table-driven, step.
+first use in a fraction of a second, so importing costs nothing). Only
+flushes (about 3 % of seven-card hands) take a second, still table-driven,
+step.
 """
 
 from __future__ import annotations
@@ -119,7 +120,7 @@ _BUILDING = Lock()  # threads of a web worker may all hit their first showdown a
 
 
 def build_tables() -> None:
-    """Fill the lookup tables now (idempotent, ~0.3–0.7 s).
+    """Fill the lookup tables now (idempotent; ~0.2 s on an idle core).
 
     Done automatically on the first evaluation; a server may call it at
     start-up so that no player's showdown pays for it.
