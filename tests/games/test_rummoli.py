@@ -177,6 +177,8 @@ def test_removed_section_chips_move_to_the_rummoli_pot():
     ],
 )
 def test_bad_options_are_refused(config):
+    """The owner's options are validated: a pay section is cards or ranks, a
+    pot's name is not a section's, two methods of poker, a positive unit."""
     with pytest.raises(IllegalAction, match="invalid Rummoli options"):
         rummoli.new_deal(config, seats(), 0)
 
@@ -264,6 +266,8 @@ def test_nobody_wants_the_widow_it_is_dead():
 
 
 def test_auction_refusals_leave_the_state_untouched():
+    """Source: "Le joueur qui offre la plus grande valeur en jetons remporte
+    l'enchère": a bid must beat the last one and be paid from one's chips."""
     deal = s1()
     deal.act("C", "keep")
     deal.act("A", "bid", amount=3)
@@ -354,6 +358,8 @@ def test_method_2_last_player_standing_wins_without_showing():
 
 
 def test_method_2_refusals_come_from_the_betting_rules():
+    """Source: "Ils misent et enchérissent comme dans une partie de poker
+    habituelle": the shared betting rules refuse, the state stays as it was."""
     deal = _method2()
     run(deal, DEAD_WIDOW + [("A", "bet", {"amount": 4})])
     before = snapshot(deal)
@@ -553,6 +559,8 @@ def test_views_hide_hands_widow_and_dead_hands_at_every_step():
 
 
 def test_view_gives_own_hand_and_legal_actions():
+    """Source: "disposent toute leur main ... par couleurs: coeur, carreau,
+    trèfle et pique, et en ordre croissant du 2 à l'as"."""
     deal = s1()
     v = deal.view("A")
     assert v["hand"] == sorted(S1["A"], key=lambda c: ("hdcs".index(c[1]), "23456789TJQKA".index(c[0])))
@@ -603,6 +611,8 @@ def test_partial_and_bad_records():
 
 
 def test_result_only_when_over_and_actions_after_refused():
+    """Source: "Le jeu se poursuit jusqu'à ce qu'un joueur n'ait plus aucune
+    carte en main": then the deal is over and nothing more is played."""
     deal = s1()
     with pytest.raises(IllegalAction, match="not over"):
         deal.result()
@@ -614,6 +624,8 @@ def test_result_only_when_over_and_actions_after_refused():
 
 
 def test_timeout_actions_are_the_safe_moves():
+    """The engine contract: keep the hand, pass the auction, play the called
+    card alone or the lowest lead offered."""
     deal = s1()
     assert deal.timeout_action("C") == {"action": "keep"}
     deal.act("C", "keep")
@@ -788,6 +800,8 @@ def test_next_card_already_played_stops_and_a_suit_past_its_ace_can_be_led_again
 
 
 def test_deal_follows_the_engine_contract():
+    """base.py: a game module offers new_deal, replay and deck_composition and
+    its deals are Engines; Rummoli uses one 52-card pack."""
     from tavern.games.base import Engine
 
     deal = s1()
