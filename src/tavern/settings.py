@@ -47,6 +47,10 @@ class Settings(BaseSettings):
     #: Cave bounds as multiples of the big blind (RULES.md "Cave").
     buy_in_min_bb: int = 10
     buy_in_max_bb: int = 100
+    #: Seconds between the end of a deal and the next (time to see the result).
+    deal_pause_seconds: float = 3.0
+    #: Seconds a disconnected player has to come back before the table acts for him.
+    reconnect_grace_seconds: float = 15.0
 
     # --- password hashing (Argon2id; argon2-cffi's defaults, RFC 9106 low
     # memory). Test runs lower them: hashing is deliberately slow.

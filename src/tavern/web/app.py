@@ -15,6 +15,9 @@ from tavern.store.db import make_engine, read_session_factory, session_factory
 from tavern.web import errors, headers
 from tavern.web.ratelimit import LoginLimiter
 from tavern.web.rendering import STATIC_DIR
+from tavern.tables.bank import SqlBank
+from tavern.tables.broadcast import LocalBroadcaster, RedisBroadcaster
+from tavern.tables.manager import TableManager
 from tavern.web.session import SessionCodec
 
 log = logging.getLogger("tavern.web")
@@ -35,8 +38,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        yield
-        app.state.engine.dispose()
+        # The live tables: deals interrupted by a previous crash are voided
+        # before any table starts again (tavern.tables.bank).
+        await app.state.tables.start()
+        try:
+            yield
+        finally:
+            await app.state.tables.close()
+            app.state.engine.dispose()
 
     app = FastAPI(
         lifespan=lifespan,
@@ -53,6 +62,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.read_sessions = read_session_factory(engine)
     app.state.codec = SessionCodec(settings.get_secret_key())
     app.state.login_limiter = LoginLimiter(max_failures=5, window=300)
+    app.state.broadcaster = (
+        RedisBroadcaster(settings.redis_url) if settings.redis_url else LocalBroadcaster()
+    )
+    app.state.tables = TableManager(SqlBank(app.state.write_sessions), app.state.broadcaster,
+                                    deal_pause=settings.deal_pause_seconds,
+                                    grace=settings.reconnect_grace_seconds)
 
     @app.middleware("http")
     async def session_and_headers(request: Request, call_next) -> Response:  # noqa: ANN001
@@ -78,5 +93,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     for router in ROUTERS:
         app.include_router(router)
+    from tavern.web import ws
+
+    app.include_router(ws.router)
 
     return app
