@@ -15,21 +15,12 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from argon2 import PasswordHasher
-
-from tavern.services import taverns, users
+from tavern.services import taverns
 from tavern.store.db import session_scope
 from tavern.web.app import create_app
 
 sys.path.insert(0, str(Path(__file__).parent))
 from webtools import World, make_user  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def cheap_argon2(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Real Argon2, with test-sized costs: the default parameters are meant to
-    be slow, and these tests hash dozens of passwords on a shared machine."""
-    monkeypatch.setattr(users, "_hasher", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
 
 
 @pytest.fixture
