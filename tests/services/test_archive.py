@@ -41,3 +41,20 @@ def test_list_newest_first_filtered_by_table_and_player(session):
     assert [h.id for h in archive.list_hands(session, player="chloe")] == [b.id]
     assert b.voided
     assert [h.id for h in archive.list_hands(session, limit=1, before_id=c.id)] == [b.id]
+
+
+def test_times_come_back_as_the_same_instant_in_utc(session):
+    """SQLite stores naive text, PostgreSQL a timestamptz: both give back an
+    aware UTC datetime equal to the instant stored."""
+    import datetime as dt
+    from zoneinfo import ZoneInfo
+
+    table = make_table(session, make_user(session, "patron"))
+    paris = dt.datetime(2026, 7, 14, 23, 30, tzinfo=ZoneInfo("Europe/Paris"))
+    hand = archive.archive_hand(session, table.id, RECORD, {}, started=paris, ended=paris + dt.timedelta(minutes=2))
+    session.commit()
+    session.expunge_all()
+    got = archive.get_hand(session, hand.id)
+    assert got.started == paris and got.started.utcoffset() == dt.timedelta(0)
+    assert got.started.hour == 21
+    assert got.ended - got.started == dt.timedelta(minutes=2)

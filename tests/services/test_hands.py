@@ -193,3 +193,32 @@ def test_disconnect_protection_is_limited_per_day(session):
     alice = make_user(session, "alice")
     assert [hands.use_disconnect_protection(session, alice.id, WINTER) for _ in range(4)] == [True] * 3 + [False]
     assert hands.use_disconnect_protection(session, alice.id, WINTER + dt.timedelta(days=1))
+
+
+def test_concurrent_deals_never_give_more_than_the_free_hands(session_factory):
+    """Twenty-five tables dealing Alice in at the same instant: exactly 20
+    free hands are counted, the other five are refused (no pack)."""
+    import threading
+
+    from tavern.store.db import run_transaction
+
+    with session_factory() as s, s.begin():
+        alice = make_user(s, "alice").id
+    barrier = threading.Barrier(25)
+    outcomes: list[str] = []
+
+    def deal() -> None:
+        barrier.wait()
+        try:
+            outcomes.append(run_transaction(session_factory, lambda s: hands.consume(s, alice, None, WINTER)))
+        except NoHandsLeft:
+            outcomes.append("refused")
+
+    threads = [threading.Thread(target=deal) for _ in range(25)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert sorted(outcomes) == ["free"] * 20 + ["refused"] * 5
+    with session_factory() as s:
+        assert hands.hands_left(s, alice, WINTER).free == 0

@@ -26,6 +26,7 @@ from sqlalchemy import (
     func,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
 
 # Stable constraint names so migrations can drop/alter them on every backend.
 NAMING = {
@@ -39,6 +40,30 @@ NAMING = {
 
 def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.timezone.utc)
+
+
+class UTCDateTime(TypeDecorator[dt.datetime]):
+    """An instant, always handed back timezone-aware in UTC. PostgreSQL
+    keeps the zone; SQLite stores naive text, so values are normalised to
+    UTC going in and tagged UTC coming out — the same on both backends."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: dt.datetime | None, dialect: object) -> dt.datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=dt.timezone.utc)  # naive = UTC
+        value = value.astimezone(dt.timezone.utc)
+        return value.replace(tzinfo=None) if getattr(dialect, "name", "") == "sqlite" else value
+
+    def process_result_value(self, value: dt.datetime | None, dialect: object) -> dt.datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=dt.timezone.utc)
+        return value.astimezone(dt.timezone.utc)
 
 
 class Base(DeclarativeBase):
@@ -63,7 +88,7 @@ class User(Base):
     #: Level 0 players get no free hands (RULES.md "Daily hands").
     level: Mapped[int] = mapped_column(Integer, default=1)
     role: Mapped[str] = mapped_column(String(10), default="player")
-    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 class Village(Base):
@@ -109,7 +134,7 @@ class Inventory(Base):
     owner_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     tavern_id: Mapped[int | None] = mapped_column(ForeignKey("taverns.id"), index=True)
     table_id: Mapped[int | None] = mapped_column(ForeignKey("table_configs.id"), index=True)
-    acquired: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    acquired: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
 
     item: Mapped[Item] = relationship()
 
@@ -143,8 +168,8 @@ class TableConfig(Base):
     seats: Mapped[int] = mapped_column(Integer)
     action_timer_seconds: Mapped[int] = mapped_column(Integer, default=30)
     status: Mapped[str] = mapped_column(String(10), default="open")
-    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    closed: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    closed: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
 
     tavern: Mapped[Tavern] = relationship()
     decks: Mapped[list[Inventory]] = relationship(foreign_keys=[Inventory.table_id])
@@ -169,7 +194,7 @@ class Seat(Base):
     sitting_out: Mapped[bool] = mapped_column(Boolean, default=False)
     #: Must post a big blind to be dealt in (new player, or back from sitting out).
     owes_big_blind: Mapped[bool] = mapped_column(Boolean, default=True)
-    joined: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    joined: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
 
     table: Mapped[TableConfig] = relationship(back_populates="seated")
     user: Mapped[User] = relationship()
@@ -213,7 +238,7 @@ class LedgerEntry(Base):
     currency: Mapped[str] = mapped_column(String(10))
     reason: Mapped[str] = mapped_column(String(40))
     reference: Mapped[str] = mapped_column(String(120), default="")
-    time: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+    time: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
     #: Legs of one movement (a cave's écus and chips, a deal's settlement)
     #: share a transfer id.
     transfer_id: Mapped[str] = mapped_column(String(36), index=True)
@@ -242,7 +267,7 @@ class PremiumPack(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     hands_bought: Mapped[int] = mapped_column(Integer)
     hands_left: Mapped[int] = mapped_column(Integer)
-    bought: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    bought: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 class ArchivedHand(Base):
@@ -254,8 +279,8 @@ class ArchivedHand(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("table_configs.id"), index=True)
     game: Mapped[str] = mapped_column(String(30))
-    started: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
-    ended: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+    started: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    ended: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
     #: Player names/ids dealt in, in seat order.
     players: Mapped[list[Any]] = mapped_column(JSON, default=list)
     pot: Mapped[int] = mapped_column(BigInteger, default=0)
