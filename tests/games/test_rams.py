@@ -44,10 +44,6 @@ def build_deck(order: list[str], hands: dict[str, list[str]], widow: list[str] =
     return out + rest
 
 
-def act(engine, player, action, **args):
-    return engine.act(player, action, **args)
-
-
 def speak_all(engine, choices: dict[str, str]) -> None:
     while engine.phase == "speak":
         p = engine.to_act()[0]
@@ -441,9 +437,8 @@ def test_pot_shared_by_tricks_and_rams_pay_the_pot():
     assert r["carry"] == {"pot": 14, "forced": False}
 
 
-def _sweep_deal(n_seats, button, carry, sweeper_speaks=0, passers=(3, 4)):
-    """The first speaker holds the five top hearts (trump) and takes every trick; the
-    players at ``passers`` (indices in speaking order) pass; the others are rams."""
+def _sweep_deal(n_seats, button):
+    """The first speaker holds the five top hearts (trump) and takes every trick."""
     order = speaking_order(n_seats, button)
     others = [c for c in deck32() if c[1] != "h"]
     hands = {order[0]: ["Ah", "Kh", "Qh", "Jh", "Th"]}
@@ -483,7 +478,7 @@ def test_pot_growth_of_the_source_20_45_95_195():
     button = 0
     for _ in range(4):
         button = (button - 1) % 5  # the deal passes to the right
-        order, deck = _sweep_deal(5, button, carry)
+        order, deck = _sweep_deal(5, button)
         e = rams.new_deal({}, [{"player": p, "chips": c} for p, c in chips.items()], button, deck=deck, carry=carry)
         pots.append(e.pot)
         e.act(order[-1], "exchange")

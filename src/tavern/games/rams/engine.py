@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from tavern.cards import deck32, suit
+from tavern.cards import suit
 from tavern.games.base import Event, IllegalAction, LegalAction
 from tavern.games.rams import stakes
 from tavern.games.rams.config import RamsConfig
@@ -444,7 +444,3 @@ def _why_not(choice: str, engine: RamsEngine) -> str:
     if choice == "thrown":
         return "only the player right after the widow taker may take the thrown hand, when the table allows it"
     return f"you may not {choice} now"
-
-
-def composition() -> list[str]:
-    return deck32()

@@ -165,14 +165,17 @@ def settle_partie(
 
 
 def partie_finish(state: dict[str, Any], chips: dict[str, int], stake: int) -> None:
-    """Once one player is left he has lost ("celui-ci ait perdu la partie") and pays each other."""
-    left = [p for p in state["tokens"] if p not in state["out"]]
+    """Once one player is left he has lost ("celui-ci ait perdu la partie") and pays each other.
+
+    ``chips`` holds the players seated now: one who left the table no longer holds the partie up.
+    """
+    left = [p for p in chips if p not in state["out"]]
     if len(left) > 1:
         return
     state["over"] = True
     if left:
         loser = left[0]
         state["loser"] = loser
-        for p in state["tokens"]:
-            if p != loser and p in chips:
+        for p in chips:
+            if p != loser:
                 pay(chips, loser, p, stake)
