@@ -170,7 +170,10 @@ def _flush_mask(codes: Iterable[int], flush_bits: int) -> int:
 
 
 def rank7_codes(codes: Sequence[int]) -> int:
-    """Value of exactly seven encoded, distinct cards. No checks: engines only."""
+    """Value of seven encoded, distinct cards (five or six also work, via
+    :func:`rank_codes`). No other checks: engines only."""
+    if len(codes) != 7:  # the flush test below counts on exactly seven
+        return rank_codes(codes)
     s = sum(codes)
     f = s & _FLUSH_BITS
     try:
@@ -197,10 +200,14 @@ _code_of = _CODE.__getitem__
 
 
 def rank7(cards: Sequence[str]) -> int:
-    """Value of exactly seven distinct card codes (``"As"``…). No checks.
+    """Value of seven distinct card codes (``"As"``…), the hold'em fast path.
 
-    Same number as ``int(evaluate(cards))``; a bad code raises KeyError.
+    Same number as ``int(evaluate(cards))``. Five or six cards also work (via
+    :func:`rank`), only seven take the shortest road. No checks: a bad code
+    raises KeyError, duplicates give a meaningless value.
     """
+    if len(cards) != 7:  # the flush test below counts on exactly seven
+        return rank(cards)
     s = sum(map(_code_of, cards))  # no list: the flush path maps again
     f = s & _FLUSH_BITS
     try:
