@@ -20,21 +20,14 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from tavern.cards import CardError, check_card, check_deck_order, deck52, pretty, shuffle
+from tavern.cards import CardError, check_deck_order, deck52, shuffle
 from tavern.games.base import Event, IllegalAction, LegalAction
 from tavern.games.rummoli.board import board_from_carry, pay_what_he_has
-from tavern.games.rummoli.config import POKER_POT, RUMMOLI_POT, PaySection, RummoliConfig, parse_config
+from tavern.games.rummoli.config import POKER_POT, RummoliConfig, parse_config
 from tavern.games.rummoli.poker_phase import best_five, split
-from tavern.games.rummoli.sequence import (
-    SUIT_NAMES,
-    colour,
-    lead_options,
-    lowest_of_suit,
-    next_card,
-    other_colour,
-    runs_from,
-    sort_hand,
-)
+from tavern.games.rummoli.ramy import RamyPhase
+from tavern.games.rummoli.sequence import lead_options, runs_from, sort_hand
+from tavern.games.rummoli.widow import WidowPhase
 
 GAME = "rummoli"
 WIDOW = "widow"
@@ -65,8 +58,11 @@ def _check_seats(seats: list[dict]) -> tuple[list[str], dict[str, int]]:
     return players, chips
 
 
-class RummoliDeal:
-    """One deal. Build it with :func:`new_deal`; see the module docstring."""
+class RummoliDeal(WidowPhase, RamyPhase):
+    """One deal. Build it with :func:`new_deal`; see the module docstring.
+
+    This class holds the state, the setup, the poker phase and the contract;
+    the widow's phases are in :mod:`.widow`, the sequences in :mod:`.ramy`."""
 
     game = GAME
 
@@ -229,75 +225,6 @@ class RummoliDeal:
         who = self.to_act()
         return f"it is {who[0]}'s turn" if who else "nobody is to act"
 
-    # ------------------------------------------------------------ the widow
-
-    def _act_exchange(self, player: str, action: str, args: dict) -> None:
-        if action not in ("exchange", "keep") or args:
-            raise IllegalAction("the dealer first says whether he exchanges his hand for the widow: 'exchange' or 'keep'")
-        if action == "exchange":
-            # "Le donneur peut échanger sa main contre la veuve."
-            self.log.append({"event": "widow_taken", "player": player, "by": "exchange"})
-            self._take_widow(player)
-            return
-        # "Si le donneur ne veut pas de la veuve, celle-ci peut être mise aux enchères."
-        self.bidders = [p for p in self._from_dealers_left() if p != self.dealer]
-        self.phase = "auction"
-        self.bid_turn = self.bidders[0]
-        self.log.append({"event": "auction_opens"})
-
-    def _act_auction(self, player: str, action: str, args: dict) -> None:
-        if action == "pass":
-            if args:
-                raise IllegalAction("'pass' takes no arguments")
-            self.passed.add(player)
-            self.log.append({"event": "pass", "player": player})
-        elif action == "bid":
-            amount = args.get("amount")
-            if set(args) != {"amount"} or not isinstance(amount, int) or isinstance(amount, bool):
-                raise IllegalAction("a bid is a whole number of chips: bid(amount=n)")
-            if amount <= self.high_bid:
-                raise IllegalAction(
-                    f"a bid must beat the highest bid ({self.high_bid} chips): at least {self.high_bid + 1}"
-                )
-            if amount > self.chips[player]:
-                raise IllegalAction(f"you cannot bid more chips than you have ({self.chips[player]})")
-            self.high_bid, self.high_bidder = amount, player
-            self.log.append({"event": "bid", "player": player, "amount": amount})
-        else:
-            raise IllegalAction("during the widow auction you 'bid' a number of chips or 'pass'")
-        still = [p for p in self.bidders if p not in self.passed]
-        if not still:
-            # "si aucun joueur ne veut de la veuve elle est morte et reste cachée"
-            self.widow_status = "dead"
-            self.dead = self.widow
-            self.widow = []
-            self.log.append({"event": "widow_dead"})
-            self._start_poker()
-        elif still == [self.high_bidder]:
-            self._sell_widow(self.high_bidder, self.high_bid)
-        else:
-            i = self.bidders.index(player)
-            n = len(self.bidders)
-            nxt = (self.bidders[(i + k) % n] for k in range(1, n + 1))
-            # the high bidder does not bid against himself
-            self.bid_turn = next(p for p in nxt if p not in self.passed and p != self.high_bidder)
-
-    def _sell_widow(self, buyer: str, price: int) -> None:
-        # "la mise va au donneur. La veuve doit être acceptée par celui qui l'a
-        # remportée ... Cette dernière [sa main] est maintenant morte"
-        self.chips[buyer] -= price
-        self.chips[self.dealer] += price
-        self.log.append({"event": "widow_sold", "player": buyer, "amount": price, "to": self.dealer})
-        self.bid_turn = None
-        self._take_widow(buyer)
-
-    def _take_widow(self, player: str) -> None:
-        self.dead = self.hands[player]
-        self.hands[player] = self.widow
-        self.widow = []
-        self.widow_status, self.widow_holder = "taken", player
-        self._start_poker()
-
     # ------------------------------------------------------------ the poker
 
     def _start_poker(self) -> None:
@@ -351,155 +278,6 @@ class RummoliDeal:
                 self.poker_winners = winners
         assert leader is not None
         self._start_rummoli(leader)
-
-    # ---------------------------------------------------------- the Rummoli
-
-    def _start_rummoli(self, leader: str) -> None:
-        # "Le gagnant du tour de poker ouvre le jeu avec la plus basse carte de
-        # n'importe quelle couleur". Rulings: between tied poker winners, the
-        # one nearest the dealer's left leads; with side pots (method 2), the
-        # winner of the main pot leads.
-        self.phase = "rummoli"
-        self.leader = leader
-        self.colour_required = None
-        self.called = None
-        self.log.append({"event": "lead_due", "player": leader, "colour": None})
-
-    def _holder(self, card: str | None) -> str | None:
-        if card is None:
-            return None
-        for p in self.players:
-            if card in self.hands[p]:
-                return p
-        return None
-
-    def _act_rummoli(self, player: str, action: str, args: dict) -> None:
-        hand = self.hands[player]
-        if self.called is not None:
-            if action != "play" or set(args) != {"cards"}:
-                raise IllegalAction(
-                    f"{pretty(self.called)} is called and you hold it: play it, "
-                    "with the next cards of the suit if you hold them (play(cards=[...]))"
-                )
-            cards = self._check_cards(args["cards"])
-            if not cards or cards[0] != self.called:
-                raise IllegalAction(f"the sequence continues with {pretty(self.called)}: your run must start with it")
-            if cards not in runs_from(hand, self.called):
-                raise IllegalAction(
-                    "a run is made of the following cards of the same suit, each one higher by one, all in your hand"
-                )
-            self._play(player, cards)
-            return
-        if action != "lead" or set(args) != {"card"}:
-            raise IllegalAction("the sequence has stopped and it is your turn to lead: lead(card=...)")
-        card = self._check_cards([args["card"]])[0]
-        if card not in hand:
-            raise IllegalAction(f"you do not hold {pretty(card)}")
-        options = lead_options(hand, self.colour_required)
-        if card not in options:
-            raise IllegalAction(self._why_not_lead(hand, card))
-        self._play(player, [card], lead=True)
-
-    def _why_not_lead(self, hand: list[str], card: str) -> str:
-        if self.colour_required is not None and colour(card[1]) != self.colour_required:
-            suits = " or ".join(SUIT_NAMES[s] for s in "cdhs" if colour(s) == self.colour_required)
-            return f"the sequence restarts in the other colour: {suits}"
-        low = lowest_of_suit(hand, card[1])
-        return f"you must lead your lowest card of a suit: your lowest of {SUIT_NAMES[card[1]]} is {pretty(low)}"
-
-    @staticmethod
-    def _check_cards(cards: Any) -> list[str]:
-        if isinstance(cards, str) or not isinstance(cards, list):
-            raise IllegalAction("cards are given as a list of card codes such as ['7h', '8h']")
-        try:
-            return [check_card(c) for c in cards]
-        except CardError as exc:
-            raise IllegalAction(str(exc)) from None
-
-    def _play(self, player: str, cards: list[str], *, lead: bool = False) -> None:
-        self.log.append({"event": "lead" if lead else "play", "player": player, "cards": list(cards)})
-        for card in cards:
-            self.hands[player].remove(card)
-            self.played[player].append(card)
-            self.on_table.add(card)
-            self._pay_sections(player)
-        self.last_player = player
-        self.leader = None
-        if not self.hands[player]:
-            self._goes_out(player)
-            return
-        nxt = next_card(cards[-1])
-        holder = self._holder(nxt)
-        if holder is not None:
-            self.called = nxt
-            return
-        # "jusqu'à ce que l'as ... ait été déposé ou jusqu'à ce que la séquence
-        # de jeu ait été interrompue ... la carte ... prisonnière de la main morte"
-        # Ruling: a next card already on the table stops the sequence too.
-        reason = "ace" if nxt is None else ("played" if nxt in self.on_table else "dead")
-        self.called = None
-        self.log.append({"event": "stop", "after": cards[-1], "reason": reason})
-        self._find_restarter(player, other_colour(cards[-1][1]))
-
-    def _find_restarter(self, last: str, needed: str) -> None:
-        # "le dernier joueur à avoir joué relance le jeu avec sa plus faible
-        # carte dans une autre couleur". Ruling: if he holds none, the restart
-        # passes to the left, to the first player who can; nobody: deadlock.
-        for k in range(len(self.players)):
-            p = self._left_of(last, k)
-            if lead_options(self.hands[p], needed):
-                self.leader, self.colour_required = p, needed
-                self.log.append({"event": "lead_due", "player": p, "colour": needed})
-                return
-            self.log.append({"event": "cannot_restart", "player": p, "colour": needed})
-        self._deadlock()
-
-    def _pay_sections(self, player: str) -> None:
-        """ "Le joueur qui joue l'une de ces cartes ou combinaisons remporte
-        les jetons posés sur la section correspondante." """
-        mine = set(self.played[player])
-        for section in self.config.pay_sections:
-            if section.id in self.won_sections or not _complete(section, mine):
-                continue
-            amount = self.board[section.id]
-            self.board[section.id] = 0
-            self.chips[player] += amount
-            self.won_sections[section.id] = player
-            self.awards.append({"section": section.id, "amount": amount, "winners": [player]})
-            self.log.append({"event": "win", "section": section.id, "player": player, "amount": amount})
-
-    def _goes_out(self, player: str) -> None:
-        # "Les jetons posés sur la section marquée Rummoli sont remportés par le
-        # premier joueur à s'être défait de toute sa main ... Chaque autre joueur
-        # donne au gagnant un jeton pour chaque carte qu'il lui reste en main."
-        pot = self.board[RUMMOLI_POT]
-        self.board[RUMMOLI_POT] = 0
-        self.chips[player] += pot
-        self.awards.append({"section": RUMMOLI_POT, "amount": pot, "winners": [player]})
-        self.log.append({"event": "win", "section": RUMMOLI_POT, "player": player, "amount": pot})
-        for p in self.players:
-            if p != player and self.hands[p]:
-                paid = pay_what_he_has(self.chips, p, self.config.unit * len(self.hands[p]))
-                self.chips[player] += paid
-                self.log.append(
-                    {"event": "pays", "player": p, "to": player, "cards": len(self.hands[p]), "amount": paid}
-                )
-        self._finish("out", player)
-
-    def _deadlock(self) -> None:
-        # "Chaque joueur place alors un jeton dans la cagnotte Rummoli pour
-        # chaque carte qu'il tient encore."
-        for p in self.players:
-            paid = pay_what_he_has(self.chips, p, self.config.unit * len(self.hands[p]))
-            self.board[RUMMOLI_POT] += paid
-            self.log.append({"event": "pays", "player": p, "to": RUMMOLI_POT, "cards": len(self.hands[p]), "amount": paid})
-        self._finish("deadlock", None)
-
-    def _finish(self, outcome: str, winner: str | None) -> None:
-        self.phase = "over"
-        self.outcome, self.winner = outcome, winner
-        self.called = self.leader = None
-        self.log.append({"event": "deal_over", "outcome": outcome, "winner": winner})
 
     # ------------------------------------------------------------- outputs
 
@@ -571,12 +349,6 @@ class RummoliDeal:
         if self.carry_in is not None:
             rec["carry"] = copy.deepcopy(self.carry_in)
         return rec
-
-
-def _complete(section: PaySection, mine: set[str]) -> bool:
-    if section.cards:
-        return all(c in mine for c in section.cards)
-    return any(all(r + s in mine for r in section.ranks) for s in "cdhs")
 
 
 def new_deal(
