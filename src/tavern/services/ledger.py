@@ -243,16 +243,17 @@ def cash_out(session: Session, user_id: int, table_id: int, reference: str = "")
     """"Ramasser ses gains": all the player's chips at the table back to écus.
     Returns the amount (0 if he had none)."""
     chips = account(session, "user", user_id, "chips", table_id)
-    _lock(session, [chips])
+    desk_chips, desk_ecus = cashier(session, table_id, "chips"), cashier(session, table_id, "ecus")
+    ecus = account(session, "user", user_id, "ecus")
+    # Lock all four now, in id order like post() does: locking the chips
+    # first and the rest later could deadlock against a settle_deal.
+    _lock(session, [chips, desk_chips, desk_ecus, ecus])
     amount = chips.balance
     if amount <= 0:
         return 0
     post(
         session,
-        [
-            Leg(chips, cashier(session, table_id, "chips"), amount, "chips"),
-            Leg(cashier(session, table_id, "ecus"), account(session, "user", user_id, "ecus"), amount, "ecus"),
-        ],
+        [Leg(chips, desk_chips, amount, "chips"), Leg(desk_ecus, ecus, amount, "ecus")],
         "cash_out", reference or f"table:{table_id}",
     )
     return amount
