@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tavern.cards import CSPRNG, CardError, RandomSource, check_deck_order, deck52, shuffle
+from tavern.cards import CardError, RandomSource, check_deck_order, deck52, shuffle
 from tavern.games.base import Event, IllegalAction, LegalAction
 from tavern.games.poker.betting import Betting, Rake, build_pots, split
 from tavern.games.poker.evaluator import category_of
@@ -484,6 +484,20 @@ class PokerDeal:
         }
 
 
+def stacked_deck(holes: list[list[str]], board: list[str] | tuple[str, ...] = (),
+                 then: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """A deck order that deals ``holes`` (in player index order: the seat left
+    of the button first, the button last), then ``board`` (hold'em) and
+    ``then`` (the next cards of the stock), the rest in a fixed order. For
+    examples, tests and hand-written records."""
+    n, h = len(holes), len(holes[0])
+    top = [holes[i][r] for r in range(h) for i in range(n)] + list(board) + list(then)
+    used = set(top)
+    if len(used) != len(top):
+        raise CardError("a card is dealt twice")
+    return top + [c for c in _DECK52 if c not in used]
+
+
 def replay_record(new_deal: Any, record: dict[str, Any]) -> dict[str, Any]:
     """Rebuild a deal from its record, apply every action, return the replay
     output. Showdown decisions missing at the end: cards speak."""
@@ -520,4 +534,4 @@ def replay_record(new_deal: Any, record: dict[str, Any]) -> dict[str, Any]:
             "to_act": engine.to_act()}
 
 
-__all__ = ["PokerDeal", "replay_record", "check_seats", "CardError", "CSPRNG"]
+__all__ = ["PokerDeal", "replay_record", "check_seats", "stacked_deck"]
