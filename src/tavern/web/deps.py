@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Annotated, TypeVar
 
-from fastapi import Depends, HTTPException, Request
+from fastapi import Depends, HTTPException, Path, Request
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -15,6 +15,13 @@ from tavern.store.models import Tavern, User
 from tavern.web.session import get_session
 
 T = TypeVar("T")
+
+#: Database ids fit a signed 32-bit integer; a larger number in a URL or a
+#: body is refused at the door (422) instead of overflowing the database.
+MAX_ID = 2**31 - 1
+#: Any amount of écus or chips a form or a JSON body may carry.
+MAX_AMOUNT = 10**12
+Id = Annotated[int, Path(ge=1, le=MAX_ID)]
 
 LOGIN_REQUIRED = "Connectez-vous pour accéder à cette page."
 ADMIN_ONLY = "Réservé aux administrateurs du site."

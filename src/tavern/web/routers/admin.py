@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from tavern.services import ledger, users
 from tavern.store.models import User
 from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, act, form_fields, read_db, require_admin
+from tavern.web.deps import CurrentUser, Id, act, form_fields, read_db, require_admin
 from tavern.web.refusals import CURRENCY_LABELS
 from tavern.web.rendering import render
 from tavern.web.routers.auth import UserOut, user_out
@@ -119,7 +119,7 @@ def users_page(request: Request, _: CurrentUser = Depends(require_admin), db: Se
 
 
 @pages.post("/utilisateurs/{user_id}")
-def change_form(request: Request, user_id: int, admin: CurrentUser = Depends(require_admin),
+def change_form(request: Request, user_id: Id, admin: CurrentUser = Depends(require_admin),
                 db: Session = Depends(read_db), form: dict[str, str] = Depends(form_fields)) -> Response:
     level = _int(form.get("level")) if form.get("level", "").strip() else None
     role = form.get("role") or None
@@ -140,7 +140,7 @@ def change_form(request: Request, user_id: int, admin: CurrentUser = Depends(req
 
 
 @pages.post("/utilisateurs/{user_id}/crediter")
-def credit_form(request: Request, user_id: int, admin: CurrentUser = Depends(require_admin),
+def credit_form(request: Request, user_id: Id, admin: CurrentUser = Depends(require_admin),
                 db: Session = Depends(read_db), form: dict[str, str] = Depends(form_fields)) -> Response:
     amount = _int(form.get("amount"))
     currency = form.get("currency", "")
@@ -174,14 +174,14 @@ def api_users(_: CurrentUser = Depends(require_admin), db: Session = Depends(rea
 
 
 @api.patch("/users/{user_id}", response_model=AdminUserOut, summary="Change a user's level or role")
-def api_change(request: Request, user_id: int, body: UserChange,
+def api_change(request: Request, user_id: Id, body: UserChange,
                admin: CurrentUser = Depends(require_admin)) -> AdminUserOut:
     return do_change(request, admin, user_id, body)
 
 
 @api.post("/users/{user_id}/credit", response_model=AdminUserOut,
           summary="Credit écus or tokens (a ledger entry from the house)")
-def api_credit(request: Request, user_id: int, body: CreditIn,
+def api_credit(request: Request, user_id: Id, body: CreditIn,
                admin: CurrentUser = Depends(require_admin)) -> AdminUserOut:
     return do_credit(request, admin, user_id, body)
 

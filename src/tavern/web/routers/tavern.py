@@ -7,7 +7,7 @@ a table still occupied) shows the form again with the reason.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
@@ -18,7 +18,7 @@ from tavern.games.registry import GAMES
 from tavern.services import ledger, taverns
 from tavern.store.models import Inventory, Tavern, User
 from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, act, form_fields, owned_tavern, read_db, require_user
+from tavern.web.deps import CurrentUser, Id, MAX_AMOUNT, MAX_ID, act, form_fields, owned_tavern, read_db, require_user
 from tavern.web.rendering import GAME_LABELS, render
 from tavern.web.routers.village import TableBrief, brief
 from tavern.web.session import get_session
@@ -27,6 +27,7 @@ pages = APIRouter(dependencies=[Depends(csrf_protect)], include_in_schema=False)
 api = APIRouter(prefix="/api/taverns", tags=["ma taverne"], dependencies=[Depends(csrf_protect)])
 
 DeckKind = Literal["deck52", "deck32"]
+Amount = Annotated[int, Field(ge=0, le=MAX_AMOUNT)]
 STAKE_FIELDS = ("small_blind", "big_blind", "small_bet", "unit")
 
 
@@ -52,7 +53,7 @@ class PurchaseIn(BaseModel):
 
 
 class StoreIn(BaseModel):
-    inventory_id: int
+    inventory_id: int = Field(ge=1, le=MAX_ID)
 
 
 class TableIn(BaseModel):
@@ -61,15 +62,15 @@ class TableIn(BaseModel):
     game: str = Field(description=f"one of {', '.join(GAMES)}")
     variant: str = Field("", max_length=30)
     name: str = Field("", max_length=80)
-    stakes: dict[str, int]
+    stakes: dict[str, Amount]
     options: dict[str, Any] = Field(default_factory=dict)
-    buy_in_min: int | None = None
-    buy_in_max: int | None = None
-    rake_percent: int = 0
-    rake_cap: int | None = None
+    buy_in_min: Amount | None = None
+    buy_in_max: Amount | None = None
+    rake_percent: int = Field(0, ge=0, le=100)
+    rake_cap: Amount | None = None
     no_flop_no_drop: bool = True
-    seats: int
-    action_timer_seconds: int = 30
+    seats: int = Field(ge=1, le=100)
+    action_timer_seconds: int = Field(30, ge=1, le=3600)
 
 
 def item_out(inv: Inventory) -> ItemOut:
@@ -135,7 +136,7 @@ def _form_int(raw: Any, label: str, problems: list[str], *, optional: bool = Fal
     except ValueError:
         problems.append(f"{label} : un nombre entier est attendu.")
         return None
-    if abs(value) > 10**12:
+    if abs(value) > MAX_AMOUNT:
         problems.append(f"{label} : valeur trop grande.")
         return None
     return value
@@ -188,7 +189,7 @@ def my_taverns(request: Request, user: CurrentUser = Depends(require_user),
 
 
 @pages.get("/ma-taverne/{tavern_id}")
-def manage_page(request: Request, tavern_id: int, user: CurrentUser = Depends(require_user),
+def manage_page(request: Request, tavern_id: Id, user: CurrentUser = Depends(require_user),
                 db: Session = Depends(read_db)) -> Response:
     return _manage_page(request, db, user, owned_tavern(db, user, tavern_id))
 
@@ -209,7 +210,7 @@ def _after(request: Request, db: Session, user: CurrentUser, tavern_id: int, act
 
 
 @pages.post("/ma-taverne/{tavern_id}/acheter")
-def buy_form(request: Request, tavern_id: int, user: CurrentUser = Depends(require_user),
+def buy_form(request: Request, tavern_id: Id, user: CurrentUser = Depends(require_user),
              db: Session = Depends(read_db), form: dict[str, str] = Depends(form_fields)) -> Response:
     kind = form.get("kind", "")
     if kind not in taverns.ITEM_NAMES:
@@ -220,18 +221,20 @@ def buy_form(request: Request, tavern_id: int, user: CurrentUser = Depends(requi
 
 
 @pages.post("/ma-taverne/{tavern_id}/entreposer")
-def store_form(request: Request, tavern_id: int, user: CurrentUser = Depends(require_user),
+def store_form(request: Request, tavern_id: Id, user: CurrentUser = Depends(require_user),
                db: Session = Depends(read_db), form: dict[str, str] = Depends(form_fields)) -> Response:
     problems: list[str] = []
     inventory_id = _form_int(form.get("inventory_id"), "article", problems)
-    if inventory_id is None:
+    if inventory_id is not None and not 1 <= inventory_id <= MAX_ID:
+        problems.append("Cet article n'existe pas.")
+    if problems or inventory_id is None:
         return _manage_page(request, db, user, owned_tavern(db, user, tavern_id), problems, status=400)
     return _after(request, db, user, tavern_id, lambda: do_store(request, user, tavern_id, inventory_id),
                   "Article entreposé dans l'inventaire de la taverne.")
 
 
 @pages.post("/ma-taverne/{tavern_id}/tables")
-def open_form(request: Request, tavern_id: int, user: CurrentUser = Depends(require_user),
+def open_form(request: Request, tavern_id: Id, user: CurrentUser = Depends(require_user),
               db: Session = Depends(read_db), form: dict[str, str] = Depends(form_fields)) -> Response:
     data, problems = table_form_data(form)
     if problems:
@@ -241,7 +244,7 @@ def open_form(request: Request, tavern_id: int, user: CurrentUser = Depends(requ
 
 
 @pages.post("/ma-taverne/{tavern_id}/tables/{table_id}/fermer")
-def close_form(request: Request, tavern_id: int, table_id: int, user: CurrentUser = Depends(require_user),
+def close_form(request: Request, tavern_id: Id, table_id: Id, user: CurrentUser = Depends(require_user),
                db: Session = Depends(read_db)) -> Response:
     return _after(request, db, user, tavern_id, lambda: do_close(request, user, tavern_id, table_id),
                   "Table fermée ; son jeu de cartes est revenu dans l'inventaire.")
@@ -256,28 +259,28 @@ def api_mine(user: CurrentUser = Depends(require_user), db: Session = Depends(re
 
 
 @api.get("/{tavern_id}", response_model=ManageOut, summary="Gérer sa taverne: shop, inventory, tables")
-def api_manage(tavern_id: int, user: CurrentUser = Depends(require_user), db: Session = Depends(read_db)) -> ManageOut:
+def api_manage(tavern_id: Id, user: CurrentUser = Depends(require_user), db: Session = Depends(read_db)) -> ManageOut:
     return manage_out(db, user, owned_tavern(db, user, tavern_id))
 
 
 @api.post("/{tavern_id}/shop", response_model=ItemOut, status_code=201, summary="Buy a deck item for écus")
-def api_buy(request: Request, tavern_id: int, body: PurchaseIn, user: CurrentUser = Depends(require_user)) -> ItemOut:
+def api_buy(request: Request, tavern_id: Id, body: PurchaseIn, user: CurrentUser = Depends(require_user)) -> ItemOut:
     return do_buy(request, user, tavern_id, body.kind)
 
 
 @api.post("/{tavern_id}/inventory", response_model=ItemOut, summary="Store one of my items in the tavern")
-def api_store(request: Request, tavern_id: int, body: StoreIn, user: CurrentUser = Depends(require_user)) -> ItemOut:
+def api_store(request: Request, tavern_id: Id, body: StoreIn, user: CurrentUser = Depends(require_user)) -> ItemOut:
     return do_store(request, user, tavern_id, body.inventory_id)
 
 
 @api.post("/{tavern_id}/tables", response_model=TableBrief, status_code=201,
           summary="Open a table (needs a free deck item stored in the tavern)")
-def api_open(request: Request, tavern_id: int, body: TableIn, user: CurrentUser = Depends(require_user)) -> TableBrief:
+def api_open(request: Request, tavern_id: Id, body: TableIn, user: CurrentUser = Depends(require_user)) -> TableBrief:
     return do_open(request, user, tavern_id, body.model_dump())
 
 
 @api.post("/{tavern_id}/tables/{table_id}/close", status_code=204, response_class=Response,
           summary="Close an empty table; its deck goes back to the inventory")
-def api_close(request: Request, tavern_id: int, table_id: int, user: CurrentUser = Depends(require_user)) -> Response:
+def api_close(request: Request, tavern_id: Id, table_id: Id, user: CurrentUser = Depends(require_user)) -> Response:
     do_close(request, user, tavern_id, table_id)
     return Response(status_code=204)

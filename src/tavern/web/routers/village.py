@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from tavern.services import ledger, seats, taverns
 from tavern.store.models import TableConfig, User
 from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, optional_user, read_db, require_user
+from tavern.web.deps import CurrentUser, Id, optional_user, read_db, require_user
 from tavern.web.rendering import GAME_LABELS, render
 
 pages = APIRouter(dependencies=[Depends(csrf_protect)], include_in_schema=False)
@@ -116,7 +116,7 @@ def village_page(request: Request, _: CurrentUser | None = Depends(optional_user
 
 
 @pages.get("/tables/{table_id}")
-def table_page(request: Request, table_id: int, _: CurrentUser = Depends(require_user),
+def table_page(request: Request, table_id: Id, _: CurrentUser = Depends(require_user),
                db: Session = Depends(read_db)) -> Response:
     table = table_out(db, table_id)
     by_seat = {s.seat_no: s for s in table.seated}
@@ -129,5 +129,5 @@ def api_village(_: CurrentUser | None = Depends(optional_user), db: Session = De
 
 
 @api.get("/tables/{table_id}", response_model=TableOut, summary="A table: stakes, cave bounds, seats")
-def api_table(table_id: int, _: CurrentUser = Depends(require_user), db: Session = Depends(read_db)) -> TableOut:
+def api_table(table_id: Id, _: CurrentUser = Depends(require_user), db: Session = Depends(read_db)) -> TableOut:
     return table_out(db, table_id)
