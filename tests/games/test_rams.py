@@ -324,7 +324,7 @@ def test_forced_trump_lead_and_the_face_down_atout():
     assert e.view("C")["tricks"][0]["cards"][0]["card"] == "Kd"
     assert [a["card"] for a in e.legal_actions("B")] == ["Qh"]  # must give trump on it
     e.act("B", "play", card="Qh")
-    assert [a["card"] for a in e.legal_actions("A")] == ["9h"]  # must over-trump... 9h < Qh: under-trump
+    assert [a["card"] for a in e.legal_actions("A")] == ["9h"]  # his only trump, lower: still trump
     e.act("A", "play", card="9h")
     assert e.tricks.won["B"] == 1
 
@@ -645,6 +645,14 @@ def check_position(e) -> None:
             public |= {pl.card for t in e.tricks.tricks for pl in t.plays if not pl.blind or pl.player == viewer}
         mine = set(e.hands.get(viewer, [])) if viewer else set()
         assert seen <= public | mine, f"{viewer} sees {seen - public - mine}"
+    snapshot = json.dumps([e.view(None), e.record()], sort_keys=True)
+    if e.phase == "speak":
+        p = e.to_act()[0]
+        offered = {a["choice"] for a in e.legal_actions(p)}
+        for choice in {"play", "widow", "thrown", "pass", "general"} - offered:
+            with pytest.raises(IllegalAction):
+                e.act(p, "speak", choice=choice)
+        assert json.dumps([e.view(None), e.record()], sort_keys=True) == snapshot
     if e.phase != "play":
         return
     p = e.to_act()[0]
@@ -659,6 +667,7 @@ def check_position(e) -> None:
     for c in set(e.hands[p]) - offered:
         with pytest.raises(IllegalAction):
             e.act(p, "play", card=c)
+    assert json.dumps([e.view(None), e.record()], sort_keys=True) == snapshot
 
 
 @settings(max_examples=60, deadline=None)

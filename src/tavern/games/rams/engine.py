@@ -49,15 +49,16 @@ class RamsEngine:
         if config.stakes == "partie":
             self.partie = stakes.partie_carry(carry, names, config.partie_tokens)
             active = [p for p in names if p not in self.partie["out"]]
+            if len(active) < 2:
+                raise IllegalAction("this partie is over; a new one starts without carry")
         else:
+            # Two players only ever meet at the end of a partie ("l'avant-dernier joueur").
+            if len(names) < 3:
+                raise IllegalAction("Rams is played by 3 to 8 players")
             active = names
-        if len(active) < 2:
-            raise IllegalAction("this partie is over; a new one starts without carry")
         self.order = _right_of_dealer(names, button, set(active))
         self.dealer = self.order[-1]
         self.plan: Layout = layout(len(self.order), widow=config.widow, trump_by_first_card=config.trump_by_first_card)
-        if config.stakes == "coup" and len(self.order) < 3:
-            raise IllegalAction("Rams is played by 3 to 8 players")
         dealt = deal(self.order, self.plan, self.deck)
         self.hands = dealt.hands
         self.widow = dealt.widow
