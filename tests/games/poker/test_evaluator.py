@@ -7,6 +7,7 @@ and its French source ramponneau.fr.txt ("L'ordre des combinaisons possibles").
 from __future__ import annotations
 
 import copy
+import json
 import pickle
 import random
 from collections import Counter
@@ -284,6 +285,7 @@ def test_hand_value_is_an_ordered_int_with_category_and_cards() -> None:
     assert v.category == "two_pair" and v.ranks == (13, 13, 2, 2, 3)
     assert int(v) == 0x2_DD223
     assert repr(v) == "HandValue(two_pair, Kd Kc 2h 2s 3d)"
+    assert str(v) == f"{v}" == json.dumps(v) == str(0x2_DD223)  # stored as a plain number
     same = pickle.loads(pickle.dumps(v))
     assert same == v and same.cards == v.cards and same.category == v.category
     assert copy.deepcopy(v).cards == v.cards

@@ -262,6 +262,10 @@ class HandValue(int):
     def __repr__(self) -> str:
         return f"HandValue({self.category}, {' '.join(self.cards)})"
 
+    # str(), f"{v}" and JSON stay the plain number, like any int: records and
+    # logs that store a value must not get the description above.
+    __str__ = int.__repr__
+
     def __getnewargs__(self) -> tuple[int, tuple[str, ...]]:  # pickle, copy
         return (int(self), self.hand)
 
