@@ -808,3 +808,33 @@ def test_deal_follows_the_engine_contract():
     assert isinstance(deal, Engine) and deal.game == "rummoli"
     assert registry.load("rummoli") is rummoli
     assert sorted(rummoli.deck_composition({}, 5)) == sorted(deck52())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method", [1, 2])
+def test_a_long_evening_at_one_table(method):
+    """A table's whole life: 150 deals in a row, the deal passing left ("La
+    donne passe à gauche"), the board carried, then the table closes ("Tous
+    les jetons restant en jeux sont alors attribués à un joueur"): every chip
+    ends in a stack, none appeared or vanished."""
+    r = random.Random(1000 + method)
+    names = ["Ana", "Ben", "Cyr", "Dan", "Eve"]
+    chips = {p: 100 for p in names}
+    carry = None
+    config = {"poker_method": method, "unit": 2, "betting": {"structure": "pot-limit", "bet": 2}}
+    outcomes = set()
+    for k in range(150):
+        deal = rummoli.new_deal(config, [{"player": p, "chips": chips[p]} for p in names], k % 5,
+                                rng=SeededSource(r), carry=carry)
+        while not deal.over:
+            p, a, args = _random_action(deal, r)
+            deal.act(p, a, **args)
+        res = deal.result()
+        outcomes.add(res["outcome"])
+        assert rummoli.replay(json.loads(json.dumps(deal.record())))["carry"] == res["carry"]
+        chips, carry = res["chips"], res["carry"]
+        assert sum(chips.values()) + sum(carry["board"].values()) == 500
+    assert "out" in outcomes  # someone went out at least once in 150 deals
+    out = rummoli.close_table(carry, names, "poker", rng=SeededSource(r))
+    final = {p: chips[p] + out["awards"][p] for p in names}
+    assert sum(final.values()) == 500 and sum(out["board"].values()) == 0
