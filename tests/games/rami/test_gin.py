@@ -292,3 +292,22 @@ def test_random_play_ends_and_conserves(seed, scoring):
     assert sum(r["delta"].values()) == 0
     assert all(v >= 0 for v in r["chips"].values())
     assert gin.replay(e.record())["chips"] == r["chips"]
+
+
+def test_tavern_replay_dispatches_gin_records():
+    """``tavern replay`` reads a gin record through the registry; a record whose
+    deck is not two full decks is refused with the rule."""
+    from tavern.games import registry
+
+    e = deal(B_MELDS + ["2d", "Kd"], A_LOOSE)
+    e.act("B", "knock", card="Kd")
+    out = registry.replay(json.loads(json.dumps(e.record())))
+    assert out["finished"] and out["scoring"]["points"] == 70
+    bad = e.record()
+    bad["deck"][60] = bad["deck"][61]  # the deck aside loses a card, holds another twice
+    with pytest.raises(IllegalAction, match="52-card deck"):
+        registry.replay(bad)
+    bad = e.record()
+    bad["actions"][0]["card"] = "Ks"
+    with pytest.raises(IllegalAction, match="do not hold"):
+        registry.replay(bad)

@@ -173,3 +173,15 @@ def test_random_play_ends_and_conserves(seed, n):
     r = e.result()
     assert sum(r["delta"].values()) == 0 and all(v >= 0 for v in r["chips"].values())
     assert remigio.replay(e.record())["chips"] == r["chips"]
+
+
+def test_tavern_replay_dispatches_remigio_records():
+    """``tavern replay`` reads a remigio record; an unfinished one says so."""
+    from tavern.games import registry
+
+    e = close_deal(["2c", "3c", "4c", "5c", "5d", "6d", "7d", "Qs", "Qh", "Qd"])
+    out = registry.replay(e.record())
+    assert out["finished"] is False and out["to_act"] == ["B"]
+    e.act("B", "close", card="Ks")
+    out = registry.replay(e.record())
+    assert out["finished"] and out["chips"] == e.result()["chips"]
