@@ -70,7 +70,7 @@ class PokerDeal:
         "players", "index", "b", "rake", "phase", "round", "hole", "pos",
         "actions", "board", "small_blind", "big_blind", "protected",
         "final_aggressor", "reached_second", "sd_order", "sd_pos", "shown",
-        "mucked", "ranks", "pots", "awards", "rake_taken", "_result",
+        "mucked", "ranks", "pots", "awards", "rake_taken", "_result", "runout",
         # draw poker
         "stock", "muck", "drawers", "draw_pos", "drawn",
     )
@@ -122,6 +122,7 @@ class PokerDeal:
         self.protected: list[bool] = [False] * n
         self.final_aggressor = -1
         self.reached_second = False
+        self.runout = False  # cards dealt with nobody left to bet: hands are tabled
         self.sd_order: list[int] = []
         self.sd_pos = 0
         self.shown: dict[int, list[str]] = {}
@@ -221,8 +222,9 @@ class PokerDeal:
 
     def may_muck(self, i: int) -> bool:
         """A player who sees he is beaten may muck: every pot he could win
-        already has a better hand shown by a player eligible for it."""
-        if not self.shown:
+        already has a better hand shown by a player eligible for it. (Never in
+        an all-in run-out: those hands are tabled before the cards come.)"""
+        if not self.shown or self.runout:
             return False
         r = self.ranks[i]
         ranks, shown = self.ranks, self.shown
@@ -236,7 +238,7 @@ class PokerDeal:
         order = self.sd_order
         while self.sd_pos < len(order):
             i = order[self.sd_pos]
-            if not self.protected[i] and self.may_muck(i):
+            if not self.runout and not self.protected[i] and self.may_muck(i):
                 return  # his decision
             self.shown[i] = self.hole[i]  # cards speak
             self.sd_pos += 1

@@ -71,7 +71,9 @@ class DrawPoker(PokerDeal):
         self.round += 1
         if self.b.can_bet_more():
             self._start_betting(first=0)
-        elif self.round < self.draws:
+            return
+        self.runout = True  # no more betting: the hands will be tabled
+        if self.round < self.draws:
             self._start_draw()
         else:
             self._showdown()

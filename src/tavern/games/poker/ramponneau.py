@@ -42,6 +42,7 @@ class Ramponneau(PokerDeal):
             if b.can_bet_more():
                 self._start_betting(first=0)
                 return
+            self.runout = True
         self._showdown()
 
     def _rank(self, i: int) -> int:
