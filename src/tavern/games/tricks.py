@@ -187,6 +187,8 @@ class TrickPlay:
     ) -> None:
         if leader not in order:
             raise ValueError(f"the leader {leader!r} does not take part")
+        if len({len(hands[p]) for p in order}) != 1:
+            raise ValueError("every player starts the card play with as many cards")
         self.order = list(order)
         self.hands = {p: list(hands[p]) for p in order}
         self.trump = trump
