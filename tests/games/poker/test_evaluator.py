@@ -523,3 +523,16 @@ def test_first_use_from_many_threads_at_once() -> None:
     assert not errors
     assert all(results[i] == expected for i in range(4))
     assert len(ev._PLAIN) == 6175 + 18395 + 49205
+
+
+@settings(max_examples=300, deadline=None)
+@given(cards=st.permutations(DECK).map(lambda deck: deck[:14]), n=st.integers(5, 7))
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # eval7's own pyparsing use
+def test_any_two_hands_compare_as_eval7_says(cards: list[str], n: int) -> None:
+    """Two disjoint hands of 5, 6 or 7 cards: the better one (or the tie) is
+    the same for us and for eval7, the compiled peer."""
+    import eval7
+
+    a, b = cards[:n], cards[7 : 7 + n]
+    theirs = cmp(eval7.evaluate([eval7.Card(c) for c in a]), eval7.evaluate([eval7.Card(c) for c in b]))
+    assert cmp(evaluate(a), evaluate(b)) == theirs
