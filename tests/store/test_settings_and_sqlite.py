@@ -83,3 +83,21 @@ def test_sqlite_writers_queue_at_begin_immediate(tmp_path):
         t.join(10)
     assert order == ["first commits", "second reads 30"]
     engine.dispose()
+
+
+def test_sqlite_readers_do_not_wait_for_a_writer(tmp_path):
+    """Pages that only read use read_session (deferred BEGIN): with WAL they
+    see the last committed state at once, while a writer holds the lock."""
+    from tavern.store.db import read_session
+
+    engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE acc (n INTEGER)")
+        conn.exec_driver_sql("INSERT INTO acc VALUES (100)")
+    with session_scope(engine) as writer:
+        writer.connection().exec_driver_sql("UPDATE acc SET n = 30")
+        started = time.monotonic()
+        with read_session(engine) as reader:
+            assert reader.connection().exec_driver_sql("SELECT n FROM acc").scalar() == 100
+        assert time.monotonic() - started < 2
+    engine.dispose()

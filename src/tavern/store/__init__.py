@@ -1,4 +1,15 @@
-"""The database: models (:mod:`tavern.store.models`) and sessions (:mod:`tavern.store.db`)."""
+"""The database: models (:mod:`tavern.store.models`) and sessions (:mod:`tavern.store.db`).
+
+How to use it from the layers above:
+
+* a unit of work that writes: ``run_transaction(session_factory(), fn)`` —
+  ``fn(session)`` is retried on PostgreSQL serialization failures/deadlocks,
+  so it must only touch the database through its session; or
+  ``with session_scope() as s: ...`` (commit at the end, no retry);
+* a page that only reads: ``with read_session() as s: ...`` (on SQLite it does
+  not take the write lock);
+* the services (:mod:`tavern.services`) never commit: they run inside these.
+"""
 
 from tavern.store.db import (
     get_engine,
