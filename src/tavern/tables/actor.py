@@ -99,8 +99,10 @@ class TableActor:
     async def start(self) -> None:
         rows = await asyncio.to_thread(self.bank.load_seats, self.info.id)
         for r in rows:
-            self.seats[r.seat_no] = SeatState(r.seat_no, r.user_id, r.username, r.chips, r.sitting_out,
-                                              r.owes_big_blind, time_bank=self.time_bank)
+            seat = SeatState(r.seat_no, r.user_id, r.username, r.chips, r.sitting_out,
+                             r.owes_big_blind, time_bank=self.time_bank)
+            seat.extra["hands"] = await asyncio.to_thread(self.bank.hands_info, r.user_id, self.info.tavern_id)
+            self.seats[r.seat_no] = seat
         self.next_deal_at = self.clock() + self.deal_pause
         self._task = asyncio.create_task(self._run(), name=f"table-{self.info.id}")
 
@@ -209,8 +211,10 @@ class TableActor:
             chips = await asyncio.to_thread(self.bank.sit, self.info.id, user_id, seat, cave)
         except ValueError as exc:  # SeatError, InsufficientFunds: the player's words
             raise CommandError(str(exc)) from None
-        self.seats[seat] = SeatState(seat, user_id, username, chips, connections=1, time_bank=self.time_bank,
-                                     owes_big_blind=self.info.game in BLIND_GAMES)
+        state = SeatState(seat, user_id, username, chips, connections=1, time_bank=self.time_bank,
+                          owes_big_blind=self.info.game in BLIND_GAMES)
+        state.extra["hands"] = await asyncio.to_thread(self.bank.hands_info, user_id, self.info.tavern_id)
+        self.seats[seat] = state
         return {"seat": seat, "chips": chips}
 
     async def _cmd_cave(self, username: str, *, amount: int) -> dict[str, Any]:
@@ -414,14 +418,16 @@ class TableActor:
             engine = self.module.new_deal(engine_config(self.info), seats, lineup.button, rng=self.rng,
                                           carry=self.carry)
             candidates = {s.name: s.user_id for s in lineup.players}
-            archive_id, refused_now = await asyncio.to_thread(
+            archive_id, answer = await asyncio.to_thread(
                 self.bank.begin_deal, self.info.id, self.info.tavern_id, candidates, engine.record())
-            if refused_now:
-                for name, why in refused_now.items():
+            if archive_id is None:
+                for name, why in answer.items():
                     refused[name] = why
                     self._by_name(name).notice = why  # "is not dealt in and is told why"
                 continue
             break
+        for name, info in answer.items():
+            self._by_name(name).extra["hands"] = info
         self.engine = engine
         self.archive_id = archive_id
         self.dealt = {s.name: s for s in lineup.players}
@@ -494,6 +500,7 @@ class TableActor:
                               "sitting_out": seat.sitting_out, "owes_big_blind": seat.owes_big_blind,
                               "post_now": seat.post_now, "notice": seat.notice,
                               "leaving": seat.leave_after_deal, "time_bank": round(seat.time_bank, 1),
+                              "hands": seat.extra.get("hands"),
                               "legal": (self.engine.legal_actions(username)
                                         if self.engine is not None and username in self.dealt
                                         and not self.engine.over else [])}

@@ -62,6 +62,13 @@ class SeatRow:
     owes_big_blind: bool
 
 
+def _hands_info(s: Session, user_id: int, tavern_id: int) -> dict[str, Any]:
+    ok, why = hands.can_deal(s, user_id, tavern_id, _now())
+    left = hands.hands_left(s, user_id, _now())
+    owner = why.startswith("unlimited")
+    return {"free": left.free, "paid": left.paid, "unlimited": owner, "can_deal": ok, "why": why}
+
+
 class SqlBank:
     """The real database, through the services layer."""
 
@@ -118,25 +125,23 @@ class SqlBank:
     def leave(self, table_id: int, user_id: int) -> int:
         return self._tx(lambda s: seats.leave(s, table_id, user_id))
 
-    def hands_left(self, user_id: int, tavern_id: int) -> str:
-        def work(s: Session) -> str:
-            ok, why = hands.can_deal(s, user_id, tavern_id, _now())
-            return why
-
-        return self._tx(work)
+    def hands_info(self, user_id: int, tavern_id: int) -> dict[str, Any]:
+        """The player's daily hands as the table shows them."""
+        return self._tx(lambda s: _hands_info(s, user_id, tavern_id))
 
     def use_disconnect_protection(self, user_id: int) -> bool:
         return self._tx(lambda s: hands.use_disconnect_protection(s, user_id, _now()))
 
     def begin_deal(self, table_id: int, tavern_id: int, candidates: dict[str, int],
-                   record: dict[str, Any]) -> tuple[int | None, dict[str, str]]:
+                   record: dict[str, Any]) -> tuple[int | None, dict[str, Any]]:
         """Count a hand for each player dealt in (``consume``) and archive the
         deal as in progress, in one transaction. Players with no hands left are
         returned with the reason instead, and the caller deals without them:
-        ``(archive id, refused {username: why})``. With refusals nothing is
-        written (the caller calls again with the remaining players)."""
+        ``(None, refused {username: why})``; with refusals nothing is written
+        (the caller calls again with the remaining players). Otherwise
+        ``(archive id, {username: hands info after this deal})``."""
 
-        def work(s: Session) -> tuple[int | None, dict[str, str]]:
+        def work(s: Session) -> tuple[int | None, dict[str, Any]]:
             now = _now()
             refused = {}
             for name, user_id in candidates.items():
@@ -153,7 +158,7 @@ class SqlBank:
                     seat.owes_big_blind = False
             row = archive.archive_hand(s, table_id, record, {"in_progress": True, "finished": False},
                                        voided=True, started=now)
-            return row.id, {}
+            return row.id, {name: _hands_info(s, uid, tavern_id) for name, uid in candidates.items()}
 
         return self._tx(work)
 
