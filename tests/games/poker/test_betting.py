@@ -244,19 +244,19 @@ def test_pot_limit_raise_is_at_most_the_pot_after_calling():
     [...] elle pourrait y mettre un maximum de 25$"."""
     seats = [{"player": p, "chips": 500} for p in "ABC"]
     cfg = {"big_blind": 4, "structure": "pot-limit"}
-    # Pre-draw: 2 + 4 + the button's 4 = 10 in the pot after the round.
+    # Button C: A small blind (2), B big blind (4). C calls, A folds: 10 in the pot.
     e = draw.new_deal(cfg, seats, 2)
-    play(e, [("C", "call"), ("A", "call"), ("B", "check")])
-    assert sum(e.b.total) == 12
-    e.b.total[0] -= 2  # make it the source's 10 (A had completed 2 of the 12)
-    e.b.stack[0] += 2
-    for p in "ABC":
+    play(e, [("C", "call"), ("A", "fold"), ("B", "check")])
+    assert sum(e.b.total) == 10
+    for p in "BC":
         e.act(p, "draw", discard=[])
-    e.act("A", "bet", amount=5)
-    assert kinds(e, "B")["raise"]["max"] == 25
+    e.act("B", "bet", amount=5)
+    assert kinds(e, "C")["raise"]["max"] == 25
     with pytest.raises(IllegalAction, match="pot limit"):
-        e.act("B", "raise", amount=26)
-    e.act("B", "raise", amount=25)
+        e.act("C", "raise", amount=26)
+    e.act("C", "raise", amount=25)
+    # B, facing 20 more with 40 in the pot: at most 25 + (40 + 20) = 85.
+    assert kinds(e, "B")["raise"]["max"] == 85
 
 
 def test_fixed_limit_one_bet_and_three_raises():
