@@ -22,6 +22,8 @@ from tavern.web.session import SessionCodec
 
 log = logging.getLogger("tavern.web")
 
+NO_SESSION_PATHS = ("/healthz", "/static/")
+
 API_DESCRIPTION = """\
 The tavern's JSON API: everything the pages do.
 
@@ -81,7 +83,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             response = errors.error_response(
                 request, 500, "Une erreur inattendue est survenue ; elle a été consignée. "
                 "Réessayez plus tard.")
-        if sess.dirty:
+        # Health probes and static files need no session: no cookie for them.
+        if sess.dirty and not request.url.path.startswith(NO_SESSION_PATHS):
             codec.save(request, response, sess)
         headers.apply(response, https=request.url.scheme == "https")
         return response

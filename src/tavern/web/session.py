@@ -96,5 +96,9 @@ class SessionCodec:
 
 
 def get_session(request: Request) -> SessionData:
-    """The current request's session (loaded by the middleware in ``app.py``)."""
-    return request.state.session
+    """The current request's session (loaded by the middleware in ``app.py``;
+    a blank one if an error page is drawn before the middleware ran)."""
+    sess = getattr(request.state, "session", None)
+    if sess is None:
+        sess = request.state.session = SessionData()
+    return sess
