@@ -5,8 +5,6 @@ from __future__ import annotations
 import threading
 import time
 
-import pytest
-
 from tavern.settings import Settings, get_settings
 from tavern.store.db import make_engine, session_scope
 

@@ -23,7 +23,6 @@ from sqlalchemy import (
     MetaData,
     String,
     UniqueConstraint,
-    func,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
@@ -304,6 +303,6 @@ __all__ = [
     "DailyHandUsage",
     "PremiumPack",
     "ArchivedHand",
+    "UTCDateTime",
     "utcnow",
-    "func",
 ]
