@@ -216,3 +216,51 @@ def test_stale_action_is_refused(world):
         await actor.stop()
 
     run(scenario())
+
+
+def test_draw_poker_protects_a_disconnected_player_as_all_in(session_factory, monkeypatch):
+    """RULES.md (draw poker): "A player who loses the connection is treated as
+    all-in for the rest of the hand — a protection allowed a limited number of
+    times a day (site setting, default 3); beyond that a time-out folds"."""
+    from tavern.settings import get_settings
+
+    monkeypatch.setenv("TAVERN_DISCONNECT_PROTECTIONS_PER_DAY", "1")
+    get_settings.cache_clear()
+    w = build_world(session_factory, game="draw", stakes={"small_bet": 2}, variant="no-limit")
+
+    async def scenario():
+        h = Harness(w, grace=0.0)
+        actor = await h.start(seated=("ana", "bob", "cid"))
+        await h.settle()
+        protected_deals = 0
+        for _ in range(2):
+            gone = "cid"  # loses his connection at the start of two deals
+            assert gone in actor.dealt
+            await actor.submit("connect", gone)
+            await actor.submit("disconnect", gone)
+            deal_no = actor.deals
+            for _ in range(200):
+                if actor.deals != deal_no or actor.engine.over:
+                    break
+                to_act = actor.engine.to_act()
+                if not to_act:
+                    await h.settle()
+                    continue
+                name = to_act[0]
+                if name == gone:  # he is away: only the table may act for him
+                    await asyncio.sleep(0.01)
+                    continue
+                move = passive(name, actor.engine.legal_actions(name))
+                args = {k: v for k, v in move.items() if k != "action"}
+                await actor.submit("act", name, action=move["action"], args=args)
+            rec = [a for a in actor.engine.record()["actions"] if a["player"] == gone]
+            protected_deals += any(a["action"] == "protect" for a in rec)
+            await actor.submit("connect", gone)
+            await h.play_deal(passive)
+            await h.settle()
+        await actor.stop()
+        return protected_deals
+
+    # Protected once (the daily allowance), not the second time.
+    assert run(scenario()) == 1
+    get_settings.cache_clear()

@@ -233,8 +233,7 @@ class TableActor:
         a hand in which the player is still involved": then at the deal's end."""
         seat = self._seat_of(username)
         if self._in_deal(seat):
-            seat.leave_after_deal = True
-            seat.auto = seat.auto or "check_fold"
+            seat.leave_after_deal = True  # he plays the deal out as he likes
             return {"notice": "you will leave with your chips at the end of this deal"}
         return await self._leave(seat)
 
@@ -292,7 +291,7 @@ class TableActor:
             raise CommandError("you are not in the current deal")
         self.engine.act(username, action, **(args or {}))  # IllegalAction names the rule
         seat.timeouts = 0
-        seat.auto = seat.auto if seat.leave_after_deal or seat.sitting_out else None
+        seat.auto = seat.auto if seat.sitting_out else None
         self.deadlines.pop(username, None)
         return {}
 
@@ -308,7 +307,7 @@ class TableActor:
                 if deadline <= now:
                     self._timeout(name)
                     changed = True
-            changed = self._arm_turns() or changed
+            changed = await self._arm_turns() or changed
         if self.engine is not None and self.engine.over and self.archive_id is not None:
             await self._finish_deal()
             changed = True
@@ -343,7 +342,7 @@ class TableActor:
             return False
         choice = _auto_choice(seat.auto, self.engine.legal_actions(name))
         if choice is None:
-            if seat.sitting_out or seat.leave_after_deal:
+            if seat.sitting_out:
                 choice = self.engine.timeout_action(name)
             else:
                 seat.auto = None
@@ -351,11 +350,11 @@ class TableActor:
         args = {k: v for k, v in choice.items() if k != "action"}
         self.engine.act(name, choice["action"], **args)
         self.deadlines.pop(name, None)
-        if not (seat.sitting_out or seat.leave_after_deal):
+        if not seat.sitting_out:
             seat.auto = None
         return True
 
-    def _arm_turns(self) -> bool:
+    async def _arm_turns(self) -> bool:
         """Start the timer of whoever must act; play auto-actions and the
         disconnection protection as soon as the turn comes."""
         changed = False
@@ -368,7 +367,7 @@ class TableActor:
                 if self._play_auto(name):
                     acted = changed = True
                     break
-                if self._maybe_protect(seat):
+                if await self._maybe_protect(seat):
                     acted = changed = True
                     break
                 if name not in self.deadlines:
@@ -381,7 +380,7 @@ class TableActor:
                 del self.deadlines[name]
         return changed
 
-    def _maybe_protect(self, seat: SeatState) -> bool:
+    async def _maybe_protect(self, seat: SeatState) -> bool:
         """Draw poker: "A player who loses the connection is treated as all-in for
         the rest of that hand — a protection allowed a limited number of times a
         day". The table decides after a grace period to reconnect."""
@@ -391,7 +390,7 @@ class TableActor:
         if self.clock() - seat.disconnected_at < self.grace:
             return False
         self.protected.add(seat.name)  # asked once per deal, whatever the answer
-        if not self.bank.use_disconnect_protection(seat.user_id):
+        if not await asyncio.to_thread(self.bank.use_disconnect_protection, seat.user_id):
             return False
         self.engine.protect(seat.name)
         self.deadlines.pop(seat.name, None)
@@ -438,7 +437,7 @@ class TableActor:
         for s in lineup.players:
             s.owes_big_blind = False
             s.post_now = False
-        self._arm_turns()
+        await self._arm_turns()
         return True
 
     def _by_name(self, name: str) -> SeatState:
