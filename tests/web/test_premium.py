@@ -24,7 +24,7 @@ def test_buying_a_pack_debits_tokens_and_credits_hands(client: TestClient, db_ur
     assert r.status_code == 200
     assert "Acheter 200 mains pour 10 tokens" in page(r)
     before = client.get("/api/premium").json()
-    assert before == {"tokens": 25, "pack_hands": 200, "pack_price_tokens": 10,
+    assert before == {"tokens": 25, "free_hands_per_day": 20, "pack_hands": 200, "pack_price_tokens": 10,
                       "hands": {"free_today": 20, "paid": 0, "total": 20}}
 
     r = post_form(client, "/premium/acheter", page="/premium")

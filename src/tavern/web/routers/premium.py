@@ -22,6 +22,7 @@ api = APIRouter(prefix="/api/premium", tags=["premium"], dependencies=[Depends(c
 
 class PremiumOut(BaseModel):
     tokens: int
+    free_hands_per_day: int
     pack_hands: int
     pack_price_tokens: int
     hands: HandsOut
@@ -42,6 +43,7 @@ def premium_out(request: Request, db: Session, user: CurrentUser) -> PremiumOut:
     settings = request.app.state.settings
     return PremiumOut(
         tokens=ledger.balance(db, "user", user.id, "tokens"),
+        free_hands_per_day=settings.free_hands_per_day,
         pack_hands=settings.pack_hands,
         pack_price_tokens=settings.pack_price_tokens,
         hands=hands_out(db, user.id, now_utc(request)),

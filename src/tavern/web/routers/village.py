@@ -19,14 +19,21 @@ pages = APIRouter(dependencies=[Depends(csrf_protect)], include_in_schema=False)
 api = APIRouter(prefix="/api", tags=["village"], dependencies=[Depends(csrf_protect)])
 
 STAKE_LABELS = {"small_blind": "petite blinde", "big_blind": "grosse blinde",
-                "small_bet": "petite mise", "unit": "unité"}
+                "small_bet": "petite mise", "unit": "unité", "structure": "structure"}
+STAKE_WORDS = {"fixed": "limites fixes", "pot": "pot limit", "no_limit": "sans limite"}
 
 
 def stakes_text(stakes: dict[str, Any]) -> str:
     """"1/2" for blinds, else "petite mise 2", "unité 1"."""
     if "small_blind" in stakes and "big_blind" in stakes:
         return f"{stakes['small_blind']}/{stakes['big_blind']}"
-    return ", ".join(f"{STAKE_LABELS.get(k, k)} {v}" for k, v in stakes.items())
+    parts = []
+    for key, value in stakes.items():
+        if key == "structure":
+            parts.append(STAKE_WORDS.get(str(value), str(value)))
+        else:
+            parts.append(f"{STAKE_LABELS.get(key, key)} {value}")
+    return ", ".join(parts)
 
 
 class TableBrief(BaseModel):

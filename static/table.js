@@ -1,0 +1,690 @@
+/* The live table: one WebSocket (/ws/tables/{id}), the server's "state"
+ * frames drawn on a felt, the player's commands sent back.
+ *
+ * Plain JavaScript, no build step, no external asset (the CSP allows only
+ * same-origin scripts). Everything the server sends is the player's own view
+ * (see docs/protocol.md); this file only draws it and never guesses hidden
+ * cards. The mapping from the protocol to the page is in docs/table-ui.md.
+ */
+(function () {
+  "use strict";
+
+  var root = document.getElementById("table-live");
+  if (!root) return;
+  var TABLE_ID = root.getAttribute("data-table-id");
+  var POKER = { ramponneau: true, draw: true };
+
+  // --- small DOM helpers (textContent only: names come from players) -------
+
+  function h(tag, attrs) {
+    var el = document.createElement(tag);
+    if (attrs) {
+      for (var k in attrs) {
+        if (!Object.prototype.hasOwnProperty.call(attrs, k)) continue;
+        var v = attrs[k];
+        if (v === null || v === undefined || v === false) continue;
+        if (k === "text") el.textContent = v;
+        else if (k === "cls") el.className = v;
+        else if (k === "on") { for (var ev in v) el.addEventListener(ev, v[ev]); }
+        else if (k === "style") { for (var s in v) el.style.setProperty(s, v[s]); }
+        else el.setAttribute(k, v === true ? "" : v);
+      }
+    }
+    for (var i = 2; i < arguments.length; i++) add(el, arguments[i]);
+    return el;
+  }
+  function add(el, child) {
+    if (child === null || child === undefined || child === false) return;
+    if (Array.isArray(child)) { child.forEach(function (c) { add(el, c); }); return; }
+    el.appendChild(typeof child === "string" || typeof child === "number"
+      ? document.createTextNode(String(child)) : child);
+  }
+  function clear(el) { while (el.firstChild) el.removeChild(el.firstChild); }
+  function fmt(n) { return Number(n).toLocaleString("fr-FR"); }
+
+  // --- cards ---------------------------------------------------------------
+
+  var SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
+  var RANKS = { T: "10", J: "V", Q: "D", K: "R", A: "A" };  // French faces: Valet, Dame, Roi
+  var CARD_RE = /^([2-9TJQKA][cdhs]|X[0-9]+)$/;
+  function isCard(x) { return typeof x === "string" && CARD_RE.test(x); }
+  function isCardList(x) { return Array.isArray(x) && x.length > 0 && x.every(isCard); }
+
+  /** A card face: rank and suit symbol, red or black; `X1` is a joker. */
+  function card(code, opts) {
+    opts = opts || {};
+    var cls = "card face";
+    var label, rank, suit;
+    if (code[0] === "X") {
+      cls += " joker"; rank = "★"; suit = "Joker"; label = "joker";
+    } else {
+      rank = RANKS[code[0]] || code[0];
+      suit = SUITS[code[1]];
+      cls += (code[1] === "h" || code[1] === "d") ? " red" : " black";
+      label = rank + suit;
+    }
+    if (opts.cls) cls += " " + opts.cls;
+    var el = h(opts.button ? "button" : "span",
+      { cls: cls, "data-card": code, title: label, "aria-label": label, type: opts.button ? "button" : null,
+        "aria-pressed": opts.button ? String(!!opts.pressed) : null },
+      h("span", { cls: "corner", text: rank }),
+      h("span", { cls: "pip", text: suit }),
+      h("span", { cls: "corner low", text: rank }));
+    if (opts.onclick) el.addEventListener("click", opts.onclick);
+    return el;
+  }
+  function back() { return h("span", { cls: "card back", "aria-label": "carte cachée" }); }
+  function cards(list, count) {
+    if (Array.isArray(list)) return list.map(function (c) { return isCard(c) ? card(c) : back(); });
+    var out = [];
+    for (var i = 0; i < (count || 0); i++) out.push(back());
+    return out;
+  }
+
+  // --- the connection ------------------------------------------------------
+
+  var ws = null, attempt = 0, retryTimer = null, nextId = 1;
+  var pending = {};           // id -> what was asked, for the error line
+  var S = {                   // what the page remembers between frames
+    msg: null, at: 0,         // last "state" frame and when it came
+    seatChoice: null,         // the free seat clicked before "Cave"
+    selected: [], selKey: "", // cards picked in the hand (discards, plays)
+    amount: null, legalKey: "",
+    hands: {}                 // deal_no -> {player: category} from the last view of a deal
+  };
+
+  function connect() {
+    var proto = location.protocol === "https:" ? "wss:" : "ws:";
+    setStatus("Connexion…", "wait");
+    ws = new WebSocket(proto + "//" + location.host + "/ws/tables/" + TABLE_ID);
+    ws.onopen = function () {
+      if (attempt > 0) send({ type: "sync" });  // the server sends a snapshot anyway; ask to be sure
+      attempt = 0;
+      setStatus("Connecté", "ok");
+    };
+    ws.onmessage = function (ev) {
+      var m;
+      try { m = JSON.parse(ev.data); } catch (e) { return; }
+      onMessage(m);
+    };
+    ws.onclose = function (ev) {
+      ws = null;
+      // Back off: 0.5 s, 1 s, 2 s … up to 15 s, so a dead server is not hammered.
+      var delay = Math.min(15000, 500 * Math.pow(2, attempt++));
+      var why = ev.reason ? " (" + ev.reason + ")" : "";
+      setStatus("Déconnecté" + why + " — nouvelle tentative dans " + Math.round(delay / 1000) + " s", "ko");
+      retryTimer = setTimeout(connect, delay);
+    };
+  }
+
+  function send(msg, what) {
+    if (!ws || ws.readyState !== 1) { showError("Pas de connexion à la table : réessayez dans un instant."); return; }
+    msg.id = nextId++;
+    pending[msg.id] = what || msg.type;
+    ws.send(JSON.stringify(msg));
+  }
+
+  function act(action, args) {
+    var m = { type: "act", action: action, args: args || {} };
+    if (S.msg) m.seq = S.msg.seq;
+    send(m, action);
+  }
+
+  function onMessage(m) {
+    if (m.type === "state") {
+      if (S.msg && m.seq < S.msg.seq) return;  // an older frame overtaken by a newer one
+      S.msg = m; S.at = performance.now();
+      render();
+    } else if (m.type === "error") {
+      delete pending[m.id];
+      showError(m.message);
+    } else if (m.type === "ok") {
+      delete pending[m.id];
+      showError(null);
+      var r = m.result || {};
+      if (r.notice) showNotice(r.notice);
+      if (r.ecus !== undefined) showNotice("Vos gains : " + fmt(r.ecus) + " écus rendus.");
+    }
+  }
+
+  // --- the page's skeleton (built once) -----------------------------------
+
+  clear(root);
+  root.classList.add("tl");
+  var elStatus = h("p", { cls: "tl-status", role: "status" });
+  var elFelt = h("div", { cls: "tl-felt" });
+  var elTable = h("div", { cls: "tl-oval" }, elFelt);
+  var elCenter = h("div", { cls: "tl-center" });
+  elFelt.appendChild(elCenter);
+  var elSeats = h("div", { cls: "tl-seats" });
+  elFelt.appendChild(elSeats);
+  var elError = h("p", { cls: "tl-error", role: "alert", hidden: true });
+  var elNotice = h("p", { cls: "tl-notice", role: "status", hidden: true });
+  var elActions = h("div", { cls: "tl-actions", "aria-label": "Vos actions" });
+  var elAuto = h("div", { cls: "tl-auto" });
+  var elControls = h("div", { cls: "tl-controls" });
+  var elHands = h("p", { cls: "tl-hands" });
+  var elResult = h("div", { cls: "tl-result", "aria-live": "polite" });
+  add(root, [elStatus, elTable,
+    h("div", { cls: "tl-panel" }, elError, elNotice, elActions, elAuto),
+    h("div", { cls: "tl-panel tl-side" }, elControls, elHands), elResult]);
+
+  function setStatus(text, kind) { elStatus.textContent = text; elStatus.className = "tl-status " + kind; }
+  var errTimer = null;
+  function showError(text) {
+    clearTimeout(errTimer);
+    elError.hidden = !text;
+    elError.textContent = text || "";
+    if (text) errTimer = setTimeout(function () { elError.hidden = true; }, 10000);
+  }
+  function showNotice(text) {
+    elNotice.hidden = !text;
+    elNotice.textContent = text || "";
+  }
+
+  // --- rendering -----------------------------------------------------------
+
+  function me() { return S.msg && S.msg.you ? S.msg.you : null; }
+  function myName() {
+    var y = me(), t = S.msg && S.msg.table;
+    if (!y || !t) return null;
+    for (var i = 0; i < t.players.length; i++) if (t.players[i].seat === y.seat) return t.players[i].name;
+    return null;
+  }
+  function dealPlayers() {
+    var out = {}, d = S.msg && S.msg.deal;
+    if (d && Array.isArray(d.players)) d.players.forEach(function (p) { out[p.player] = p; });
+    return out;
+  }
+  function isPoker() { return S.msg && POKER[S.msg.table.game]; }
+
+  function render() {
+    var m = S.msg, d = m.deal;
+    root.setAttribute("data-seq", m.seq);
+    root.setAttribute("data-phase", d ? d.phase : "");
+    if (d && d.phase === "over" && d.result && d.result.hands) S.hands[m.table.deal_no] = d.result.hands;
+    // A new deal or a new phase forgets the cards picked for the old one.
+    var key = m.table.deal_no + ":" + (d ? d.phase + ":" + (d.round || 0) : "");
+    if (key !== S.selKey) { S.selKey = key; S.selected = []; }
+    renderSeats(); renderCenter(); renderActions(); renderAuto(); renderControls(); renderHands(); renderResult();
+    tick();
+  }
+
+  /** Seats around the oval, the player's own at the bottom. */
+  function renderSeats() {
+    var m = S.msg, t = m.table, d = m.deal, y = me();
+    var bySeat = {};
+    t.players.forEach(function (p) { bySeat[p.seat] = p; });
+    var inDeal = dealPlayers();
+    var mine = myName();
+    var n = t.seats, pivot = y ? y.seat : 0;
+    var live = d && d.phase !== "over";
+    clear(elSeats);
+    for (var s = 0; s < n; s++) {
+      var angle = Math.PI / 2 + (s - pivot) * 2 * Math.PI / n;  // y grows downwards: pi/2 is the bottom
+      var pos = { left: (50 + 43 * Math.cos(angle)) + "%", top: (50 + 40 * Math.sin(angle)) + "%" };
+      var p = bySeat[s];
+      if (!p) {
+        var free = h("div", { cls: "tl-seat free" + (S.seatChoice === s ? " chosen" : ""), "data-seat": s, style: pos });
+        if (!y) {
+          free.appendChild(h("button", { type: "button", cls: "tl-sit", "data-seat": s,
+            text: "Place " + (s + 1) + " — s'asseoir",
+            on: { click: (function (k) { return function () { chooseSeat(k); }; })(s) } }));
+        } else {
+          free.appendChild(h("span", { cls: "muted", text: "Place " + (s + 1) + " libre" }));
+        }
+        elSeats.appendChild(free);
+        continue;
+      }
+      var dp = inDeal[p.name];
+      var cls = "tl-seat";
+      if (p.name === mine) cls += " me";
+      if (d && d.to_act && (d.to_act === p.name || (Array.isArray(d.to_act) && d.to_act.indexOf(p.name) >= 0)) && live) cls += " to-act";
+      if (dp && dp.folded) cls += " folded";
+      if (p.sitting_out) cls += " out";
+      if (!p.connected) cls += " gone";
+      var chips = dp && typeof dp.chips === "number" ? dp.chips : p.chips;
+      var badges = [];
+      if (dp && dp.folded) badges.push("Couché");
+      if (dp && dp.all_in) badges.push("Tapis");
+      if (p.sitting_out) badges.push("Levé");
+      if (p.waiting) badges.push("Attend la grosse blinde");
+      if (!p.connected) badges.push("Déconnecté");
+      var hand = null;
+      if (dp) {
+        if (Array.isArray(dp.cards)) hand = cards(dp.cards);
+        else if (dp.cards === null || dp.cards === undefined) hand = dp.folded ? [] : cards(null, dp.card_count);
+        else if (typeof dp.cards === "number") hand = cards(null, dp.cards);  // rami family: a count
+      }
+      if (p.name === mine) { var mh = myHand(); if (mh) hand = [renderMyHand(mh)]; }  // large, clickable
+      var seat = h("div", { cls: cls, "data-seat": s, "data-player": p.name, style: pos },
+        h("div", { cls: "tl-name" }, h("b", { text: p.name }), p.name === mine ? h("small", { text: " (vous)" }) : null),
+        h("div", { cls: "tl-stack money", "data-chips": chips, text: fmt(chips) + " jetons" }),
+        hand && hand.length ? h("div", { cls: "tl-cards" }, hand) : null,
+        badges.length ? h("div", { cls: "tl-badges" }, badges.map(function (b) { return h("span", { cls: "badge", text: b }); })) : null,
+        h("div", { cls: "tl-clock", "data-name": p.name }));
+      elSeats.appendChild(seat);
+      // The bet in front of the seat, and the dealer's button.
+      var inner = { left: (50 + 27 * Math.cos(angle)) + "%", top: (50 + 23 * Math.sin(angle)) + "%" };
+      if (dp && dp.bet) elSeats.appendChild(h("div", { cls: "tl-bet money", "data-player": p.name, style: inner, text: fmt(dp.bet) }));
+      if (t.button_seat === s) {
+        var bpos = { left: (50 + 33 * Math.cos(angle + 0.25)) + "%", top: (50 + 30 * Math.sin(angle + 0.25)) + "%" };
+        elSeats.appendChild(h("div", { cls: "tl-button", title: "Donneur (bouton)", style: bpos, text: "D" }));
+      }
+    }
+  }
+
+  var PHASES = { bet: "Enchères", draw: "Tirage", showdown: "Abattage", over: "Donne terminée" };
+  var STREETS = ["Avant le flop", "Flop", "Turn", "River"];
+
+  function renderCenter() {
+    var m = S.msg, d = m.deal, t = m.table;
+    clear(elCenter);
+    add(elCenter, h("div", { cls: "tl-title" }, h("b", { text: t.name }), " · ", stakesText(t)));
+    if (!d) {
+      add(elCenter, h("p", { cls: "tl-wait", text: t.players.length < 2 ? "En attente de joueurs…" : "La donne va commencer…" }));
+      return;
+    }
+    if (isPoker()) {
+      var phase = PHASES[d.phase] || d.phase;
+      if (d.phase === "bet" && t.game === "ramponneau") phase = STREETS[d.round] || phase;
+      if (d.phase === "bet" && t.game === "draw") phase = d.round ? "Second tour d'enchères" : "Premier tour d'enchères";
+      add(elCenter, h("div", { cls: "tl-phase", text: phase }));
+      if (t.game === "ramponneau") {
+        var board = cards(d.board || []);
+        for (var i = (d.board || []).length; i < 5; i++) board.push(h("span", { cls: "card slot" }));
+        add(elCenter, h("div", { cls: "tl-board", "aria-label": "cartes communes" }, board));
+      }
+      add(elCenter, h("div", { cls: "tl-pot money", "data-pot": d.pot, text: "Pot : " + fmt(d.pot) }));
+      if (d.drawn) {
+        var said = Object.keys(d.drawn).map(function (p) { return p + " : " + (d.drawn[p] ? d.drawn[p] + " carte" + (d.drawn[p] > 1 ? "s" : "") : "servi"); });
+        add(elCenter, h("div", { cls: "tl-drawn", text: said.join(" · ") }));
+      }
+    } else {
+      add(elCenter, h("div", { cls: "tl-phase", text: d.phase || "" }));
+      add(elCenter, genericPublic(d));
+    }
+  }
+
+  function stakesText(t) {
+    var s = t.stakes || {};
+    if (s.small_blind !== undefined && s.big_blind !== undefined) return "blindes " + s.small_blind + "/" + s.big_blind;
+    if (s.small_bet !== undefined) return "petite mise " + s.small_bet;
+    if (s.unit !== undefined) return "unité " + s.unit;
+    return "";
+  }
+
+  /** The player's own cards: poker's players[me].cards or the generic view's hand. */
+  function myHand() {
+    var d = S.msg.deal, name = myName();
+    if (!d || !name) return null;
+    if (isPoker()) { var dp = dealPlayers()[name]; return dp && Array.isArray(dp.cards) ? dp.cards : null; }
+    return Array.isArray(d.hand) ? d.hand : null;
+  }
+
+  function legal() { var y = me(); return (y && y.legal) || []; }
+  function findLegal(name) { return legal().filter(function (a) { return a.action === name; })[0]; }
+
+  /** Can the player pick cards of his hand now (draw poker's discards, rami's plays)? */
+  function picking() {
+    if (!isPoker()) return legal().length > 0;
+    var d = S.msg.deal;
+    if (S.msg.table.game !== "draw" || !d) return false;
+    if (findLegal("draw")) return true;
+    // The source lets one pick before his turn to speed the game up.
+    return d.phase === "bet" && !d.round && !(d.drawn && d.drawn[myName()] !== undefined);
+  }
+
+  function renderMyHand(hand) {
+    var can = picking();
+    var wrap = h("div", { cls: "tl-myhand" + (can ? " picking" : ""), "aria-label": "vos cartes" });
+    hand.forEach(function (c) {
+      var on = S.selected.indexOf(c) >= 0;
+      wrap.appendChild(card(c, {
+        button: can, pressed: on, cls: on ? "selected" : "",
+        onclick: can ? function () { toggle(c); } : null
+      }));
+    });
+    return wrap;
+  }
+
+  function toggle(c) {
+    var i = S.selected.indexOf(c);
+    if (i >= 0) S.selected.splice(i, 1);
+    else {
+      var dr = findLegal("draw");
+      if (dr && dr.max !== undefined && S.selected.length >= dr.max) return;
+      if (!isPoker()) S.selected = [];  // the generic games act on one card at a time (or a whole legal set)
+      S.selected.push(c);
+    }
+    S.legalKey = "";  // the buttons' labels follow the selection
+    renderSeats(); renderActions(); tick();
+  }
+
+  // --- the actions ---------------------------------------------------------
+
+  function renderActions() {
+    var key = JSON.stringify(legal()) + "|" + S.selected.join(",") + "|" + S.msg.seq;
+    if (key === S.legalKey) return;  // keep the slider where the player left it
+    S.legalKey = key;
+    clear(elActions);
+    var acts = legal();
+    if (!acts.length) {
+      var d = S.msg.deal, who = d && d.to_act;
+      if (Array.isArray(who)) who = who.join(", ");
+      if (d && d.phase !== "over" && who) elActions.appendChild(h("p", { cls: "muted", text: "À " + who + " de parler." }));
+      return;
+    }
+    elActions.appendChild(h("p", { cls: "tl-yourturn", text: "À vous de jouer." }));
+    if (isPoker()) pokerActions(acts); else genericActions(acts);
+  }
+
+  function pokerActions(acts) {
+    var name = myName(), dp = dealPlayers()[name] || {}, d = S.msg.deal;
+    var mine = dp.bet || 0, stack = dp.chips || 0, allIn = mine + stack;
+    var row = h("div", { cls: "tl-buttons" });
+    var sizing = null;
+    acts.forEach(function (a) {
+      if (a.action === "fold") row.appendChild(btn("Se coucher", "fold", function () { act("fold"); }, "danger"));
+      else if (a.action === "check") row.appendChild(btn("Parole", "check", function () { act("check"); }));
+      else if (a.action === "call") {
+        var pay = a.amount - mine;
+        row.appendChild(btn((a.amount >= allIn ? "Tapis — suivre " : "Suivre ") + fmt(pay), "call", function () { act("call"); }));
+      } else if (a.action === "bet" || a.action === "raise") sizing = a;
+      else if (a.action === "draw") drawButtons(row, a);
+      else if (a.action === "show") row.appendChild(btn("Montrer", "show", function () { act("show"); }));
+      else if (a.action === "muck") row.appendChild(btn("Jeter", "muck", function () { act("muck"); }, "quiet"));
+    });
+    elActions.appendChild(row);
+    if (sizing) elActions.appendChild(betSizer(sizing, mine, allIn, d));
+  }
+
+  function btn(label, action, onclick, extra) {
+    return h("button", { type: "button", cls: "tl-act" + (extra ? " " + extra : ""), "data-action": action, text: label,
+      on: { click: onclick } });
+  }
+
+  /** Draw poker: "Changer N cartes" with the picked cards, or "Servi" (stand pat). */
+  function drawButtons(row, a) {
+    var k = S.selected.filter(function (c) { return a.cards.indexOf(c) >= 0; });
+    var change = btn(k.length ? "Changer " + k.length + " carte" + (k.length > 1 ? "s" : "") : "Changer (choisissez les cartes)",
+      "draw", function () { act("draw", { discard: k }); });
+    change.disabled = !k.length;
+    row.appendChild(h("p", { cls: "tl-hint", text: "Cliquez sur les cartes à changer (au plus " + a.max + ")." }));
+    row.appendChild(change);
+    row.appendChild(btn("Servi", "stand-pat", function () { act("draw", { discard: [] }); }, "quiet"));
+  }
+
+  /** "Miser"/"Relancer" with a slider and a number bounded by the legal min and max. */
+  function betSizer(a, mine, allIn, d) {
+    var lo = a.min, hi = a.max;
+    var word = a.action === "raise" ? "Relancer à " : "Miser ";
+    if (S.amount === null || S.amount < lo || S.amount > hi) S.amount = lo;
+    var range = h("input", { type: "range", min: lo, max: hi, step: 1, value: S.amount, "aria-label": "montant" });
+    var num = h("input", { type: "number", min: lo, max: hi, step: 1, value: S.amount, cls: "tl-amount", "aria-label": "montant" });
+    var go = btn("", a.action, function () { act(a.action, { amount: S.amount }); });
+    function set(v) {
+      v = Math.round(Number(v));
+      if (!isFinite(v)) v = lo;
+      S.amount = Math.max(lo, Math.min(hi, v));  // clamped to the legal bounds
+      range.value = S.amount; num.value = S.amount;
+      go.textContent = S.amount === hi && hi === allIn ? "Tapis (" + fmt(hi) + ")" : word + fmt(S.amount);
+    }
+    range.addEventListener("input", function () { set(range.value); });
+    num.addEventListener("change", function () { set(num.value); });
+    set(S.amount);
+    // Pot fractions: a pot-sized raise is the call plus the pot after the call.
+    var high = 0;
+    (d.players || []).forEach(function (p) { high = Math.max(high, p.bet || 0); });
+    var potAfterCall = d.pot + (high - mine);
+    function frac(f) { return function () { set(high + f * potAfterCall); }; }
+    var shortcuts = h("div", { cls: "tl-fracs" },
+      btn("½ pot", "half-pot", frac(0.5), "small"), btn("¾ pot", "three-quarter-pot", frac(0.75), "small"),
+      btn("Pot", "pot", frac(1), "small"));
+    if (hi === allIn) shortcuts.appendChild(btn("Tapis", "all-in", function () { set(hi); act(a.action, { amount: hi }); }, "small danger"));
+    return h("div", { cls: "tl-sizer" }, range, num, go, shortcuts);
+  }
+
+  // --- other games: a generic view and one button per legal action ---------
+
+  var WORDS = { draw: "Piocher", discard: "Jeter", lay: "Poser", add: "Ajouter", close: "Fermer", knock: "Frapper",
+    gin: "Gin", play: "Jouer", lead: "Entamer", exchange: "Échanger", keep: "Garder", bid: "Enchérir",
+    pass: "Passer", speak: "Annoncer", fold: "Se coucher", check: "Parole", call: "Suivre", bet: "Miser",
+    raise: "Relancer", show: "Montrer", muck: "Jeter", stock: "la pioche", discard_pile: "la défausse" };
+  function word(w) { return WORDS[w] || String(w); }
+
+  /** Public card piles of any view: every value made of card codes, labelled by its key. */
+  function genericPublic(d) {
+    var box = h("div", { cls: "tl-piles" });
+    var skip = { hand: 1, legal: 1, legal_actions: 1, players: 1, result: 1, game: 1, phase: 1, to_act: 1 };
+    function walk(v, label, depth) {
+      if (isCard(v)) { box.appendChild(h("div", { cls: "tl-pile" }, h("small", { text: label }), card(v))); return; }
+      if (isCardList(v)) { box.appendChild(h("div", { cls: "tl-pile" }, h("small", { text: label }), cards(v))); return; }
+      if (depth > 2 || v === null || typeof v !== "object") return;
+      if (Array.isArray(v)) { v.forEach(function (x, i) { walk(x, label + " " + (i + 1), depth + 1); }); return; }
+      for (var k in v) walk(v[k], label ? label + " · " + k : k, depth + 1);
+    }
+    for (var k in d) if (!skip[k]) walk(d[k], k, 0);
+    if (Array.isArray(d.players)) d.players.forEach(function (p) { if (p.played) walk(p.played, p.player, 1); });
+    if (typeof d.stock === "number") box.appendChild(h("div", { cls: "tl-pile" }, h("small", { text: "pioche" }), h("span", { cls: "card back" }), " " + d.stock));
+    return box;
+  }
+
+  /** A legal entry names what the action takes; the argument is built from it
+   * and from the cards picked in the hand:
+   *   {card: c}        one entry per card: send the picked one (play, lead, exchange);
+   *   {cards: [..]}    the cards allowed: send the picked one as `card` (discard, close, knock),
+   *                    or, with several entries of one action, the whole list (Rummoli's runs);
+   *   {sources: [..]}  one button per source (`source`);  {melds: [[..]]} one per meld (`cards`);
+   *   {options: [{..}]} one per option (its own arguments);  {min, max} an amount;
+   *   other plain values (choice, blind, grand) are sent as they are. */
+  function genericActions(acts) {
+    var row = h("div", { cls: "tl-buttons" });
+    var sel = S.selected[0];
+    var groups = {};
+    acts.forEach(function (a) { (groups[a.action] = groups[a.action] || []).push(a); });
+    Object.keys(groups).forEach(function (name) {
+      var list = groups[name];
+      var perCard = list.filter(function (a) { return isCard(a.card); });
+      if (perCard.length) {
+        var hit = perCard.filter(function (a) { return a.card === sel; })[0];
+        var b = btn(word(name) + (hit ? " " + cardText(sel) : " (choisissez une carte)"), name,
+          function () { act(name, argsOf(hit)); });
+        b.disabled = !hit;
+        row.appendChild(b);
+      }
+      list.forEach(function (a) {
+        if (isCard(a.card)) return;
+        if (Array.isArray(a.sources)) {
+          a.sources.forEach(function (s) {
+            row.appendChild(btn(word(name) + " (" + word(s === "discard" ? "discard_pile" : s) + ")", name, function () { act(name, { source: s }); }));
+          });
+        } else if (Array.isArray(a.melds)) {
+          a.melds.forEach(function (m) {
+            row.appendChild(btn(word(name) + " " + m.map(cardText).join(" "), name, function () { act(name, { cards: m }); }));
+          });
+        } else if (Array.isArray(a.options)) {
+          a.options.forEach(function (o) {
+            row.appendChild(btn(word(name) + " " + (o.cards || []).map(cardText).join(" "), name, function () { act(name, o); }));
+          });
+        } else if (isCardList(a.cards) && list.length > 1) {
+          row.appendChild(btn(word(name) + " " + a.cards.map(cardText).join(" "), name, function () { act(name, { cards: a.cards }); }));
+        } else if (Array.isArray(a.cards)) {
+          var ok = a.cards.indexOf(sel) >= 0;
+          var extra = argsOf(a); delete extra.cards;
+          var b2 = btn(word(name) + (ok ? " " + cardText(sel) : " (choisissez une carte)"), name,
+            function () { var x = argsOf(a); delete x.cards; x.card = sel; act(name, x); });
+          b2.disabled = !ok;
+          row.appendChild(b2);
+        } else if (a.min !== undefined && a.max !== undefined) {
+          var n = h("input", { type: "number", min: a.min, max: a.max, value: a.min, cls: "tl-amount", "aria-label": "montant" });
+          row.appendChild(h("span", { cls: "tl-sizer" }, n, btn(word(name), name, function () {
+            var v = Math.max(a.min, Math.min(a.max, Math.round(Number(n.value) || a.min)));
+            act(name, { amount: v });
+          })));
+        } else {
+          var args = argsOf(a);
+          var label = word(name) + Object.keys(args).map(function (k) { return " " + word(args[k]); }).join("");
+          row.appendChild(btn(label, name, function () { act(name, args); }));
+        }
+      });
+    });
+    elActions.appendChild(row);
+  }
+  function argsOf(a) { var o = {}; if (!a) return o; for (var k in a) if (k !== "action") o[k] = a[k]; return o; }
+  function cardText(c) { return c[0] === "X" ? "joker" : (RANKS[c[0]] || c[0]) + SUITS[c[1]]; }
+
+  // --- auto-actions (poker) ------------------------------------------------
+
+  var AUTOS = [["check_fold", "Parole/Se coucher"], ["check", "Parole"], ["call_any", "Suivre tout"], ["fold_any", "Se coucher à toute mise"]];
+  var autoKey = "";
+  function renderAuto() {
+    var y = me(), d = S.msg.deal, name = myName();
+    var show = y && isPoker() && !y.sitting_out && d && d.phase === "bet" && dealPlayers()[name] && !dealPlayers()[name].folded;
+    var key = show ? String(y.auto) : "";
+    if (key === autoKey && elAuto.childNodes.length === (show ? 1 : 0)) return;
+    autoKey = key;
+    clear(elAuto);
+    if (!show) return;
+    var box = h("fieldset", { cls: "tl-autos" }, h("legend", { text: "Actions automatiques" }));
+    AUTOS.forEach(function (a) {
+      var cb = h("input", { type: "checkbox", name: "auto", value: a[0], checked: y.auto === a[0] });
+      cb.addEventListener("change", function () { send({ type: "auto", auto: cb.checked ? a[0] : null }, "auto"); });
+      box.appendChild(h("label", { cls: "tl-check" }, cb, a[1]));
+    });
+    elAuto.appendChild(box);
+  }
+
+  // --- seat and chips: Cave, Ramasser ses gains, Se lever, Se rasseoir -------
+
+  var caveInput = h("input", { type: "number", step: 1, cls: "tl-cave-input", "aria-label": "montant de la cave" });
+  var controlsKey = "";
+  function chooseSeat(s) {
+    S.seatChoice = s;
+    renderSeats();
+    caveInput.focus();
+  }
+  function renderControls() {
+    var m = S.msg, t = m.table, y = me(), d = m.deal, name = myName();
+    var inDeal = !!(y && d && d.phase !== "over" && dealPlayers()[name]);
+    var lo = t.buy_in[0], hi = t.buy_in[1];
+    var key = JSON.stringify([!!y, y && y.chips, y && y.sitting_out, y && y.owes_big_blind, y && y.post_now,
+      y && y.leaving, y && y.notice, inDeal, t.players.length, S.seatChoice]);
+    if (key === controlsKey) return;
+    controlsKey = key;
+    clear(elControls);
+    if (!y) {
+      // Sit on a free seat with a cave between the table's bounds.
+      caveInput.min = lo; caveInput.max = hi;
+      if (!caveInput.value) caveInput.value = hi;
+      var free = firstFree();
+      var seat = S.seatChoice !== null ? S.seatChoice : free;
+      add(elControls, [
+        h("p", { text: seat === null ? "Toutes les places sont prises." :
+          "Place " + (seat + 1) + " : choisissez votre cave (entre " + fmt(lo) + " et " + fmt(hi) + " écus)." }),
+        h("div", { cls: "tl-buttons" }, caveInput,
+          seat === null ? null : btn("Cave", "cave", function () {
+            var v = clampCave(lo, hi);
+            if (v !== null) send({ type: "sit", seat: seat, cave: v }, "sit");
+          }))]);
+      return;
+    }
+    var room = Math.max(0, hi - y.chips);
+    caveInput.min = 1; caveInput.max = room;
+    if (!caveInput.value || Number(caveInput.value) > room) caveInput.value = room;
+    var cave = btn("Cave", "cave", function () {
+      var v = clampCave(1, room);
+      if (v !== null) send({ type: "cave", amount: v }, "cave");
+    });
+    cave.disabled = inDeal || room <= 0;
+    cave.title = inDeal ? "Entre deux donnes seulement" : room <= 0 ? "Cave maximale atteinte" : "";
+    var row = h("div", { cls: "tl-buttons" }, caveInput, cave,
+      btn("Ramasser ses gains", "leave", function () { send({ type: "leave" }, "leave"); }, "quiet"));
+    if (!y.sitting_out) {
+      row.appendChild(btn("Se lever", "sit_out", function () { send({ type: "sit_out" }, "sit_out"); }, "quiet"));
+    } else {
+      var post = h("input", { type: "checkbox", name: "post" });
+      row.appendChild(btn("Se rasseoir", "sit_in", function () { send({ type: "sit_in", post: post.checked }, "sit_in"); }));
+      if (isPoker()) row.appendChild(h("label", { cls: "tl-check" }, post, "poser la grosse blinde maintenant"));
+    }
+    if (isPoker() && y.owes_big_blind && !y.sitting_out && !y.post_now) {
+      row.appendChild(btn("Poser la grosse blinde", "post", function () { send({ type: "post" }, "post"); }));
+    }
+    add(elControls, [h("p", { cls: "tl-you" }, "Vous êtes à la place " + (y.seat + 1) + " avec ",
+      h("b", { cls: "money", text: fmt(y.chips) + " jetons" }), "."), row]);
+    var notes = [];
+    if (y.owes_big_blind && !y.sitting_out) notes.push(y.post_now ? "Vous poserez la grosse blinde à la prochaine donne."
+      : "Vous attendez la grosse blinde (ou posez-la pour entrer tout de suite).");
+    if (y.leaving) notes.push("Vous partirez avec vos jetons à la fin de cette donne.");
+    if (y.notice) notes.push(y.notice);
+    notes.forEach(function (n) { elControls.appendChild(h("p", { cls: "tl-note", text: n })); });
+  }
+  function firstFree() {
+    var t = S.msg.table, taken = {};
+    t.players.forEach(function (p) { taken[p.seat] = 1; });
+    for (var s = 0; s < t.seats; s++) if (!taken[s]) return s;
+    return null;
+  }
+  function clampCave(lo, hi) {
+    var v = Math.round(Number(caveInput.value));
+    if (!isFinite(v) || v < lo || v > hi) {
+      showError("La cave doit être entre " + fmt(lo) + " et " + fmt(hi) + ".");
+      return null;
+    }
+    return v;
+  }
+
+  // --- daily hands and the last deal's result ------------------------------
+
+  function renderHands() {
+    var y = me(), hd = y && y.hands;
+    clear(elHands);
+    if (!hd) return;
+    var text = hd.unlimited ? "Mains du jour : illimitées (votre taverne)."
+      : "Mains du jour : " + hd.free + " gratuite" + (hd.free > 1 ? "s" : "") + (hd.paid ? ", " + hd.paid + " payée" + (hd.paid > 1 ? "s" : "") : "") + ".";
+    add(elHands, [h("span", { "data-free": hd.free, "data-paid": hd.paid, text: text }),
+      !hd.can_deal && hd.why ? h("span", { cls: "tl-note", text: " " + hd.why }) : null]);
+  }
+
+  var CATEGORY = { high_card: "Carte haute", pair: "Paire", two_pair: "Deux paires", three_of_a_kind: "Brelan",
+    straight: "Suite", flush: "Couleur", full_house: "Full", four_of_a_kind: "Carré", straight_flush: "Quinte flush" };
+
+  function renderResult() {
+    var lr = S.msg.last_result;
+    clear(elResult);
+    if (!lr || !lr.result) return;
+    var r = lr.result, names = S.hands[lr.deal] || {};
+    var rows = Object.keys(r.delta || r.chips || {}).map(function (p) {
+      var dl = r.delta ? r.delta[p] : null;
+      var shown = r.shown && r.shown[p];
+      return h("tr", { "data-player": p },
+        h("th", { text: p }),
+        h("td", { cls: "money " + (dl > 0 ? "won" : dl < 0 ? "lost" : ""), text: dl === null ? "" : (dl > 0 ? "+" : "") + fmt(dl) }),
+        h("td", null, shown ? h("span", { cls: "tl-cards small" }, cards(shown)) : null,
+          names[p] ? h("span", { cls: "tl-cat", text: " " + (CATEGORY[names[p]] || names[p]) }) : null));
+    });
+    add(elResult, [h("h3", { text: "Donne n° " + lr.deal }),
+      h("table", { cls: "tl-results" }, rows),
+      r.rake ? h("p", { cls: "muted", text: "Rake : " + fmt(r.rake) }) : null]);
+  }
+
+  // --- the countdown -------------------------------------------------------
+
+  function tick() {
+    if (!S.msg) return;
+    var clock = S.msg.table.clock || {}, timer = S.msg.table.timer || 30;
+    var gone = (performance.now() - S.at) / 1000;
+    var els = elSeats.querySelectorAll(".tl-clock");
+    for (var i = 0; i < els.length; i++) {
+      var el = els[i], name = el.getAttribute("data-name");
+      if (clock[name] === undefined) { el.textContent = ""; el.removeAttribute("style"); continue; }
+      var left = Math.max(0, clock[name] - gone);
+      el.textContent = "⏳ " + Math.ceil(left) + " s";
+      el.style.setProperty("--left", Math.min(1, left / timer));
+      el.classList.toggle("hurry", left < 5);
+    }
+  }
+  setInterval(tick, 250);
+
+  connect();
+})();
