@@ -53,6 +53,11 @@ _M = (1 << _W) - 1
 _SLICE = [_M << (_W * s) for s in range(4)]
 _PACKED = {ORDER[r] + SUITS[s]: 1 << (_W * s + 4 * r) for r in range(13) for s in range(4)}
 _NIB4 = sum(_NIBBLES << (_W * s) for s in range(4))
+_W2, _W3 = 2 * _W, 3 * _W
+#: any count of 2 or more (a second copy of a card: two or more decks)
+_DUP = _NIB4 * 14
+_FIVES = _NIBBLES * 5  # + 5 per rank: a sum of 3 or 4 suits sets the nibble's 8 bit
+_EIGHTS = _NIBBLES * 8
 
 
 class _Tables:
@@ -88,10 +93,9 @@ class _Tables:
         d: dict[int, tuple[int, tuple]] = {0: (0, ())}
         self.suit_memo = [d if shared else {0: (0, ())} for _ in SUITS]
         # per suit (the cards carry the suit): best runs and deadwood as cards
-        # the hot path's memos, keyed by a suit's slice of the packed hand
-        self.slice_points: dict[int, int] = {}
-        self.pack_options: dict[int, list[tuple[int, int, tuple]]] = {}
-        self.slice_parts: dict[int, tuple[tuple[Meld, ...], tuple[str, ...], int]] = {}
+        pts: dict[int, int] = {0: 0}
+        self.pts = [pts if shared else {0: 0} for _ in SUITS]  # suit counts -> deadwood points
+        self.pack_options: dict[int, list[tuple[int, int, tuple[Meld, ...]]]] = {}
         self.parts_memo: list[dict[int, tuple[tuple[Meld, ...], tuple[str, ...], int]]] = [
             {} for _ in SUITS
         ]
@@ -112,11 +116,19 @@ _TABLES: dict[MeldRules, _Tables] = {}
 
 
 def _tables(rules: MeldRules) -> _Tables:
+    """The tables of ``rules``, kept on the rules object itself: hashing a frozen
+    dataclass of 13 fields costs more than the whole hot path's lookups. Equal
+    rules objects share one set of tables."""
+    try:
+        return rules._solver_tables  # type: ignore[attr-defined]
+    except AttributeError:
+        pass
     t = _TABLES.get(rules)
     if t is None:
         if len(_TABLES) > 64:  # rules objects are few; bound the cache anyway
             _TABLES.clear()
         t = _TABLES[rules] = _Tables(rules)
+    object.__setattr__(rules, "_solver_tables", t)  # frozen, but not its cache
     return t
 
 
@@ -183,14 +195,18 @@ def _fast_keys(hand: list[str]) -> list[int] | None:
     return keys
 
 
-def _fast(t: _Tables, keys: list[int], want_melds: bool):
-    """Minimal deadwood; with ``want_melds``: (points, chosen sets, per-suit keys left)."""
+def _fast(t: _Tables, keys: list[int], want_melds: bool, k: int = 0, three: int = -1):
+    """Minimal deadwood; with ``want_melds``: (points, chosen sets, per-suit keys left).
+    The hot paths hand in the packed hand ``k`` and the ranks held in three
+    suits (``three``, bit 4r) they already know."""
     k0, k1, k2, k3 = keys
-    a = (k0 | k0 >> 1 | k0 >> 2 | k0 >> 3) & _NIBBLES
-    b = (k1 | k1 >> 1 | k1 >> 2 | k1 >> 3) & _NIBBLES
-    c = (k2 | k2 >> 1 | k2 >> 2 | k2 >> 3) & _NIBBLES
-    d = (k3 | k3 >> 1 | k3 >> 2 | k3 >> 3) & _NIBBLES
-    three = (a & b & (c | d)) | (c & d & (a | b))
+    if three < 0:
+        a = (k0 | k0 >> 1 | k0 >> 2 | k0 >> 3) & _NIBBLES
+        b = (k1 | k1 >> 1 | k1 >> 2 | k1 >> 3) & _NIBBLES
+        c = (k2 | k2 >> 1 | k2 >> 2 | k2 >> 3) & _NIBBLES
+        d = (k3 | k3 >> 1 | k3 >> 2 | k3 >> 3) & _NIBBLES
+        three = (a & b & (c | d)) | (c & d & (a | b))
+        k = k0 | k1 << _W | k2 << 2 * _W | k3 << 3 * _W
     m0, m1, m2, m3 = t.suit_memo
     if not three:
         total = (
@@ -202,7 +218,6 @@ def _fast(t: _Tables, keys: list[int], want_melds: bool):
         return (total, (), (k0, k1, k2, k3)) if want_melds else total
     # Ranks held in three or four suits: try every packing of sets on each.
     # A packing's decrement is one packed integer (the hot path's layout).
-    k = k0 | k1 << _W | k2 << 2 * _W | k3 << 3 * _W
     options = []
     po = t.pack_options
     while three:
@@ -215,22 +230,30 @@ def _fast(t: _Tables, keys: list[int], want_melds: bool):
         opts = po.get(col)
         if opts is None:
             counts = ((k0 >> sh) & 15, (k1 >> sh) & 15, (k2 >> sh) & 15, (k3 >> sh) & 15)
+            r = sh // 4
             opts = po[col] = [
-                (sum(q[s] << (_W * s + sh) for s in range(4)), sh, sets)
+                (
+                    sum(q[s] << (_W * s + sh) for s in range(4)),
+                    sh,
+                    tuple(  # the sets as melds, built once
+                        Meld("set", cs, (None,) * len(cs))
+                        for cs in (tuple(ORDER[r] + SUITS[x] for x in suits) for suits in sets)
+                    ),
+                )
                 for q, sets in _packings(t, counts)
             ]
         options.append(opts)
-    sp = t.slice_points
+    q0, q1, q2, q3 = t.pts
     best = None
     for combo in ((o,) for o in options[0]) if len(options) == 1 else product(*options):
         x = k
-        for dec, _sh, _sets in combo:
+        for dec, _sh, _melds in combo:
             x -= dec
-        xs = (x & _M, x & _SLICE[1], x & _SLICE[2], x & _SLICE[3])
+        y0, y1, y2, y3 = x & _M, x >> _W & _M, x >> 2 * _W & _M, x >> 3 * _W
         try:
-            total = sp[xs[0]] + sp[xs[1]] + sp[xs[2]] + sp[xs[3]]
+            total = q0[y0] + q1[y1] + q2[y2] + q3[y3]
         except KeyError:
-            total = sum(sp[y] if y in sp else _slice_points(t, y) for y in xs)
+            total = _pts(t, 0, y0) + _pts(t, 1, y1) + _pts(t, 2, y2) + _pts(t, 3, y3)
         if best is None or total < best[0]:
             best = (total, combo, x)
             if not total:
@@ -267,20 +290,14 @@ def _suit_parts(t: _Tables, s: int, key: int) -> tuple[tuple[Meld, ...], tuple[s
     return v
 
 
-def _fast_arrangement(t: _Tables, keys: list[int]) -> Arrangement:
-    total, combo, left = _fast(t, keys, True)
+def _fast_arrangement(t: _Tables, keys: list[int], k: int = 0, three: int = -1) -> Arrangement:
+    total, combo, left = _fast(t, keys, True, k, three)
     melds: list[Meld] = []
-    for *_dec, sh, sets in combo:
-        r = sh // 4
-        for suits in sets:
-            cs = tuple(ORDER[r] + SUITS[s] for s in suits)
-            melds.append(Meld("set", cs, (None,) * len(cs)))
-    deadwood: list[str] = []
-    for s in range(4):
-        m, d, _p = _suit_parts(t, s, left[s])
-        melds.extend(m)
-        deadwood.extend(d)
-    return Arrangement(melds, deadwood, total)
+    for _dec, _sh, set_melds in combo:
+        melds.extend(set_melds)
+    p0, p1, p2, p3 = _parts(t, 0, left[0]), _parts(t, 1, left[1]), _parts(t, 2, left[2]), _parts(t, 3, left[3])
+    melds += [*p0[0], *p1[0], *p2[0], *p3[0]]
+    return Arrangement(melds, [*p0[1], *p1[1], *p2[1], *p3[1]], total)
 
 
 # ---------------------------------------------------------------- general path
@@ -436,64 +453,78 @@ class _DP:
 # ---------------------------------------------------------------- entry points
 
 
-def _slice_points(t: _Tables, x: int) -> int:
-    s = (x.bit_length() - 1) // _W if x else 0
-    v = t.slice_points[x] = _suit(t, s, x >> (_W * s))[0]
+def _pts(t: _Tables, s: int, key: int) -> int:
+    v = t.pts[s].get(key)
+    if v is None:
+        v = t.pts[s][key] = _suit(t, s, key)[0]
     return v
 
 
-def _slice_parts(t: _Tables, x: int) -> tuple[tuple[Meld, ...], tuple[str, ...], int]:
-    s = (x.bit_length() - 1) // _W if x else 0
-    v = t.slice_parts[x] = _suit_parts(t, s, x >> (_W * s))
-    return v
+def _parts(t: _Tables, s: int, key: int) -> tuple[tuple[Meld, ...], tuple[str, ...], int]:
+    v = t.parts_memo[s].get(key)
+    return v if v is not None else _suit_parts(t, s, key)
 
 
 def min_points(hand: Sequence[str], rules: MeldRules) -> int:
-    t = _TABLES.get(rules) or _tables(rules)
+    try:
+        t = rules._solver_tables  # type: ignore[attr-defined]
+    except AttributeError:
+        t = _tables(rules)
     if t.fast:
         try:
             k = sum(map(_PACKED.__getitem__, hand))
         except KeyError:
             pass  # a joker: the general path
         else:
-            p = (k | k >> 1 | k >> 2 | k >> 3) & _NIB4
-            a, b, c, d = p & _M, p >> _W & _M, p >> 2 * _W & _M, p >> 3 * _W
-            if not ((a & b & (c | d)) | (c & d & (a | b))):
-                x0, x1, x2, x3 = k & _M, k & _SLICE[1], k & _SLICE[2], k & _SLICE[3]
-                sp = t.slice_points
+            x0, x1, x2, x3 = k & _M, k >> _W & _M, k >> _W2 & _M, k >> _W3
+            if k & _DUP:  # two decks: a suit slice holds counts, presence is wanted
+                p = (k | k >> 1 | k >> 2 | k >> 3) & _NIB4
+                n = (p & _M) + (p >> _W & _M) + (p >> _W2 & _M) + (p >> _W3)
+            else:
+                n = x0 + x1 + x2 + x3  # suits holding each rank, one nibble per rank
+            e = (n + _FIVES) & _EIGHTS
+            if not e:  # no rank in three suits: no set possible
+                q0, q1, q2, q3 = t.pts
                 try:
-                    return sp[x0] + sp[x1] + sp[x2] + sp[x3]
+                    return q0[x0] + q1[x1] + q2[x2] + q3[x3]
                 except KeyError:
-                    return sum(sp[x] if x in sp else _slice_points(t, x) for x in (x0, x1, x2, x3))
-            return _fast(t, [k & _M, k >> _W & _M, k >> 2 * _W & _M, k >> 3 * _W], False)
+                    return _pts(t, 0, x0) + _pts(t, 1, x1) + _pts(t, 2, x2) + _pts(t, 3, x3)
+            return _fast(t, [x0, x1, x2, x3], False, k, e >> 3)
     dp = _DP(list(hand), rules)
     return dp.f((1 << len(dp.nat)) - 1, len(dp.wild))
 
 
 def best_arrangement(hand: Sequence[str], rules: MeldRules) -> Arrangement:
     """The melds leaving the fewest deadwood points (ties: any of the best)."""
-    t = _TABLES.get(rules) or _tables(rules)
+    try:
+        t = rules._solver_tables  # type: ignore[attr-defined]
+    except AttributeError:
+        t = _tables(rules)
     if t.fast:
         try:
             k = sum(map(_PACKED.__getitem__, hand))
         except KeyError:
             pass  # a joker: the general path
         else:
-            p = (k | k >> 1 | k >> 2 | k >> 3) & _NIB4
-            a, b, c, d = p & _M, p >> _W & _M, p >> 2 * _W & _M, p >> 3 * _W
-            if not ((a & b & (c | d)) | (c & d & (a | b))):
-                x0, x1, x2, x3 = k & _M, k & _SLICE[1], k & _SLICE[2], k & _SLICE[3]
-                sp = t.slice_parts
+            x0, x1, x2, x3 = k & _M, k >> _W & _M, k >> _W2 & _M, k >> _W3
+            if k & _DUP:
+                p = (k | k >> 1 | k >> 2 | k >> 3) & _NIB4
+                n = (p & _M) + (p >> _W & _M) + (p >> _W2 & _M) + (p >> _W3)
+            else:
+                n = x0 + x1 + x2 + x3
+            e = (n + _FIVES) & _EIGHTS
+            if not e:
+                q0, q1, q2, q3 = t.parts_memo
                 try:
-                    p0, p1, p2, p3 = sp[x0], sp[x1], sp[x2], sp[x3]
+                    p0, p1, p2, p3 = q0[x0], q1[x1], q2[x2], q3[x3]
                 except KeyError:
-                    p0, p1, p2, p3 = (sp[x] if x in sp else _slice_parts(t, x) for x in (x0, x1, x2, x3))
+                    p0, p1, p2, p3 = _parts(t, 0, x0), _parts(t, 1, x1), _parts(t, 2, x2), _parts(t, 3, x3)
                 return Arrangement(
                     [*p0[0], *p1[0], *p2[0], *p3[0]],
                     [*p0[1], *p1[1], *p2[1], *p3[1]],
                     p0[2] + p1[2] + p2[2] + p3[2],
                 )
-            return _fast_arrangement(t, [k & _M, k >> _W & _M, k >> 2 * _W & _M, k >> 3 * _W])
+            return _fast_arrangement(t, [x0, x1, x2, x3], k, e >> 3)
     dp = _DP(list(hand), rules)
     return dp.arrangement((1 << len(dp.nat)) - 1, len(dp.wild))
 
