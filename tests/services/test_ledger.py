@@ -171,3 +171,15 @@ def test_many_concurrent_withdrawals_spend_exactly_the_balance(session_factory):
         assert ledger.balance(s, "user", uid, "ecus") == 10
         assert s.scalar(select(func.count(LedgerEntry.id)).where(LedgerEntry.reason == "shop")) == 3
         assert ledger.audit(s).ok
+
+
+def test_history_is_a_signed_statement_newest_first(session):
+    a, b = make_user(session, "alice"), make_user(session, "bruno")
+    ledger.issue(session, a.id, 100)
+    ledger.transfer(session, ledger.account(session, "user", a.id, "ecus"),
+                    ledger.account(session, "user", b.id, "ecus"), 30, "ecus", "gift", "birthday")
+    rows = [(e.reason, signed) for e, signed in ledger.history(session, "user", a.id, "ecus")]
+    assert rows == [("gift", -30), ("issue", 100)]
+    assert sum(signed for _, signed in rows) == ledger.balance(session, "user", a.id, "ecus")
+    assert [(e.reference, s) for e, s in ledger.history(session, "user", b.id, "ecus")] == [("birthday", 30)]
+    assert ledger.history(session, "user", b.id, "tokens") == []

@@ -294,6 +294,29 @@ def settle_deal(
     return post(session, legs, "deal", reference)
 
 
+def history(
+    session: Session,
+    owner_kind: str,
+    owner_id: int,
+    currency: str,
+    table_id: int | None = None,
+    limit: int = 50,
+) -> list[tuple[LedgerEntry, int]]:
+    """The account's latest entries, newest first, each with its signed
+    effect on the balance (+ received, − paid): a player's statement."""
+    key = _key(owner_kind, owner_id, currency, table_id)
+    acc_id = session.scalar(select(LedgerAccount.id).where(LedgerAccount.key == key))
+    if acc_id is None:
+        return []
+    stmt = (
+        select(LedgerEntry)
+        .where((LedgerEntry.debit_id == acc_id) | (LedgerEntry.credit_id == acc_id))
+        .order_by(LedgerEntry.id.desc())
+        .limit(limit)
+    )
+    return [(e, e.amount if e.credit_id == acc_id else -e.amount) for e in session.scalars(stmt)]
+
+
 # --- audit -----------------------------------------------------------------
 
 
@@ -361,6 +384,7 @@ __all__ = [
     "cashier",
     "cave",
     "chips",
+    "history",
     "house",
     "issue",
     "post",
