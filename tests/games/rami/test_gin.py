@@ -261,21 +261,29 @@ def test_match_carries_between_deals_and_pays_at_the_end():
 # ---------------------------------------------------------------- properties
 
 
-def _random_play(seed: int, carry=None, scoring="match"):
-    rng = random.Random(seed)
-    e = gin.new_deal({"scoring": scoring, "unit": 3}, SEATS, seed % 2, rng=SeededSource(rng), carry=carry)
+def _play_deal(rng: random.Random, seats, button, carry=None, config=None):
+    """A legal player: mostly knocks or gins when offered, else the engine's own
+    timeout move or a random legal move. Checks that every card is in exactly
+    one place after every action."""
+    e = gin.new_deal(config or {"unit": 3}, seats, button, rng=SeededSource(rng), carry=carry)
     playing = Counter(e.deck[:52])
     steps = 0
     while not e.over:
         p = e.to_act()[0]
-        la = e.legal_actions(p)
-        a = rng.choice(la)
-        if a["action"] == "draw":
-            e.act(p, "draw", source=rng.choice(a["sources"]))
-        elif a["action"] == "gin" and a["grand"] and (not a["cards"] or rng.random() < 0.5):
-            e.act(p, "gin")
+        la = {a["action"]: a for a in e.legal_actions(p)}
+        if "gin" in la and rng.random() < 0.9:
+            g = la["gin"]
+            e.act(p, "gin") if g["grand"] and not g["cards"] else e.act(p, "gin", card=rng.choice(g["cards"]))
+        elif "knock" in la and rng.random() < 0.8:
+            e.act(p, "knock", card=rng.choice(la["knock"]["cards"]))
+        elif rng.random() < 0.6:
+            move = e.timeout_action(p)
+            assert any(a["action"] == move["action"] for a in la.values())
+            e.act(p, **move)
+        elif "draw" in la:
+            e.act(p, "draw", source=rng.choice(la["draw"]["sources"]))
         else:
-            e.act(p, a["action"], card=rng.choice(a["cards"]))
+            e.act(p, "discard", card=rng.choice(la["discard"]["cards"]))
         where = Counter(e.hands["A"]) + Counter(e.hands["B"]) + Counter(e.stock) + Counter(e.discards)
         assert where == playing  # every card in exactly one place
         steps += 1
@@ -283,31 +291,26 @@ def _random_play(seed: int, carry=None, scoring="match"):
     return e
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**9), st.sampled_from(["match", "deal"]))
 def test_random_play_ends_and_conserves(seed, scoring):
-    """Random legal play always ends; every card is in one place; chips are conserved."""
-    e = _random_play(seed, scoring=scoring)
-    r = e.result()
-    assert sum(r["delta"].values()) == 0
-    assert all(v >= 0 for v in r["chips"].values())
-    assert gin.replay(e.record())["chips"] == r["chips"]
-
-
-def test_tavern_replay_dispatches_gin_records():
-    """``tavern replay`` reads a gin record through the registry; a record whose
-    deck is not two full decks is refused with the rule."""
-    from tavern.games import registry
-
-    e = deal(B_MELDS + ["2d", "Kd"], A_LOOSE)
-    e.act("B", "knock", card="Kd")
-    out = registry.replay(json.loads(json.dumps(e.record())))
-    assert out["finished"] and out["scoring"]["points"] == 70
-    bad = e.record()
-    bad["deck"][60] = bad["deck"][61]  # the deck aside loses a card, holds another twice
-    with pytest.raises(IllegalAction, match="52-card deck"):
-        registry.replay(bad)
-    bad = e.record()
-    bad["actions"][0]["card"] = "Ks"
-    with pytest.raises(IllegalAction, match="do not hold"):
-        registry.replay(bad)
+    """Random legal play always ends, deal after deal of a match; every card is
+    in one place; chips are conserved and never negative; records replay."""
+    rng = random.Random(seed)
+    seats = [{"player": "A", "chips": 5000}, {"player": "B", "chips": 5000}]
+    config = {"unit": 3, "scoring": scoring, "column_target": 40, "columns": 2}
+    carry = None
+    for n in range(12):
+        e = _play_deal(rng, seats, n % 2, carry, config)
+        r = e.result()
+        assert sum(r["delta"].values()) == 0
+        assert all(v >= 0 for v in r["chips"].values())
+        assert gin.replay(e.record())["chips"] == r["chips"]
+        if scoring == "match" and e.sheet.over and "winner" in r["scoring"]["match"]:
+            m = r["scoring"]["match"]
+            loser = "A" if m["winner"] == "B" else "B"
+            before = next(s["chips"] for s in seats if s["player"] == loser)
+            assert r["delta"][m["winner"]] == min(m["margin"] * 3, before)
+        seats = [{"player": p, "chips": r["chips"][p]} for p in ("A", "B")]
+        carry = r["carry"]
+    assert sum(s["chips"] for s in seats) == 10000

@@ -155,7 +155,13 @@ def _play(seed: int, n: int):
     allc = Counter(e.deck)
     while not e.over:
         p = e.to_act()[0]
-        a = rng.choice(e.legal_actions(p))
+        legal = e.legal_actions(p)
+        if rng.random() < 0.5:  # the engine's own timeout move (closes when it can)
+            move = e.timeout_action(p)
+            assert any(a["action"] == move["action"] for a in legal)
+            e.act(p, **move)
+            continue
+        a = rng.choice(legal)
         if a["action"] == "draw":
             e.act(p, "draw", source=rng.choice(a["sources"]))
         else:
