@@ -1,0 +1,294 @@
+"""The table page in a real browser (Debian's Chromium driven by Playwright)
+against a real server process: three players log in through the login form,
+sit with a cave, and play whole deals by clicking the page's buttons.
+
+Screenshots go to ``test-artifacts/`` (gitignored) for a human to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.tables.liveserver import PASSWORD, ROOT, LiveServer, seed_table
+
+pytestmark = [pytest.mark.browser, pytest.mark.db]
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = ROOT / "test-artifacts"
+PLAYERS = ("ana", "bob", "cid")
+LIVE = "#table-live"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    if not os.path.exists(CHROMIUM):
+        pytest.fail("Debian's Chromium is missing: run scripts/system-deps.sh (apt-get install -y chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run"])
+        yield b
+        b.close()
+
+
+def start_server(db_url: str, tmp_path: Path, **seed: object) -> LiveServer:
+    srv = LiveServer(db_url, tmp_path, extra_env={"TAVERN_DEAL_PAUSE_SECONDS": "1.5"})
+    srv.table_id, srv.ids = seed_table(db_url, PLAYERS, **seed)
+    srv.start()
+    return srv
+
+
+class Player:
+    """One player's browser context and page; JavaScript errors are kept."""
+
+    def __init__(self, browser, srv: LiveServer, name: str) -> None:
+        self.name = name
+        self.context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=srv.base)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        # The login form, coming back to the table afterwards.
+        self.page.goto(f"/login?next=/tables/{srv.table_id}")
+        self.page.fill("input[name=username]", name)
+        self.page.fill("input[name=password]", PASSWORD)
+        self.page.click("button[type=submit]")
+        self.page.wait_for_url(re.compile(rf"/tables/{srv.table_id}$"))
+        self.page.wait_for_selector(f"{LIVE}[data-seq]")  # the first state frame arrived
+
+    def sit(self, seat: int, cave: int) -> None:
+        """Click the free seat, type the cave, press "Cave"."""
+        self.page.click(f"{LIVE} button.tl-sit[data-seat='{seat}']")
+        self.page.fill(f"{LIVE} .tl-cave-input", str(cave))
+        self.page.click(f"{LIVE} .tl-controls button[data-action=cave]")
+        self.page.wait_for_selector(f"{LIVE} .tl-seat.me[data-seat='{seat}']")
+
+    def seq(self) -> int:
+        return int(self.page.get_attribute(LIVE, "data-seq") or -1)
+
+    def actions(self) -> list[str]:
+        return self.page.locator(f"{LIVE} .tl-actions button[data-action]").evaluate_all(
+            "els => els.filter(e => !e.disabled).map(e => e.dataset.action)")
+
+    def click_action(self, action: str) -> None:
+        before = self.seq()
+        self.page.click(f"{LIVE} .tl-actions button[data-action='{action}']")
+        # The table answers with a new state (or an error frame, shown near the buttons).
+        self.page.wait_for_function(
+            "([s]) => Number(document.getElementById('table-live').dataset.seq) > s"
+            " || !document.querySelector('.tl-error').hidden", arg=[before], timeout=10_000)
+        error = self.page.locator(f"{LIVE} .tl-error")
+        assert not error.is_visible(), f"{self.name}: {action} refused: {error.text_content()}"
+
+    def my_cards(self) -> list[str]:
+        return self.page.locator(f"{LIVE} .tl-seat.me .tl-myhand .card.face").evaluate_all(
+            "els => els.map(e => e.dataset.card)")
+
+    def seat_faces(self, other: str) -> int:
+        return self.page.locator(f"{LIVE} .tl-seat[data-player='{other}'] .card.face").count()
+
+    def seat_backs(self, other: str) -> int:
+        return self.page.locator(f"{LIVE} .tl-seat[data-player='{other}'] .card.back").count()
+
+    def shot(self, name: str) -> None:
+        ARTIFACTS.mkdir(exist_ok=True)
+        self.page.locator(LIVE).scroll_into_view_if_needed()
+        self.page.screenshot(path=str(ARTIFACTS / name), full_page=False)
+
+
+@pytest.fixture
+def players(browser) -> Iterator[Callable[[LiveServer], dict[str, Player]]]:
+    made: list[Player] = []
+
+    def make(srv: LiveServer) -> dict[str, Player]:
+        out = {n: Player(browser, srv, n) for n in PLAYERS}
+        made.extend(out.values())
+        return out
+
+    yield make
+    for p in made:
+        p.context.close()
+
+
+def seat_everyone(ps: dict[str, Player], cave: int) -> None:
+    for k, p in enumerate(ps.values()):
+        p.sit(k, cave)
+    for p in ps.values():  # the first deal starts once all three are seated
+        p.page.wait_for_selector(f"{LIVE}[data-phase=bet]", timeout=15_000)
+
+
+def play(ps: dict[str, Player], policy: Callable[[Player, list[str]], str | None],
+         done: Callable[[], bool], limit: float = 60.0) -> list[tuple[str, str]]:
+    """Let whoever has buttons play ``policy`` until ``done()``; returns the moves."""
+    moves: list[tuple[str, str]] = []
+    deadline = time.monotonic() + limit
+    while not done():
+        assert time.monotonic() < deadline, f"the deal did not finish; moves so far: {moves}"
+        acted = False
+        for p in ps.values():
+            offered = p.actions()
+            choice = policy(p, offered) if offered else None
+            if choice:
+                p.click_action(choice)
+                moves.append((p.name, choice))
+                acted = True
+        if not acted:
+            time.sleep(0.05)
+    return moves
+
+
+def passive(p: Player, offered: list[str]) -> str | None:
+    """Check, else call; at the showdown show."""
+    for a in ("check", "call", "show", "stand-pat"):
+        if a in offered:
+            return a
+    return None
+
+
+def result_shown(ps: dict[str, Player], deal: int) -> Callable[[], bool]:
+    def done() -> bool:
+        return all(p.page.locator(f"{LIVE} .tl-result h3", has_text=f"Donne n° {deal}").count() for p in ps.values())
+    return done
+
+
+def check_privacy(ps: dict[str, Player], hole: int) -> None:
+    """Each player sees his own cards face up, everybody else's as backs."""
+    for p in ps.values():
+        assert len(p.my_cards()) == hole, f"{p.name} sees his {hole} cards"
+        for other in ps:
+            if other != p.name:
+                assert p.seat_faces(other) == 0, f"{p.name} must not see {other}'s cards"
+                assert p.seat_backs(other) == hole, f"{p.name} sees {other}'s {hole} cards as backs"
+    hands = [tuple(p.my_cards()) for p in ps.values()]
+    assert len({c for h in hands for c in h}) == hole * len(ps), "three different hands, no card twice"
+
+
+def check_result(ps: dict[str, Player], hole: int) -> None:
+    """The result panel: every hand shown, the chips won and lost add up to
+    minus the rake ("a percentage ... taken from every pot")."""
+    for p in ps.values():
+        rows = p.page.locator(f"{LIVE} .tl-result tr[data-player]")
+        assert rows.count() == 3
+        deltas = [int(t.replace("\u202f", "").replace("\xa0", "") or 0)
+                  for t in rows.locator("td.money").all_text_contents()]
+        rake_text = p.page.locator(f"{LIVE} .tl-result p.muted").all_text_contents()
+        rake = int(re.sub(r"\D", "", rake_text[0])) if rake_text else 0
+        assert sum(deltas) == -rake, (deltas, rake)
+        assert any(d > 0 for d in deltas), "somebody won the pot"
+        for name in ps:
+            shown = p.page.locator(f"{LIVE} .tl-result tr[data-player='{name}'] .tl-cards .card.face")
+            assert shown.count() == hole, f"{p.name} sees the {hole} cards {name} showed"
+
+
+def test_ramponneau_deal_to_showdown(browser, players, db_url, tmp_path):
+    """RULES.md (Ramponneau): "Two private cards each, five community cards
+    (flop 3, turn 1, river 1), four betting rounds"; ramponneau.fr.txt: "les
+    joueurs restant en lice montrent leur carte à tour de rôle". Everybody
+    checks or calls to the river; each sees only his own two cards until the
+    showdown, then the result shows every hand and the chips won and lost."""
+    srv = start_server(db_url, tmp_path)
+    try:
+        ps = players(srv)
+        seat_everyone(ps, cave=100)
+        check_privacy(ps, hole=2)
+        ana = ps["ana"]
+        assert ana.page.locator(f"{LIVE} .tl-board .card.face").count() == 0, "no community card before the flop"
+        assert ana.page.locator(f"{LIVE} .tl-button").count() == 1, "one dealer's button"
+        # Whoever must speak sees a countdown from table.clock.
+        ana.page.wait_for_selector(f"{LIVE} .tl-seat.to-act .tl-clock:not(:empty)")
+        turn = next(p for p in ps.values() if p.actions())
+        assert {"fold", "call"} <= set(turn.actions()), "the first to speak pre-flop faces the big blind"
+        assert turn.page.locator(f"{LIVE} .tl-actions button[data-action=call]").text_content().startswith("Suivre")
+        turn.page.locator(f"{LIVE} .tl-sizer").wait_for()
+        turn.shot("ramponneau-preflop.png")
+
+        seen_board: set[int] = set()
+        showdown_offers: list[list[str]] = []
+
+        def policy(p: Player, offered: list[str]) -> str | None:
+            if "show" in offered:
+                showdown_offers.append(offered)
+                assert p.page.locator(f"{LIVE} .tl-actions button[data-action=muck]").text_content() == "Jeter"
+            seen_board.add(p.page.locator(f"{LIVE} .tl-board .card.face").count())
+            if p.page.locator(f"{LIVE} .tl-board .card.face").count() == 5 and "check" in offered:
+                p.shot("ramponneau-river.png")
+            return passive(p, offered)
+
+        moves = play(ps, policy, result_shown(ps, 1))
+        assert {0, 3, 4, 5} <= seen_board, f"flop, turn and river were dealt: {seen_board}"
+        # Nobody folds; at the showdown a beaten player is offered "Montrer" or
+        # "Jeter" (ramponneau.fr.txt: "il peut les jeter sans les montrer"),
+        # the others' cards speak: with "Montrer" every hand ends up shown.
+        assert {m for _, m in moves} <= {"check", "call", "show"}, moves
+        assert all(o == ["show", "muck"] for o in showdown_offers), showdown_offers
+        check_result(ps, hole=2)
+        ana.shot("ramponneau-result.png")
+        for p in ps.values():
+            assert not p.errors, f"{p.name}'s page: {p.errors}"
+    finally:
+        srv.stop()
+
+
+def test_draw_poker_deal_with_a_draw(browser, players, db_url, tmp_path):
+    """draw-poker.fr.txt: "chaque joueur reçoit cinq cartes distribuées faces
+    cachées ... le joueur peut voir ses propres cartes mais non celles de ses
+    adversaires"; at the draw "ils peuvent écarter pour changer ou améliorer
+    leurs mains ... en ne remplaçant aucune carte, ou en en remplaçant une ou
+    voir même toutes"; RULES.md: "nobody gets his own cards back". Ana picks
+    two cards and clicks "Changer 2 cartes", the others stand pat ("Servi")."""
+    srv = start_server(db_url, tmp_path, game="draw", stakes={"small_bet": 2})
+    try:
+        ps = players(srv)
+        seat_everyone(ps, cave=100)
+        check_privacy(ps, hole=5)
+        ana = ps["ana"]
+        before = ana.my_cards()
+        drawn: dict[str, list[str]] = {}
+
+        def policy(p: Player, offered: list[str]) -> str | None:
+            if "stand-pat" not in offered:  # not the draw yet
+                return passive(p, offered)
+            if p.name != "ana":
+                return "stand-pat"
+            cards = p.page.locator(f"{LIVE} .tl-seat.me .tl-myhand button.card")
+            assert cards.count() == 5
+            change = p.page.locator(f"{LIVE} .tl-actions button[data-action=draw]")
+            assert change.is_disabled(), "nothing picked: nothing to change"
+            cards.nth(0).click()
+            cards.nth(3).click()
+            picked = p.page.locator(f"{LIVE} .tl-myhand .card.selected").evaluate_all(
+                "els => els.map(e => e.dataset.card)")
+            assert picked == [before[0], before[3]]
+            assert change.text_content() == "Changer 2 cartes"
+            p.shot("draw-picking.png")
+            drawn["ana"] = picked
+            return "draw"
+
+        moves = play(ps, policy, lambda: "ana" in drawn and ps["ana"].page.locator(
+            f"{LIVE} .tl-drawn", has_text="ana : 2 cartes").count() > 0)
+        assert ("ana", "draw") in moves
+        after = ana.my_cards()
+        assert len(after) == 5
+        kept = [c for c in before if c not in drawn["ana"]]
+        assert set(kept) <= set(after), "the three held cards stay"
+        assert not set(drawn["ana"]) & set(after), "the discards do not come back to her"
+        for name in ("bob", "cid"):  # still hidden from ana after the draw
+            assert ana.seat_faces(name) == 0 and ana.seat_backs(name) == 5
+
+        moves += play(ps, lambda p, offered: "stand-pat" if "stand-pat" in offered else passive(p, offered),
+                      result_shown(ps, 1))
+        assert sum(1 for n, m in moves if m == "stand-pat") == 2, "bob and cid stood pat"
+        check_result(ps, hole=5)
+        ana.shot("draw-result.png")
+        for p in ps.values():
+            assert not p.errors, f"{p.name}'s page: {p.errors}"
+    finally:
+        srv.stop()
