@@ -183,3 +183,15 @@ def test_history_is_a_signed_statement_newest_first(session):
     assert sum(signed for _, signed in rows) == ledger.balance(session, "user", a.id, "ecus")
     assert [(e.reference, s) for e, s in ledger.history(session, "user", b.id, "ecus")] == [("birthday", 30)]
     assert ledger.history(session, "user", b.id, "tokens") == []
+
+
+def test_refusals_are_value_errors_carrying_the_figures(session):
+    """The layers above show service refusals (ValueError) to the player."""
+    a = make_user(session, "alice")
+    ledger.issue(session, a.id, 5, "tokens")
+    with pytest.raises(ValueError) as caught:
+        ledger.transfer(session, ledger.account(session, "user", a.id, "tokens"),
+                        ledger.house(session, House.PREMIUM, "tokens"), 8, "tokens", "pack")
+    exc = caught.value
+    assert isinstance(exc, InsufficientFunds)
+    assert (exc.currency, exc.amount, exc.balance) == ("tokens", 8, 5)

@@ -26,7 +26,7 @@ from tavern.settings import Settings, get_settings
 from tavern.store.models import DailyHandUsage, PremiumPack, Tavern, User
 
 
-class NoHandsLeft(Exception):
+class NoHandsLeft(ValueError):
     """The player may not be dealt in; ``str()`` tells him why."""
 
 

@@ -48,8 +48,9 @@ class House(IntEnum):
     PREMIUM = 3  #: hand packs bought for tokens
 
 
-class LedgerError(Exception):
-    """A movement the ledger refuses (bad amount, currency, accounts)."""
+class LedgerError(ValueError):
+    """A movement the ledger refuses (bad amount, currency, accounts). A
+    ValueError like the other services' refusals: its text is for the player."""
 
 
 class InsufficientFunds(LedgerError):
@@ -57,6 +58,7 @@ class InsufficientFunds(LedgerError):
 
     def __init__(self, account: LedgerAccount, amount: int) -> None:
         self.account_id = account.id
+        self.currency = account.currency
         self.balance = account.balance
         self.amount = amount
         super().__init__(
