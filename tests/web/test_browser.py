@@ -87,7 +87,7 @@ def test_pages_work_under_the_csp_in_chromium(server: str, world: World) -> None
                 if m.type == "error" and "Content Security Policy" in m.text else None)
         page.on("pageerror", lambda e: problems.append(str(e)))
         page.goto(f"{server}/")
-        assert page.locator("#tavern-1 h3").inner_text() == "Au Lapin Agile"
+        assert page.locator(f"#tavern-{world.tavern_id} h3").inner_text() == "Au Lapin Agile"
         # The stylesheet really applies (a blocked stylesheet leaves the default white body).
         assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(239, 228, 207)"
 
