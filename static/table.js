@@ -53,7 +53,7 @@
   /** A card face: rank and suit symbol, red or black; `X1` is a joker. */
   function card(code, opts) {
     opts = opts || {};
-    var cls = "card face";
+    var cls = "pc face";
     var label, rank, suit;
     if (code[0] === "X") {
       cls += " joker"; rank = "★"; suit = "Joker"; label = "joker";
@@ -67,13 +67,12 @@
     var el = h(opts.button ? "button" : "span",
       { cls: cls, "data-card": code, title: label, "aria-label": label, type: opts.button ? "button" : null,
         "aria-pressed": opts.button ? String(!!opts.pressed) : null },
-      h("span", { cls: "corner", text: rank }),
-      h("span", { cls: "pip", text: suit }),
-      h("span", { cls: "corner low", text: rank }));
+      h("span", { cls: "corner" }, h("b", { text: rank }), code[0] === "X" ? null : h("i", { text: suit })),
+      h("span", { cls: "pip", text: suit }));
     if (opts.onclick) el.addEventListener("click", opts.onclick);
     return el;
   }
-  function back() { return h("span", { cls: "card back", "aria-label": "carte cachée" }); }
+  function back() { return h("span", { cls: "pc back", "aria-label": "carte cachée" }); }
   function cards(list, count) {
     if (Array.isArray(list)) return list.map(function (c) { return isCard(c) ? card(c) : back(); });
     var out = [];
@@ -162,11 +161,12 @@
   var elNotice = h("p", { cls: "tl-notice", role: "status", hidden: true });
   var elActions = h("div", { cls: "tl-actions", "aria-label": "Vos actions" });
   var elAuto = h("div", { cls: "tl-auto" });
+  var elPlay = h("div", { cls: "tl-panel tl-play" }, elError, elNotice, elActions, elAuto);
   var elControls = h("div", { cls: "tl-controls" });
   var elHands = h("p", { cls: "tl-hands" });
   var elResult = h("div", { cls: "tl-result", "aria-live": "polite" });
   add(root, [elStatus, elTable,
-    h("div", { cls: "tl-panel" }, elError, elNotice, elActions, elAuto),
+    elPlay,
     h("div", { cls: "tl-panel tl-side" }, elControls, elHands), elResult]);
 
   function setStatus(text, kind) { elStatus.textContent = text; elStatus.className = "tl-status " + kind; }
@@ -175,11 +175,17 @@
     clearTimeout(errTimer);
     elError.hidden = !text;
     elError.textContent = text || "";
-    if (text) errTimer = setTimeout(function () { elError.hidden = true; }, 10000);
+    if (text) errTimer = setTimeout(function () { elError.hidden = true; syncPanel(); }, 10000);
+    syncPanel();
   }
   function showNotice(text) {
     elNotice.hidden = !text;
     elNotice.textContent = text || "";
+    syncPanel();
+  }
+  /** The actions panel shows only when it has something: buttons, a message. */
+  function syncPanel() {
+    elPlay.hidden = !elActions.firstChild && !elAuto.firstChild && elError.hidden && elNotice.hidden;
   }
 
   // --- rendering -----------------------------------------------------------
@@ -207,7 +213,7 @@
     var key = m.table.deal_no + ":" + (d ? d.phase + ":" + (d.round || 0) : "");
     if (key !== S.selKey) { S.selKey = key; S.selected = []; }
     renderSeats(); renderCenter(); renderActions(); renderAuto(); renderControls(); renderHands(); renderResult();
-    tick();
+    syncPanel(); tick();
   }
 
   /** Seats around the oval, the player's own at the bottom. */
@@ -222,7 +228,7 @@
     clear(elSeats);
     for (var s = 0; s < n; s++) {
       var angle = Math.PI / 2 + (s - pivot) * 2 * Math.PI / n;  // y grows downwards: pi/2 is the bottom
-      var pos = { left: (50 + 43 * Math.cos(angle)) + "%", top: (50 + 40 * Math.sin(angle)) + "%" };
+      var pos = { left: (50 + 43 * Math.cos(angle)) + "%", top: (50 + 37 * Math.sin(angle)) + "%" };
       var p = bySeat[s];
       if (!p) {
         var free = h("div", { cls: "tl-seat free" + (S.seatChoice === s ? " chosen" : ""), "data-seat": s, style: pos });
@@ -258,6 +264,7 @@
       }
       if (p.name === mine) { var mh = myHand(); if (mh) hand = [renderMyHand(mh)]; }  // large, clickable
       var seat = h("div", { cls: cls, "data-seat": s, "data-player": p.name, style: pos },
+        t.button_seat === s ? h("span", { cls: "tl-button", title: "Donneur (bouton)", text: "D" }) : null,
         h("div", { cls: "tl-name" }, h("b", { text: p.name }), p.name === mine ? h("small", { text: " (vous)" }) : null),
         h("div", { cls: "tl-stack money", "data-chips": chips, text: fmt(chips) + " jetons" }),
         hand && hand.length ? h("div", { cls: "tl-cards" }, hand) : null,
@@ -265,12 +272,8 @@
         h("div", { cls: "tl-clock", "data-name": p.name }));
       elSeats.appendChild(seat);
       // The bet in front of the seat, and the dealer's button.
-      var inner = { left: (50 + 27 * Math.cos(angle)) + "%", top: (50 + 23 * Math.sin(angle)) + "%" };
+      var inner = { left: (50 + 27 * Math.cos(angle)) + "%", top: (50 + 21 * Math.sin(angle)) + "%" };
       if (dp && dp.bet) elSeats.appendChild(h("div", { cls: "tl-bet money", "data-player": p.name, style: inner, text: fmt(dp.bet) }));
-      if (t.button_seat === s) {
-        var bpos = { left: (50 + 33 * Math.cos(angle + 0.25)) + "%", top: (50 + 30 * Math.sin(angle + 0.25)) + "%" };
-        elSeats.appendChild(h("div", { cls: "tl-button", title: "Donneur (bouton)", style: bpos, text: "D" }));
-      }
     }
   }
 
@@ -292,7 +295,7 @@
       add(elCenter, h("div", { cls: "tl-phase", text: phase }));
       if (t.game === "ramponneau") {
         var board = cards(d.board || []);
-        for (var i = (d.board || []).length; i < 5; i++) board.push(h("span", { cls: "card slot" }));
+        for (var i = (d.board || []).length; i < 5; i++) board.push(h("span", { cls: "pc slot" }));
         add(elCenter, h("div", { cls: "tl-board", "aria-label": "cartes communes" }, board));
       }
       add(elCenter, h("div", { cls: "tl-pot money", "data-pot": d.pot, text: "Pot : " + fmt(d.pot) }));
@@ -466,7 +469,7 @@
     }
     for (var k in d) if (!skip[k]) walk(d[k], k, 0);
     if (Array.isArray(d.players)) d.players.forEach(function (p) { if (p.played) walk(p.played, p.player, 1); });
-    if (typeof d.stock === "number") box.appendChild(h("div", { cls: "tl-pile" }, h("small", { text: "pioche" }), h("span", { cls: "card back" }), " " + d.stock));
+    if (typeof d.stock === "number") box.appendChild(h("div", { cls: "tl-pile" }, h("small", { text: "pioche" }), h("span", { cls: "pc back" }), " " + d.stock));
     return box;
   }
 
@@ -610,8 +613,9 @@
     if (isPoker() && y.owes_big_blind && !y.sitting_out && !y.post_now) {
       row.appendChild(btn("Poser la grosse blinde", "post", function () { send({ type: "post" }, "post"); }));
     }
+    var dp = dealPlayers()[name], stack = inDeal && dp && typeof dp.chips === "number" ? dp.chips : y.chips;
     add(elControls, [h("p", { cls: "tl-you" }, "Vous êtes à la place " + (y.seat + 1) + " avec ",
-      h("b", { cls: "money", text: fmt(y.chips) + " jetons" }), "."), row]);
+      h("b", { cls: "money", text: fmt(stack) + " jetons" }), inDeal ? " devant vous." : "."), row]);
     var notes = [];
     if (y.owes_big_blind && !y.sitting_out) notes.push(y.post_now ? "Vous poserez la grosse blinde à la prochaine donne."
       : "Vous attendez la grosse blinde (ou posez-la pour entrer tout de suite).");
@@ -679,7 +683,7 @@
       var el = els[i], name = el.getAttribute("data-name");
       if (clock[name] === undefined) { el.textContent = ""; el.removeAttribute("style"); continue; }
       var left = Math.max(0, clock[name] - gone);
-      el.textContent = "⏳ " + Math.ceil(left) + " s";
+      el.textContent = Math.ceil(left) + " s";
       el.style.setProperty("--left", Math.min(1, left / timer));
       el.classList.toggle("hurry", left < 5);
     }

@@ -89,19 +89,19 @@ class Player:
         assert not error.is_visible(), f"{self.name}: {action} refused: {error.text_content()}"
 
     def my_cards(self) -> list[str]:
-        return self.page.locator(f"{LIVE} .tl-seat.me .tl-myhand .card.face").evaluate_all(
+        return self.page.locator(f"{LIVE} .tl-seat.me .tl-myhand .pc.face").evaluate_all(
             "els => els.map(e => e.dataset.card)")
 
     def seat_faces(self, other: str) -> int:
-        return self.page.locator(f"{LIVE} .tl-seat[data-player='{other}'] .card.face").count()
+        return self.page.locator(f"{LIVE} .tl-seat[data-player='{other}'] .pc.face").count()
 
     def seat_backs(self, other: str) -> int:
-        return self.page.locator(f"{LIVE} .tl-seat[data-player='{other}'] .card.back").count()
+        return self.page.locator(f"{LIVE} .tl-seat[data-player='{other}'] .pc.back").count()
 
-    def shot(self, name: str) -> None:
+    def shot(self, name: str, full: bool = False) -> None:
         ARTIFACTS.mkdir(exist_ok=True)
         self.page.locator(LIVE).scroll_into_view_if_needed()
-        self.page.screenshot(path=str(ARTIFACTS / name), full_page=False)
+        self.page.screenshot(path=str(ARTIFACTS / name), full_page=full)
 
 
 @pytest.fixture
@@ -184,7 +184,7 @@ def check_result(ps: dict[str, Player], hole: int) -> None:
         assert sum(deltas) == -rake, (deltas, rake)
         assert any(d > 0 for d in deltas), "somebody won the pot"
         for name in ps:
-            shown = p.page.locator(f"{LIVE} .tl-result tr[data-player='{name}'] .tl-cards .card.face")
+            shown = p.page.locator(f"{LIVE} .tl-result tr[data-player='{name}'] .tl-cards .pc.face")
             assert shown.count() == hole, f"{p.name} sees the {hole} cards {name} showed"
 
 
@@ -197,10 +197,19 @@ def test_ramponneau_deal_to_showdown(browser, players, db_url, tmp_path):
     srv = start_server(db_url, tmp_path)
     try:
         ps = players(srv)
-        seat_everyone(ps, cave=100)
-        check_privacy(ps, hole=2)
         ana = ps["ana"]
-        assert ana.page.locator(f"{LIVE} .tl-board .card.face").count() == 0, "no community card before the flop"
+        village = ana.context.new_page()  # the village page, left open while they sit
+        village.goto("/")
+        cell = village.locator(f"[data-table-seats='{srv.table_id}']")
+        assert cell.text_content() == "0/6"
+        seat_everyone(ps, cave=100)
+        # "static/village.js refreshes the counts from GET /api/village": no reload.
+        village.wait_for_function(
+            "id => document.querySelector(`[data-table-seats='${id}']`).textContent === '3/6'",
+            arg=srv.table_id, timeout=10_000)
+        village.close()
+        check_privacy(ps, hole=2)
+        assert ana.page.locator(f"{LIVE} .tl-board .pc.face").count() == 0, "no community card before the flop"
         assert ana.page.locator(f"{LIVE} .tl-button").count() == 1, "one dealer's button"
         # Whoever must speak sees a countdown from table.clock.
         ana.page.wait_for_selector(f"{LIVE} .tl-seat.to-act .tl-clock:not(:empty)")
@@ -217,8 +226,8 @@ def test_ramponneau_deal_to_showdown(browser, players, db_url, tmp_path):
             if "show" in offered:
                 showdown_offers.append(offered)
                 assert p.page.locator(f"{LIVE} .tl-actions button[data-action=muck]").text_content() == "Jeter"
-            seen_board.add(p.page.locator(f"{LIVE} .tl-board .card.face").count())
-            if p.page.locator(f"{LIVE} .tl-board .card.face").count() == 5 and "check" in offered:
+            seen_board.add(p.page.locator(f"{LIVE} .tl-board .pc.face").count())
+            if p.page.locator(f"{LIVE} .tl-board .pc.face").count() == 5 and "check" in offered:
                 p.shot("ramponneau-river.png")
             return passive(p, offered)
 
@@ -230,7 +239,14 @@ def test_ramponneau_deal_to_showdown(browser, players, db_url, tmp_path):
         assert {m for _, m in moves} <= {"check", "call", "show"}, moves
         assert all(o == ["show", "muck"] for o in showdown_offers), showdown_offers
         check_result(ps, hole=2)
-        ana.shot("ramponneau-result.png")
+        ana.shot("ramponneau-result.png", full=True)
+        # A phone's width: the page narrows instead of scrolling sideways.
+        ana.page.set_viewport_size({"width": 390, "height": 844})
+        ana.page.wait_for_timeout(200)
+        assert ana.page.evaluate("document.documentElement.scrollWidth") <= 390
+        seats = ana.page.locator(f"{LIVE} .tl-seat[data-player]")
+        assert seats.count() == 3 and all(seats.nth(k).is_visible() for k in range(3))
+        ana.shot("ramponneau-phone.png")
         for p in ps.values():
             assert not p.errors, f"{p.name}'s page: {p.errors}"
     finally:
@@ -258,13 +274,13 @@ def test_draw_poker_deal_with_a_draw(browser, players, db_url, tmp_path):
                 return passive(p, offered)
             if p.name != "ana":
                 return "stand-pat"
-            cards = p.page.locator(f"{LIVE} .tl-seat.me .tl-myhand button.card")
+            cards = p.page.locator(f"{LIVE} .tl-seat.me .tl-myhand button.pc")
             assert cards.count() == 5
             change = p.page.locator(f"{LIVE} .tl-actions button[data-action=draw]")
             assert change.is_disabled(), "nothing picked: nothing to change"
             cards.nth(0).click()
             cards.nth(3).click()
-            picked = p.page.locator(f"{LIVE} .tl-myhand .card.selected").evaluate_all(
+            picked = p.page.locator(f"{LIVE} .tl-myhand .pc.selected").evaluate_all(
                 "els => els.map(e => e.dataset.card)")
             assert picked == [before[0], before[3]]
             assert change.text_content() == "Changer 2 cartes"
@@ -287,7 +303,7 @@ def test_draw_poker_deal_with_a_draw(browser, players, db_url, tmp_path):
                       result_shown(ps, 1))
         assert sum(1 for n, m in moves if m == "stand-pat") == 2, "bob and cid stood pat"
         check_result(ps, hole=5)
-        ana.shot("draw-result.png")
+        ana.shot("draw-result.png", full=True)
         for p in ps.values():
             assert not p.errors, f"{p.name}'s page: {p.errors}"
     finally:
