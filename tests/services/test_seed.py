@@ -33,3 +33,23 @@ def test_seed_builds_the_demo_world_and_running_it_twice_changes_nothing(session
     run_transaction(session_factory, seed)
     with session_factory() as s:
         assert _counts(s) == first
+
+
+def test_the_seeded_tables_can_deal(session_factory):
+    """The demo tables' configurations are accepted by their game engines,
+    through the table runtime's own mapping (a deal starts, someone acts)."""
+    from tavern.games.registry import load
+    from tavern.tables.bank import SqlBank
+    from tavern.tables.engine_config import engine_config
+
+    run_transaction(session_factory, seed)
+    bank = SqlBank(session_factory)
+    with session_factory() as s:
+        ids = [t.table.id for t in taverns.list_open_tables(s)]
+    assert len(ids) == 2
+    for table_id in ids:
+        info = bank.table_info(table_id)
+        deal = load(info.game).new_deal(
+            engine_config(info), [{"player": "A", "chips": 200}, {"player": "B", "chips": 200}], 0
+        )
+        assert not deal.over and deal.to_act()

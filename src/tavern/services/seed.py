@@ -32,8 +32,8 @@ TABLES = [
         "seats": 9, "rake_percent": 5, "rake_cap": 10, "action_timer_seconds": 30,
     },
     {
-        "name": "Draw Poker", "game": "draw", "variant": "single",
-        "stakes": {"small_bet": 2, "structure": "fixed"},
+        "name": "Draw Poker", "game": "draw", "variant": "fixed-limit",
+        "stakes": {"small_bet": 2},
         "seats": 6, "rake_percent": 5, "rake_cap": 10, "no_flop_no_drop": False, "action_timer_seconds": 30,
     },
 ]

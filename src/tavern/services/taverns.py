@@ -72,6 +72,9 @@ NEEDS: dict[str, GameNeeds] = {
 }
 assert set(NEEDS) == set(GAMES), "every registered game needs its table requirements"
 
+#: Draw poker's betting structures, as the table's variant ("" = fixed limit).
+DRAW_STRUCTURES = ("", "fixed-limit", "pot-limit", "no-limit")
+
 ITEM_NAMES = {"deck52": "Jeu de 52 cartes (et 2 jokers)", "deck32": "Jeu de 32 cartes"}
 
 
@@ -109,6 +112,9 @@ class TableSettings(BaseModel):
                 raise ValueError(f"the stake {key!r} must be a whole number of chips above 0")
         if self.game == "ramponneau" and self.stakes["small_blind"] > self.stakes["big_blind"]:
             raise ValueError("the small blind cannot be more than the big blind")
+        if self.game == "draw" and self.variant not in DRAW_STRUCTURES:
+            # RULES.md: "Structures: fixed limit …, pot limit …, no limit."
+            raise ValueError(f"draw poker is played {', '.join(DRAW_STRUCTURES[1:])}")
         if not 0 <= self.rake_percent <= settings.max_rake_percent:
             raise ValueError(f"the rake is between 0 and {settings.max_rake_percent} %")
         if self.rake_cap is not None and self.rake_cap < 0:
