@@ -125,3 +125,36 @@ def test_audit_is_ok_after_a_day_in_the_village(client: TestClient, world: World
     assert audit["issued"]["ecus"] == 1250 - spent
     assert audit["issued"]["tokens"] == 40 - 2 * settings.pack_price_tokens
     assert audit["held"] == audit["issued"]
+
+
+def test_admin_entrusts_a_tavern_which_its_owner_then_manages(client: TestClient, world: World,
+                                                              new_client) -> None:  # noqa: ANN001
+    """RULES.md: "A village lists its taverns. A tavern has an owner." """
+    with session_scope() as s:
+        make_user(s, "octave", ecus=500)
+    login(client, "admin")
+    r = post_form(client, "/admin/tavernes", {"village": "Bourg", "owner": "octave", "name": "Le Chat Noir"},
+                  page="/admin/tavernes")
+    assert r.status_code == 303
+    r = client.post("/api/admin/taverns", json={"village": "Hameau", "owner": "octave", "name": "La Pie"},
+                    headers={"X-CSRF-Token": api_csrf(client)})
+    assert r.status_code == 201
+    village = {v["name"]: [t["name"] for t in v["taverns"]] for v in client.get("/api/village").json()}
+    assert sorted(village["Bourg"]) == ["Au Lapin Agile", "Le Chat Noir"] and village["Hameau"] == ["La Pie"]
+
+    # Refusals: unknown owner, same name twice in a village; nothing is created.
+    r = post_form(client, "/admin/tavernes", {"village": "Bourg", "owner": "personne", "name": "X"},
+                  page="/admin/tavernes")
+    assert r.status_code == 400 and "personne" in page(r)
+    r = post_form(client, "/admin/tavernes", {"village": "Bourg", "owner": "octave", "name": "Le Chat Noir"},
+                  page="/admin/tavernes")
+    assert r.status_code == 400
+    r = post_form(client, "/admin/tavernes", {"village": "", "owner": "octave", "name": ""}, page="/admin/tavernes")
+    assert r.status_code == 400
+    assert sum(len(v["taverns"]) for v in client.get("/api/village").json()) == 3
+
+    owner = new_client()
+    login(owner, "octave")
+    assert len(owner.get("/api/taverns/mine").json()) == 2
+    assert "Le Chat Noir" in page(owner.get("/ma-taverne"))
+    assert owner.get("/admin/tavernes").status_code == 403

@@ -119,3 +119,18 @@ def test_session_cookie_is_secure_over_https(app) -> None:  # noqa: ANN001
     with TestClient(app, base_url="https://testserver") as c:
         cookie = c.get("/").headers["set-cookie"].lower()
     assert "secure" in cookie
+
+
+def test_limiter_forgets_expired_keys_when_sprayed() -> None:
+    """Guessing thousands of random names must not grow memory without bound."""
+    from tavern.web.ratelimit import LoginLimiter
+
+    now = [0.0]
+    limiter = LoginLimiter(max_failures=5, window=300, clock=lambda: now[0])
+    limiter.MAX_KEYS = 50
+    for i in range(50):
+        limiter.failed(f"user:n{i}")
+    now[0] = 301.0
+    limiter.failed("user:last")
+    assert len(limiter._failures) == 1
+    assert limiter.retry_after("user:n1") == 0

@@ -15,6 +15,8 @@ from collections.abc import Callable
 class LoginLimiter:
     """At most ``max_failures`` failed logins per key within ``window`` seconds."""
 
+    MAX_KEYS = 10_000  #: above this many keys, expired ones are dropped
+
     def __init__(self, max_failures: int = 5, window: float = 300.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.max_failures = max_failures
@@ -45,6 +47,11 @@ class LoginLimiter:
         with self._lock:
             for key in keys:
                 self._prune(key, now).append(now)
+            if len(self._failures) > self.MAX_KEYS:
+                # Someone sprays random names: forget the counts that expired.
+                for key in list(self._failures):
+                    if not self._prune(key, now):
+                        del self._failures[key]
 
     def succeeded(self, key: str) -> None:
         # Only the username's count is forgiven: logging into one's own account

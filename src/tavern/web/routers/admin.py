@@ -6,14 +6,15 @@ from typing import Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from tavern.services import ledger, users
+from tavern.services import ledger, taverns, users
 from tavern.store.models import User
 from tavern.web.csrf import csrf_protect
 from tavern.web.deps import CurrentUser, Id, act, form_fields, read_db, require_admin
+from tavern.web.errors import describe_validation
 from tavern.web.refusals import CURRENCY_LABELS
 from tavern.web.rendering import render
 from tavern.web.routers.auth import UserOut, user_out
@@ -39,6 +40,19 @@ class UserChange(BaseModel):
 class CreditIn(BaseModel):
     currency: Literal["ecus", "tokens"]
     amount: int = Field(gt=0, le=MAX_CREDIT)
+
+
+class TavernIn(BaseModel):
+    village: str = Field(min_length=1, max_length=80, description="created if it does not exist")
+    owner: str = Field(min_length=1, max_length=40, description="the owner's username")
+    name: str = Field(min_length=1, max_length=80)
+
+
+class TavernCreated(BaseModel):
+    id: int
+    village_id: int
+    owner_id: int
+    name: str
 
 
 class AuditOut(BaseModel):
@@ -95,6 +109,20 @@ def do_credit(request: Request, admin: CurrentUser, user_id: int, credit: Credit
             raise HTTPException(status_code=404, detail="Cet utilisateur n'existe pas.")
         ledger.issue(s, user_id, credit.amount, credit.currency, reference=f"admin:{admin.id}")
         return admin_user_out(s, target)
+    return act(request, work)
+
+
+def do_create_tavern(request: Request, body: TavernIn) -> TavernCreated:
+    """Entrust a new tavern to a player (its village is created if needed)."""
+    def work(s: Session) -> TavernCreated:
+        owner = users.find_by_username(s, body.owner.strip())
+        if owner is None:
+            raise HTTPException(status_code=404, detail=f"Pas d'utilisateur « {body.owner.strip()} ».")
+        village = next((v for v in taverns.list_villages(s) if v.name == body.village.strip()), None)
+        if village is None:
+            village = taverns.create_village(s, body.village)
+        tavern = taverns.create_tavern(s, village.id, owner.id, body.name)
+        return TavernCreated(id=tavern.id, village_id=village.id, owner_id=owner.id, name=tavern.name)
     return act(request, work)
 
 
@@ -160,6 +188,34 @@ def credit_form(request: Request, user_id: Id, admin: CurrentUser = Depends(requ
     return _users_page(request, db, problems, status=400)
 
 
+def _taverns_page(request: Request, db: Session, errors: list[str] | None = None,
+                  form: dict[str, str] | None = None, status: int = 200) -> Response:
+    villages = [(v, taverns.list_taverns(db, v.id)) for v in taverns.list_villages(db)]
+    return render(request, "admin/taverns.html", {"villages": villages, "errors": errors or [],
+                                                   "form": form or {}}, status_code=status)
+
+
+@pages.get("/tavernes")
+def taverns_page(request: Request, _: CurrentUser = Depends(require_admin),
+                 db: Session = Depends(read_db)) -> Response:
+    return _taverns_page(request, db)
+
+
+@pages.post("/tavernes")
+def create_tavern_form(request: Request, _: CurrentUser = Depends(require_admin),
+                       db: Session = Depends(read_db), form: dict[str, str] = Depends(form_fields)) -> Response:
+    try:
+        body = TavernIn(village=form.get("village", ""), owner=form.get("owner", ""), name=form.get("name", ""))
+    except ValidationError as exc:
+        return _taverns_page(request, db, describe_validation(list(exc.errors())), form, status=400)
+    try:
+        out = do_create_tavern(request, body)
+    except HTTPException as exc:
+        return _taverns_page(request, db, [exc.detail], form, status=400)
+    get_session(request).flash(f"Taverne « {out.name} » confiée à {body.owner.strip()}.")
+    return RedirectResponse("/admin/tavernes", status_code=303)
+
+
 @pages.get("/audit")
 def audit_page(request: Request, _: CurrentUser = Depends(require_admin), db: Session = Depends(read_db)) -> Response:
     return render(request, "admin/audit.html", {"audit": audit_out(db), "labels": CURRENCY_LABELS})
@@ -184,6 +240,12 @@ def api_change(request: Request, user_id: Id, body: UserChange,
 def api_credit(request: Request, user_id: Id, body: CreditIn,
                admin: CurrentUser = Depends(require_admin)) -> AdminUserOut:
     return do_credit(request, admin, user_id, body)
+
+
+@api.post("/taverns", response_model=TavernCreated, status_code=201,
+          summary="Entrust a new tavern to a player (the village is created if needed)")
+def api_create_tavern(request: Request, body: TavernIn, _: CurrentUser = Depends(require_admin)) -> TavernCreated:
+    return do_create_tavern(request, body)
 
 
 @api.get("/audit", response_model=AuditOut, summary="Money audit: per currency, issued vs held")
