@@ -56,3 +56,26 @@ def test_models_match_the_migrated_schema(db_url):
     finally:
         engine.dispose()
     assert diff == []
+
+
+def test_tavern_migrate_and_seed_commands(tmp_path, monkeypatch, capsys):
+    """`make run` = `alembic upgrade head` (or `tavern migrate`) then `tavern seed`."""
+    from tavern.cli import main
+    from tavern.settings import get_settings
+
+    url = f"sqlite:///{tmp_path / 'cli.db'}"
+    monkeypatch.setenv("TAVERN_DATABASE_URL", url)
+    monkeypatch.setenv("TAVERN_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("TAVERN_ARGON2_MEMORY_KIB", "1024")
+    monkeypatch.setenv("TAVERN_ARGON2_TIME_COST", "1")
+    get_settings.cache_clear()
+    reset_engines()
+    try:
+        assert main(["migrate"]) == 0
+        assert _tables(url) == TABLES
+        assert main(["seed"]) == 0
+        out = capsys.readouterr().out
+        assert "admin" in out and "alice" in out and "patron" in out
+    finally:
+        reset_engines()
+        get_settings.cache_clear()
