@@ -37,7 +37,9 @@ cleanup() {
   as_pg "$PGBIN/pg_ctl" -D "$PGDATA" -m immediate -w stop >/dev/null 2>&1 || true
   rm -rf "$PGTMP"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 as_pg "$PGBIN/initdb" -D "$PGDATA" -U tavern --auth=trust -E UTF8 --locale=C.UTF-8 >"$PGTMP/initdb.log" 2>&1 \
