@@ -166,6 +166,9 @@ def test_level_0_players_get_no_free_hands(session, world):
 def test_an_owner_plays_unlimited_hands_in_his_own_tavern_but_not_elsewhere(session, world):
     """"A tavern owner plays unlimited hands in his own tavern." — and only there."""
     owner, tavern, other = world
+    assert hands.plays_unlimited(session, owner.id, tavern.id)
+    assert not hands.plays_unlimited(session, owner.id, other.id)
+    assert hands.can_deal(session, owner.id, tavern.id, WINTER)[1].startswith("unlimited")
     assert use(session, owner, tavern.id, WINTER, 50) == ["owner"] * 50
     assert hands.hands_left(session, owner.id, WINTER).free == 20  # nothing counted
     assert hands.can_deal(session, owner.id, tavern.id, WINTER)[0]
