@@ -97,9 +97,13 @@
     setStatus("Connexion…", "wait");
     ws = new WebSocket(proto + "//" + location.host + "/ws/tables/" + TABLE_ID);
     ws.onopen = function () {
+      // A restarted server counts its frames from zero again: take the next
+      // snapshot whatever its number.
+      S.fresh = true;
       if (attempt > 0) send({ type: "sync" });  // the server sends a snapshot anyway; ask to be sure
       attempt = 0;
       setStatus("Connecté", "ok");
+      root.setAttribute("data-connected", "1");
     };
     ws.onmessage = function (ev) {
       var m;
@@ -108,6 +112,7 @@
     };
     ws.onclose = function (ev) {
       ws = null;
+      root.setAttribute("data-connected", "0");
       // Back off: 0.5 s, 1 s, 2 s … up to 15 s, so a dead server is not hammered.
       var delay = Math.min(15000, 500 * Math.pow(2, attempt++));
       var why = ev.reason ? " (" + ev.reason + ")" : "";
@@ -131,8 +136,8 @@
 
   function onMessage(m) {
     if (m.type === "state") {
-      if (S.msg && m.seq < S.msg.seq) return;  // an older frame overtaken by a newer one
-      S.msg = m; S.at = performance.now();
+      if (S.msg && !S.fresh && m.seq < S.msg.seq) return;  // an older frame overtaken by a newer one
+      S.msg = m; S.at = performance.now(); S.fresh = false;
       render();
     } else if (m.type === "error") {
       delete pending[m.id];
@@ -304,7 +309,7 @@
         add(elCenter, h("div", { cls: "tl-drawn", text: said.join(" · ") }));
       }
     } else {
-      add(elCenter, h("div", { cls: "tl-phase", text: d.phase || "" }));
+      add(elCenter, h("div", { cls: "tl-phase", text: LABELS[d.phase] || d.phase || "" }));
       add(elCenter, genericPublic(d));
     }
   }
@@ -340,7 +345,8 @@
 
   function renderMyHand(hand) {
     var can = picking();
-    var wrap = h("div", { cls: "tl-myhand" + (can ? " picking" : ""), "aria-label": "vos cartes" });
+    var drawing = can && S.msg.table.game === "draw";  // picked cards are the ones to change
+    var wrap = h("div", { cls: "tl-myhand" + (can ? " picking" : "") + (drawing ? " discarding" : ""), "aria-label": "vos cartes" });
     hand.forEach(function (c) {
       var on = S.selected.indexOf(c) >= 0;
       wrap.appendChild(card(c, {
@@ -455,6 +461,11 @@
     pass: "Passer", speak: "Annoncer", fold: "Se coucher", check: "Parole", call: "Suivre", bet: "Miser",
     raise: "Relancer", show: "Montrer", muck: "Jeter", stock: "la pioche", discard_pile: "la défausse" };
   function word(w) { return WORDS[w] || String(w); }
+  /** Names of the generic views' keys and phases, in the players' words. */
+  var LABELS = { discard: "défausse", top: "dessus", table: "sur la table", tricks: "plis", played: "joué",
+    widow: "la fille", turned: "retournée", trump: "atout", play: "jeu", draw: "pioche", speak: "annonces",
+    exchange: "échange", auction: "enchères", betting: "mises", rummoli: "rummoli", over: "donne terminée",
+    sequence: "séquence", called: "demandée", cards: "cartes", poker: "poker", shown: "montrées" };
 
   /** Public card piles of any view: every value made of card codes, labelled by its key. */
   function genericPublic(d) {
@@ -463,11 +474,15 @@
     function walk(v, label, depth) {
       if (isCard(v)) { box.appendChild(h("div", { cls: "tl-pile" }, h("small", { text: label }), card(v))); return; }
       if (isCardList(v)) { box.appendChild(h("div", { cls: "tl-pile" }, h("small", { text: label }), cards(v))); return; }
+      if (v && typeof v === "object" && !Array.isArray(v) && isCardList(v.cards)) {  // a meld: its cards, its owner
+        box.appendChild(h("div", { cls: "tl-pile" }, h("small", { text: label + (v.owner ? " · " + v.owner : "") }), cards(v.cards)));
+        return;
+      }
       if (depth > 2 || v === null || typeof v !== "object") return;
       if (Array.isArray(v)) { v.forEach(function (x, i) { walk(x, label + " " + (i + 1), depth + 1); }); return; }
-      for (var k in v) walk(v[k], label ? label + " · " + k : k, depth + 1);
+      for (var k in v) walk(v[k], label ? label + " · " + (LABELS[k] || k) : (LABELS[k] || k), depth + 1);
     }
-    for (var k in d) if (!skip[k]) walk(d[k], k, 0);
+    for (var k in d) if (!skip[k]) walk(d[k], LABELS[k] || k, 0);
     if (Array.isArray(d.players)) d.players.forEach(function (p) { if (p.played) walk(p.played, p.player, 1); });
     if (typeof d.stock === "number") box.appendChild(h("div", { cls: "tl-pile" }, h("small", { text: "pioche" }), h("span", { cls: "pc back" }), " " + d.stock));
     return box;

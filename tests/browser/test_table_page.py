@@ -55,7 +55,10 @@ class Player:
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
-        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        # Console errors too, except the browser's own note of a refused
+        # connection while the server is away (the reconnection test).
+        self.page.on("console", lambda m: m.type == "error" and "ERR_CONNECTION_REFUSED" not in m.text
+                     and self.errors.append(m.text))
         # The login form, coming back to the table afterwards.
         self.page.goto(f"/login?next=/tables/{srv.table_id}")
         self.page.fill("input[name=username]", name)
@@ -79,14 +82,17 @@ class Player:
             "els => els.filter(e => !e.disabled).map(e => e.dataset.action)")
 
     def click_action(self, action: str) -> None:
+        self.click_action_button(self.page.locator(f"{LIVE} .tl-actions button[data-action='{action}']"))
+
+    def click_action_button(self, button) -> None:
         before = self.seq()
-        self.page.click(f"{LIVE} .tl-actions button[data-action='{action}']")
+        button.click()
         # The table answers with a new state (or an error frame, shown near the buttons).
         self.page.wait_for_function(
             "([s]) => Number(document.getElementById('table-live').dataset.seq) > s"
             " || !document.querySelector('.tl-error').hidden", arg=[before], timeout=10_000)
         error = self.page.locator(f"{LIVE} .tl-error")
-        assert not error.is_visible(), f"{self.name}: {action} refused: {error.text_content()}"
+        assert not error.is_visible(), f"{self.name}: refused: {error.text_content()}"
 
     def my_cards(self) -> list[str]:
         return self.page.locator(f"{LIVE} .tl-seat.me .tl-myhand .pc.face").evaluate_all(
@@ -308,3 +314,63 @@ def test_draw_poker_deal_with_a_draw(browser, players, db_url, tmp_path):
             assert not p.errors, f"{p.name}'s page: {p.errors}"
     finally:
         srv.stop()
+
+
+def test_rami_generic_view_draw_and_discard(browser, players, db_url, tmp_path):
+    """The generic view of the other games, on Rami français: RULES.md and
+    rami.fr.txt — on his turn a player draws (the stock or the discard pile)
+    then throws one card on the discard pile. The buttons come from the legal
+    actions: "Piocher (la pioche)" sends ``source``, "Jeter <card>" sends the
+    card picked in the hand; the others' hands stay backs."""
+    srv = start_server(db_url, tmp_path, game="rami", stakes={"unit": 1})
+    try:
+        ps = players(srv)
+        seat_everyone_generic(ps)
+        deadline = time.monotonic() + 15
+        while not (turn := [p for p in ps.values() if p.actions()]):
+            assert time.monotonic() < deadline, "nobody was offered an action"
+            time.sleep(0.05)
+        p = turn[0]
+        hand = p.my_cards()
+        assert len(hand) >= 7
+        for other in ps:
+            if other != p.name:
+                assert p.seat_faces(other) == 0 and p.seat_backs(other) >= 7, "the others' hands are backs"
+        draw = p.page.locator(f"{LIVE} .tl-actions button[data-action=draw]", has_text="la pioche")
+        assert draw.count() == 1
+        p.click_action_button(draw)
+        p.page.wait_for_function("n => document.querySelectorAll('.tl-seat.me .tl-myhand .pc.face').length === n",
+                                 arg=len(hand) + 1)
+        discard = p.page.locator(f"{LIVE} .tl-actions button[data-action=discard]")
+        assert discard.is_disabled(), "no card picked yet"
+        first = p.page.locator(f"{LIVE} .tl-seat.me .tl-myhand button.pc").first
+        thrown = first.get_attribute("data-card")
+        first.click()
+        assert discard.is_enabled()
+        p.shot("rami-discard.png")
+        p.click_action_button(discard)
+        p.page.wait_for_function("n => document.querySelectorAll('.tl-seat.me .tl-myhand .pc.face').length === n",
+                                 arg=len(hand))
+        assert thrown not in p.my_cards()
+        # Everybody sees the thrown card on top of the discard pile.
+        for q in ps.values():
+            q.page.wait_for_selector(f"{LIVE} .tl-piles .tl-pile .pc.face[data-card='{thrown}']")
+        # The server goes away and comes back: the page says so, reconnects by
+        # itself (with backoff) and draws the new snapshot.
+        srv.stop()
+        p.page.wait_for_selector(f"{LIVE}[data-connected='0']")
+        assert "Déconnecté" in p.page.locator(f"{LIVE} .tl-status").text_content()
+        srv.start()
+        p.page.wait_for_selector(f"{LIVE}[data-connected='1']", timeout=20_000)
+        p.page.wait_for_selector(f"{LIVE} .tl-seat.me .tl-myhand .pc.face", timeout=15_000)
+        for q in ps.values():
+            assert not q.errors, f"{q.name}'s page: {q.errors}"
+    finally:
+        srv.stop()
+
+
+def seat_everyone_generic(ps: dict[str, Player]) -> None:
+    for k, p in enumerate(ps.values()):
+        p.sit(k, 100)
+    for p in ps.values():
+        p.page.wait_for_selector(f"{LIVE} .tl-seat.me .tl-myhand .pc.face", timeout=15_000)
