@@ -58,7 +58,7 @@ def test_buy_store_open_close_returns_the_deck(client: TestClient, world: World)
     # The deck is taken: a second table is refused, and nothing changes.
     before = counts()
     r = post_form(client, f"{base}/tables", RAMPONNEAU, page=base)
-    assert r.status_code == 400 and "deck" in page(r)
+    assert r.status_code == 400 and "il faut un jeu de cartes" in page(r)
     assert counts() == before
 
     r = post_form(client, f"{base}/tables/{table['id']}/fermer", page=base)
@@ -76,7 +76,8 @@ def test_open_table_refused_without_a_free_deck(client: TestClient, world: World
     before = counts()
     r = post_form(client, f"{base}/tables", RAMPONNEAU, page=base)
     assert r.status_code == 400
-    assert "deck" in page(r) and 'value="La grande"' in r.text  # the form is shown again, filled
+    assert "Pour ouvrir une table de Ramponneau, il faut un jeu de cartes" in page(r)
+    assert 'value="La grande"' in r.text  # the form is shown again, filled
     # A deck bought but left at home does not count either.
     post_form(client, f"{base}/acheter", {"kind": "deck52"}, page=base)
     r = post_form(client, f"{base}/tables", RAMPONNEAU, page=base)
@@ -94,7 +95,7 @@ def test_two_deck_games_need_two_decks(client: TestClient, world: World) -> None
     client.post(f"/api/taverns/{tid}/inventory", json={"inventory_id": item["id"]}, headers=h)
     gin = {"game": "gin", "stakes": {"unit": 1}, "seats": 2}
     r = client.post(f"/api/taverns/{tid}/tables", json=gin, headers=h)
-    assert r.status_code == 400 and "2 decks" in r.json()["detail"]
+    assert r.status_code == 400 and "il faut 2 jeux de cartes" in r.json()["detail"]
     item = client.post(f"/api/taverns/{tid}/shop", json={"kind": "deck52"}, headers=h).json()
     client.post(f"/api/taverns/{tid}/inventory", json={"inventory_id": item["id"]}, headers=h)
     r = client.post(f"/api/taverns/{tid}/tables", json=gin, headers=h)
@@ -110,11 +111,12 @@ def test_bad_table_settings_are_refused_with_reasons(client: TestClient, world: 
     post_form(client, f"{base}/entreposer", {"inventory_id": str(deck["id"])}, page=base)
     before = counts()
     cases = [
-        ({**RAMPONNEAU, "buy_in_max": "1000"}, "cave"),      # wider than 100× the big blind
-        ({**RAMPONNEAU, "seats": "11"}, "2 to 10"),           # Ramponneau: 2–10 seats
+        ({**RAMPONNEAU, "buy_in_max": "1000"}, "La cave est comprise entre 10× et 100×"),
+        ({**RAMPONNEAU, "seats": "11"}, "Ramponneau se joue de 2 à 10 joueurs"),
         ({**RAMPONNEAU, "big_blind": "deux"}, "nombre entier"),
         ({**RAMPONNEAU, "game": "belote"}, "Jeu"),
-        ({**RAMPONNEAU, "rake_percent": "50"}, "rake"),
+        ({**RAMPONNEAU, "rake_percent": "50"}, "Le rake est compris entre 0 et 10 %"),
+        ({**RAMPONNEAU, "small_blind": "5"}, "La petite blinde ne peut pas dépasser la grosse blinde"),
     ]
     for form, reason in cases:
         r = post_form(client, f"{base}/tables", form, page=base)
@@ -174,4 +176,29 @@ def test_owner_cannot_store_someone_elses_item(client: TestClient, world: World,
                    headers={"X-CSRF-Token": api_csrf(rival)})
     assert r.status_code == 403
     r = post_form(client, f"{base}/entreposer", {"inventory_id": "999999"}, page=base)
-    assert r.status_code == 400 and "not yours" in page(r)
+    assert r.status_code == 400 and "Cet article ne vous appartient pas." in page(r)
+
+
+def test_draw_poker_table_takes_its_structure_as_variant(client: TestClient, world: World) -> None:
+    """RULES.md, Draw Poker: "Structures: fixed limit …, pot limit …, no limit" — the
+    owner picks one; anything else is refused in French, and nothing is opened."""
+    login(client, "owner")
+    base = manage(world)
+    post_form(client, f"{base}/acheter", {"kind": "deck52"}, page=base)
+    deck = client.get(f"/api/taverns/{world.tavern_id}").json()["inventory"][0]
+    post_form(client, f"{base}/entreposer", {"inventory_id": str(deck["id"])}, page=base)
+    draw = {"game": "draw", "small_bet": "2", "seats": "6", "variant": "deuce-to-seven"}
+    r = post_form(client, f"{base}/tables", draw, page=base)
+    assert r.status_code == 400 and "Le Draw Poker se joue en fixed-limit" in page(r)
+    assert client.get(f"/api/taverns/{world.tavern_id}").json()["tables"] == []
+    r = post_form(client, f"{base}/tables", {**draw, "variant": "pot-limit"}, page=base)
+    assert r.status_code == 303
+    [table] = client.get(f"/api/taverns/{world.tavern_id}").json()["tables"]
+    assert (table["game"], table["variant"], table["stakes"]) == ("draw", "pot-limit", {"small_bet": 2})
+
+
+def test_unknown_service_sentences_pass_through_untranslated() -> None:
+    from tavern.web.french import french
+
+    assert french("something new happened") == "something new happened."
+    assert french("this item is not yours") == "Cet article ne vous appartient pas."

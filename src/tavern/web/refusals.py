@@ -11,6 +11,7 @@ from fastapi import HTTPException
 
 from tavern.games.base import IllegalAction
 from tavern.services import hands, ledger, seats, taverns, users
+from tavern.web.french import french
 
 # The services' refusals (a bug raises something else and stays a 500).
 SERVICE_ERRORS: tuple[type[Exception], ...] = (
@@ -36,6 +37,6 @@ def refusal(exc: Exception) -> HTTPException | None:
     if isinstance(exc, IllegalAction):
         return HTTPException(status_code=400, detail=exc.rule)
     if isinstance(exc, SERVICE_ERRORS):
-        # Their message is written for the player.
-        return HTTPException(status_code=400, detail=str(exc) or "Requête refusée.")
+        # Their message is written for the player (in English: said in French here).
+        return HTTPException(status_code=400, detail=french(str(exc)) or "Requête refusée.")
     return None
