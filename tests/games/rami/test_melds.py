@@ -271,3 +271,19 @@ def test_arrangement_is_a_partition_and_order_free(idx, rules, rnd):
     rnd.shuffle(shuffled)
     assert min_deadwood(shuffled, rules) == arr.points
     assert arr.points <= sum(points(c, rules) for c in hand)
+
+
+def test_rules_copy_cheaply_and_pickle_without_the_solver_memo():
+    """Engines are deep-copied (tries on a copy) and pickled: the solver's memo
+    kept on a rules object must not travel with it."""
+    import copy
+    import pickle
+
+    rules = MeldRules(ace_high=True)
+    assert best_arrangement(["Ah", "Kh", "Qh", "2c"], rules).points == 2
+    assert copy.deepcopy(rules) is rules and copy.copy(rules) is rules
+    data = pickle.dumps(rules)
+    assert len(data) < 1000
+    again = pickle.loads(data)
+    assert again == rules and hash(again) == hash(rules)
+    assert best_arrangement(["Ah", "Kh", "Qh", "2c"], again).points == 2

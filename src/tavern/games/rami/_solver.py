@@ -53,6 +53,8 @@ _M = (1 << _W) - 1
 _SLICE = [_M << (_W * s) for s in range(4)]
 _PACKED = {ORDER[r] + SUITS[s]: 1 << (_W * s + 4 * r) for r in range(13) for s in range(4)}
 _NIB4 = sum(_NIBBLES << (_W * s) for s in range(4))
+_PK = _PACKED.__getitem__
+_new_tuple = tuple.__new__  # builds an Arrangement without NamedTuple's Python-level __new__
 _W2, _W3 = 2 * _W, 3 * _W
 #: any count of 2 or more (a second copy of a card: two or more decks)
 _DUP = _NIB4 * 14
@@ -472,7 +474,7 @@ def min_points(hand: Sequence[str], rules: MeldRules) -> int:
         t = _tables(rules)
     if t.fast:
         try:
-            k = sum(map(_PACKED.__getitem__, hand))
+            k = sum(map(_PK, hand))
         except KeyError:
             pass  # a joker: the general path
         else:
@@ -502,7 +504,7 @@ def best_arrangement(hand: Sequence[str], rules: MeldRules) -> Arrangement:
         t = _tables(rules)
     if t.fast:
         try:
-            k = sum(map(_PACKED.__getitem__, hand))
+            k = sum(map(_PK, hand))
         except KeyError:
             pass  # a joker: the general path
         else:
@@ -519,11 +521,11 @@ def best_arrangement(hand: Sequence[str], rules: MeldRules) -> Arrangement:
                     p0, p1, p2, p3 = q0[x0], q1[x1], q2[x2], q3[x3]
                 except KeyError:
                     p0, p1, p2, p3 = _parts(t, 0, x0), _parts(t, 1, x1), _parts(t, 2, x2), _parts(t, 3, x3)
-                return Arrangement(
+                return _new_tuple(Arrangement, (
                     [*p0[0], *p1[0], *p2[0], *p3[0]],
                     [*p0[1], *p1[1], *p2[1], *p3[1]],
                     p0[2] + p1[2] + p2[2] + p3[2],
-                )
+                ))
             return _fast_arrangement(t, [x0, x1, x2, x3], k, e >> 3)
     dp = _DP(list(hand), rules)
     return dp.arrangement((1 << len(dp.nat)) - 1, len(dp.wild))

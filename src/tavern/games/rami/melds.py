@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from tavern.games.base import IllegalAction
 
@@ -68,6 +68,18 @@ class MeldRules:
         if self.min_natural < 1:
             raise ValueError("a meld needs at least one real card")
 
+    # The solver keeps its memo tables on the rules object (``_solver_tables``,
+    # not a field: equality, hashing and repr ignore it). Rules are immutable,
+    # so a copy is the object itself, and the tables never travel in a pickle.
+    def __copy__(self) -> MeldRules:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> MeldRules:
+        return self
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_solver_tables"}
+
 
 @dataclass(frozen=True)
 class Meld:
@@ -87,9 +99,11 @@ class Meld:
         return tuple(s if s is not None else c for c, s in zip(self.cards, self.stands_for))
 
 
-@dataclass
-class Arrangement:
-    """A partition of a hand into melds and deadwood; ``points`` is the deadwood's."""
+class Arrangement(NamedTuple):
+    """A partition of a hand into melds and deadwood; ``points`` is the deadwood's.
+
+    A named tuple (``melds, deadwood, points = arrangement`` works) because the
+    solver's hot path builds one per call and a tuple is the cheapest object."""
 
     melds: list[Meld]
     deadwood: list[str]
