@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import logging
 from typing import Any
+from urllib.parse import quote
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tavern.web.rendering import render
@@ -77,9 +78,9 @@ def install(app: FastAPI) -> None:
             detail = "Cette adresse n'accepte pas cette méthode."
         if exc.status_code == 401 and not wants_json(request):
             # A page that needs an account sends the visitor to the login form.
-            from fastapi.responses import RedirectResponse
-            from urllib.parse import quote
-            return RedirectResponse(f"/login?next={quote(request.url.path)}", status_code=303)
+            # Back to the page after logging in (a form's POST cannot be replayed: home).
+            target = quote(request.url.path) if request.method == "GET" else "/"
+            return RedirectResponse(f"/login?next={target}", status_code=303)
         return error_response(request, exc.status_code, detail, headers=getattr(exc, "headers", None))
 
     @app.exception_handler(RequestValidationError)
@@ -92,5 +93,3 @@ def install(app: FastAPI) -> None:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
         return error_response(request, 500, "Une erreur inattendue est survenue ; elle a été "
                               "consignée. Réessayez plus tard.")
-
-    _ = HTTPException  # re-exported for routers' convenience

@@ -11,7 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from tavern.services import hands, ledger
-from tavern.store.models import Tavern, User
+from tavern.store.models import Tavern
 from tavern.web.csrf import csrf_protect
 from tavern.web.deps import CurrentUser, read_db, require_user
 from tavern.web.rendering import render

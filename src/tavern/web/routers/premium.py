@@ -9,7 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from tavern.services import hands, ledger
-from tavern.store.models import PremiumPack, User
+from tavern.store.models import PremiumPack
 from tavern.web.csrf import csrf_protect
 from tavern.web.deps import CurrentUser, act, read_db, require_user
 from tavern.web.rendering import render

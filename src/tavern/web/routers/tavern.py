@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from tavern.games.registry import GAMES
 from tavern.services import ledger, taverns
-from tavern.store.models import Inventory, Tavern, User
+from tavern.store.models import Inventory, Tavern
 from tavern.web.csrf import csrf_protect
 from tavern.web.deps import CurrentUser, Id, MAX_AMOUNT, MAX_ID, act, form_fields, owned_tavern, read_db, require_user
 from tavern.web.rendering import GAME_LABELS, render

@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
 from tavern.services import ledger, seats, taverns
-from tavern.store.models import TableConfig, User
+from tavern.store.models import TableConfig
 from tavern.web.csrf import csrf_protect
 from tavern.web.deps import CurrentUser, Id, optional_user, read_db, require_user
 from tavern.web.rendering import GAME_LABELS, render
