@@ -423,7 +423,7 @@ class PokerDeal:
         actor = self._actor()
         seats = []
         for i, p in enumerate(self.players):
-            if i == me:
+            if i == me and not b.folded[i]:  # a folded hand is dead: in the muck
                 cards: list[str] | None = list(self.hole[i])
             elif i in self.shown:
                 cards = list(self.shown[i])
