@@ -266,6 +266,8 @@
         if (Array.isArray(dp.cards)) hand = cards(dp.cards);
         else if (dp.cards === null || dp.cards === undefined) hand = dp.folded ? [] : cards(null, dp.card_count);
         else if (typeof dp.cards === "number") hand = cards(null, dp.cards);  // rami family: a count
+      } else if (d && d.hand_sizes && typeof d.hand_sizes[p.name] === "number") {
+        hand = cards(null, d.hand_sizes[p.name]);  // Rams: sizes by name
       }
       if (p.name === mine) { var mh = myHand(); if (mh) hand = [renderMyHand(mh)]; }  // large, clickable
       var seat = h("div", { cls: cls, "data-seat": s, "data-player": p.name, style: pos },
@@ -447,6 +449,7 @@
     (d.players || []).forEach(function (p) { high = Math.max(high, p.bet || 0); });
     var potAfterCall = d.pot + (high - mine);
     function frac(f) { return function () { set(high + f * potAfterCall); }; }
+    if (lo === hi) return h("div", { cls: "tl-sizer" }, go);  // a fixed limit: one amount only
     var shortcuts = h("div", { cls: "tl-fracs" },
       btn("½ pot", "half-pot", frac(0.5), "small"), btn("¾ pot", "three-quarter-pot", frac(0.75), "small"),
       btn("Pot", "pot", frac(1), "small"));
@@ -659,9 +662,10 @@
     var y = me(), hd = y && y.hands;
     clear(elHands);
     if (!hd) return;
+    var bank = y.time_bank ? " Réserve de temps : " + Math.round(y.time_bank) + " s." : "";
     var text = hd.unlimited ? "Mains du jour : illimitées (votre taverne)."
       : "Mains du jour : " + hd.free + " gratuite" + (hd.free > 1 ? "s" : "") + (hd.paid ? ", " + hd.paid + " payée" + (hd.paid > 1 ? "s" : "") : "") + ".";
-    add(elHands, [h("span", { "data-free": hd.free, "data-paid": hd.paid, text: text }),
+    add(elHands, [h("span", { "data-free": hd.free, "data-paid": hd.paid, text: text + bank }),
       !hd.can_deal && hd.why ? h("span", { cls: "tl-note", text: " " + hd.why }) : null]);
   }
 

@@ -194,6 +194,31 @@ def check_result(ps: dict[str, Player], hole: int) -> None:
             assert shown.count() == hole, f"{p.name} sees the {hole} cards {name} showed"
 
 
+def check_bet_sizing(p: Player) -> None:
+    """The first to speak pre-flop (the button, three-handed: bet 0, 100 chips,
+    blinds 1/2 in the pot). ramponneau.fr.txt: "si A mise 50, B peut ...
+    relancer en misant un montant supérieur ou égal à 100": the smallest raise
+    is to 4; the largest his whole stack ("Tapis"). A pot-sized raise is the
+    call plus the pot after the call: 2 + (3 + 2) = 7; every amount typed is
+    clamped to the legal bounds."""
+    sizer = p.page.locator(f"{LIVE} .tl-sizer")
+    amount = sizer.locator("input[type=number]")
+    go = sizer.locator("button[data-action=raise]")
+    assert (amount.get_attribute("min"), amount.get_attribute("max")) == ("4", "100")
+    assert amount.input_value() == "4" and go.text_content() == "Relancer à 4"
+    sizer.locator("button[data-action=pot]").click()
+    assert amount.input_value() == "7" and go.text_content() == "Relancer à 7"
+    sizer.locator("button[data-action=half-pot]").click()
+    assert amount.input_value() == "5"  # 2 + 5/2, rounded
+    amount.fill("1000")
+    amount.blur()
+    assert amount.input_value() == "100" and go.text_content() == "Tapis (100)"
+    amount.fill("1")
+    amount.blur()
+    assert amount.input_value() == "4"
+    assert sizer.locator("button[data-action=all-in]").text_content() == "Tapis"
+
+
 def test_ramponneau_deal_to_showdown(browser, players, db_url, tmp_path):
     """RULES.md (Ramponneau): "Two private cards each, five community cards
     (flop 3, turn 1, river 1), four betting rounds"; ramponneau.fr.txt: "les
@@ -222,7 +247,7 @@ def test_ramponneau_deal_to_showdown(browser, players, db_url, tmp_path):
         turn = next(p for p in ps.values() if p.actions())
         assert {"fold", "call"} <= set(turn.actions()), "the first to speak pre-flop faces the big blind"
         assert turn.page.locator(f"{LIVE} .tl-actions button[data-action=call]").text_content().startswith("Suivre")
-        turn.page.locator(f"{LIVE} .tl-sizer").wait_for()
+        check_bet_sizing(turn)
         turn.shot("ramponneau-preflop.png")
 
         seen_board: set[int] = set()
