@@ -13,6 +13,8 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tavern.services import hands, ledger
 from tavern.services.hands import NoHandsLeft
@@ -225,3 +227,49 @@ def test_concurrent_deals_never_give_more_than_the_free_hands(session_factory):
     assert sorted(outcomes) == ["free"] * 20 + ["refused"] * 5
     with session_factory() as s:
         assert hands.hands_left(s, alice, WINTER).free == 0
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    level=st.integers(0, 2),
+    packs=st.integers(0, 1),
+    offsets=st.lists(st.integers(0, 4 * 24 * 60), min_size=1, max_size=70),
+)
+def test_quota_accounting_over_random_instants(fresh_db, level, packs, offsets):
+    """Over random deal instants across a few days (a DST change included):
+    at most 20 free hands per Paris day (none at level 0), free before paid,
+    every paid hand taken from a pack, refusals only when nothing is left."""
+    from collections import Counter
+    from zoneinfo import ZoneInfo
+
+    from tavern.store.db import session_factory as make_factory
+
+    fresh_db()
+    factory = make_factory()
+    start = dt.datetime(2026, 10, 23, 12, 0, tzinfo=UTC)  # clocks go back on the 25th
+    with factory() as s, s.begin():
+        alice = make_user(s, "alice", level=level)
+        ledger.issue(s, alice.id, 100, "tokens")
+        for _ in range(packs):
+            hands.buy_pack(s, alice.id)
+        uid = alice.id
+    free_per_day: Counter = Counter()
+    paid = 0
+    with factory() as s:
+        for minute in sorted(offsets):
+            now = start + dt.timedelta(minutes=minute)
+            day = now.astimezone(ZoneInfo("Europe/Paris")).date()
+            before = hands.hands_left(s, uid, now)
+            try:
+                got = hands.consume(s, uid, None, now)
+            except NoHandsLeft:
+                assert before.total == 0
+                continue
+            if got == "free":
+                free_per_day[day] += 1
+            else:
+                assert got == "pack" and before.free == 0 and before.paid > 0
+                paid += 1
+            s.commit()
+        assert all(n <= (20 if level else 0) for n in free_per_day.values())
+        assert hands.hands_left(s, uid, start).paid == 200 * packs - paid
