@@ -494,8 +494,8 @@
   /** A legal entry names what the action takes; the argument is built from it
    * and from the cards picked in the hand:
    *   {card: c}        one entry per card: send the picked one (play, lead, exchange);
-   *   {cards: [..]}    the cards allowed: send the picked one as `card` (discard, close, knock),
-   *                    or, with several entries of one action, the whole list (Rummoli's runs);
+   *   {cards: [..]}    for discard, close, knock, gin: the cards allowed, the picked one sent
+   *                    as `card`; for any other action the list is the argument (Rummoli's runs);
    *   {sources: [..]}  one button per source (`source`);  {melds: [[..]]} one per meld (`cards`);
    *   {options: [{..}]} one per option (its own arguments);  {min, max} an amount;
    *   other plain values (choice, blind, grand) are sent as they are. */
@@ -528,15 +528,18 @@
           a.options.forEach(function (o) {
             row.appendChild(btn(word(name) + " " + (o.cards || []).map(cardText).join(" "), name, function () { act(name, o); }));
           });
-        } else if (isCardList(a.cards) && list.length > 1) {
-          row.appendChild(btn(word(name) + " " + a.cards.map(cardText).join(" "), name, function () { act(name, { cards: a.cards }); }));
-        } else if (Array.isArray(a.cards)) {
+        } else if (Array.isArray(a.cards) && PICK_ONE[name]) {
+          // The cards he may throw: the picked one goes as `card`.
+          if (a.grand) row.appendChild(btn("Grand gin", name, function () { act(name, {}); }));  // gin.py: no card
+          if (!a.cards.length) return;
           var ok = a.cards.indexOf(sel) >= 0;
-          var extra = argsOf(a); delete extra.cards;
           var b2 = btn(word(name) + (ok ? " " + cardText(sel) : " (choisissez une carte)"), name,
-            function () { var x = argsOf(a); delete x.cards; x.card = sel; act(name, x); });
+            function () { act(name, { card: sel }); });
           b2.disabled = !ok;
           row.appendChild(b2);
+        } else if (isCardList(a.cards)) {
+          // The cards are the argument itself (Rummoli's run to play).
+          row.appendChild(btn(word(name) + " " + a.cards.map(cardText).join(" "), name, function () { act(name, { cards: a.cards }); }));
         } else if (a.min !== undefined && a.max !== undefined) {
           var n = h("input", { type: "number", min: a.min, max: a.max, value: a.min, cls: "tl-amount", "aria-label": "montant" });
           row.appendChild(h("span", { cls: "tl-sizer" }, n, btn(word(name), name, function () {
@@ -552,6 +555,9 @@
     });
     elActions.appendChild(row);
   }
+  /** Actions whose `cards` lists the cards allowed, one of which is sent as
+   * `card` (rami/francais.py, remigio.py, gin.py ACTIONS). */
+  var PICK_ONE = { discard: 1, close: 1, knock: 1, gin: 1 };
   function argsOf(a) { var o = {}; if (!a) return o; for (var k in a) if (k !== "action") o[k] = a[k]; return o; }
   function cardText(c) { return c[0] === "X" ? "joker" : (RANKS[c[0]] || c[0]) + SUITS[c[1]]; }
 
