@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 from alembic import command
+from hypothesis import settings as hypothesis_settings
 from alembic.config import Config
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
@@ -34,6 +35,12 @@ from tavern.store import db as store_db
 from tavern.store.models import Base
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# Hypothesis: no per-example deadline. Examples that touch a database or a
+# thread pool vary in duration with the machine's load, and a deadline would
+# turn that noise into failures; each test bounds its own example count.
+hypothesis_settings.register_profile("tavern", deadline=None, print_blob=True)
+hypothesis_settings.load_profile("tavern")
 
 
 def alembic_config(url: str) -> Config:

@@ -16,6 +16,7 @@ run at start-up, marks those rows voided for good.
 from __future__ import annotations
 
 import datetime as dt
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,7 +66,7 @@ class SeatRow:
 def _hands_info(s: Session, user_id: int, tavern_id: int) -> dict[str, Any]:
     ok, why = hands.can_deal(s, user_id, tavern_id, _now())
     left = hands.hands_left(s, user_id, _now())
-    owner = why.startswith("unlimited")
+    owner = hands.plays_unlimited(s, user_id, tavern_id)
     return {"free": left.free, "paid": left.paid, "unlimited": owner, "can_deal": ok, "why": why}
 
 
@@ -74,9 +75,20 @@ class SqlBank:
 
     def __init__(self, factory: Any = None) -> None:
         self._factory = factory or session_factory()
+        # SQLite has one writer at a time, and a transaction that finds the
+        # write lock taken polls for it with sleeps of up to 100 ms (its busy
+        # handler), first come not first served. With the tables' worker
+        # threads all writing (sit, begin_deal, finish_deal…), a settlement
+        # could wait seconds behind the others. Our own threads queue on a
+        # Python lock instead: woken as soon as the previous one commits.
+        bind = getattr(self._factory, "kw", {}).get("bind")
+        self._one_writer = threading.Lock() if bind is not None and bind.dialect.name == "sqlite" else None
 
     def _tx(self, work: Any) -> Any:
-        return run_transaction(self._factory, work)
+        if self._one_writer is None:
+            return run_transaction(self._factory, work)
+        with self._one_writer:
+            return run_transaction(self._factory, work)
 
     def table_info(self, table_id: int) -> TableInfo | None:
         def work(s: Session) -> TableInfo | None:
