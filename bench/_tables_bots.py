@@ -1,0 +1,324 @@
+"""The benchmark's clients: bots over real WebSocket connections (the
+``websockets`` asyncio client), run in a worker process of their own so
+they do not share the server's process.
+
+Two kinds of worker, driven the same way by ``bench_tables.py``:
+
+* ``tavern``: one bot per seated player. A bot sits, then whenever its own
+  view (``you.legal``) says it must act it plays a simple policy — mostly
+  check/call, 10 % folds when a fold is possible, 10 % minimum raises — and
+  echoes the view's ``seq``. Latency is measured at the acting bot: from
+  sending ``act`` to receiving the first ``state`` whose ``seq`` is newer
+  than the one it acted on (the actor publishes right after the action,
+  so that is the view reflecting it), counted only when the reply is ``ok``.
+* ``echo``: the same number of connections, six per room, the same turn
+  pattern (one member "acts", every member receives a frame of the size of
+  a state message, the next member acts on it), the same think time and the
+  same pause every *deal* (as many actions as a deal had in the tavern run).
+
+A worker connects, reports ``ready``, waits for the measurement window
+(wall-clock times, shared by every worker) and returns its figures.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+CONNECT_CONCURRENCY = 25
+
+
+@dataclass
+class Stats:
+    t0: float = float("inf")  #: window start (time.time())
+    t1: float = float("inf")  #: window end
+    latencies: list[float] = field(default_factory=list)  #: ms, actions sent in the window
+    #: the same, only for the actions that ended a deal: their view waits for
+    #: the settlement transaction (``SqlBank.finish_deal``) before it is published
+    closing: list[float] = field(default_factory=list)
+    actions: int = 0  #: acknowledged actions sent in the window
+    errors: dict[str, int] = field(default_factory=dict)
+    frames: int = 0  #: state frames received in the window
+    frame_bytes: int = 0
+    deals: int = 0
+
+    def in_window(self, t: float) -> bool:
+        return self.t0 <= t < self.t1
+
+    def error(self, message: str) -> None:
+        key = message.split("(")[0].split(":")[0][:60]
+        self.errors[key] = self.errors.get(key, 0) + 1
+
+
+def choose(legal: list[dict[str, Any]], rng: random.Random) -> tuple[str, dict[str, Any]]:
+    """Mostly check/call; some folds and minimum raises; show at showdown."""
+    names = {a["action"]: a for a in legal}
+    if "show" in names:
+        return "show", {}
+    if "draw" in names:
+        return "draw", {"discard": []}
+    r = rng.random()
+    if r < 0.10 and "fold" in names:
+        return "fold", {}
+    if r < 0.20:
+        for bet in ("raise", "bet"):
+            if bet in names and "min" in names[bet]:
+                return bet, {"amount": names[bet]["min"]}
+    for passive in ("check", "call"):
+        if passive in names:
+            return passive, {}
+    first = legal[0]
+    return first["action"], {}
+
+
+class TableBot:
+    """One seated player of the tavern run."""
+
+    def __init__(self, ws: ClientConnection, name: str, seat: int, cave: int, stats: Stats,
+                 rng: random.Random, think: float, counts_deals: bool) -> None:
+        self.ws, self.name, self.seat, self.cave = ws, name, seat, cave
+        self.stats, self.rng, self.think = stats, rng, think
+        self.counts_deals = counts_deals
+        self.state: dict[str, Any] | None = None
+        self.n = 0
+        self.pending: dict[str, Any] | None = None  #: the command awaiting its reply
+        self.broke = False  #: no écus left for another cave
+        self.deal0 = self.deal1 = None
+        self.seated = asyncio.Event()
+
+    async def send(self, msg: dict[str, Any], **meta: Any) -> None:
+        self.n += 1
+        msg["id"] = self.n
+        self.pending = {"id": self.n, "t": time.perf_counter(), "wall": time.time(), "t_state": None,
+                        "ok": None, **meta}
+        await self.ws.send(json.dumps(msg, separators=(",", ":")))
+
+    async def run(self) -> None:
+        await self.send({"type": "sit", "seat": self.seat, "cave": self.cave}, kind="sit")
+        async for raw in self.ws:
+            now = time.perf_counter()
+            msg = json.loads(raw)
+            kind = msg["type"]
+            if kind == "state":
+                self._on_state(msg, raw, now)
+            elif kind in ("ok", "error"):
+                self._on_reply(msg)
+            self._settle()
+            self._consider()
+
+    def _on_state(self, msg: dict[str, Any], raw: str | bytes, now: float) -> None:
+        self.state = msg
+        wall = time.time()
+        st = self.stats
+        if st.in_window(wall):
+            st.frames += 1
+            st.frame_bytes += len(raw)
+        if self.counts_deals:
+            deal_no = msg["table"]["deal_no"]
+            if wall < st.t0:
+                self.deal0 = deal_no
+            if wall < st.t1:
+                self.deal1 = deal_no
+        p = self.pending
+        if p is not None and p.get("kind") == "act" and p["t_state"] is None and msg["seq"] > p["seq"]:
+            p["t_state"] = now
+            p["closing"] = bool(msg["deal"]) and msg["deal"]["phase"] == "over"
+
+    def _on_reply(self, msg: dict[str, Any]) -> None:
+        p = self.pending
+        if p is None or msg.get("id") != p["id"]:
+            if msg["type"] == "error":
+                self.stats.error(msg.get("message", "?"))
+            return
+        p["ok"] = msg["type"] == "ok"
+        if p["ok"] and p.get("kind") == "sit":
+            self.seated.set()
+        if not p["ok"]:
+            message = msg.get("message", "?")
+            self.stats.error(message)
+            if p.get("kind") == "cave":
+                self.broke = True
+            if p.get("kind") == "sit":
+                raise RuntimeError(f"{self.name} could not sit: {message}")
+
+    def _settle(self) -> None:
+        """Close the pending command once everything about it is known."""
+        p = self.pending
+        if p is None or p["ok"] is None:
+            return
+        if p.get("kind") == "act" and p["ok"]:
+            if p["t_state"] is None:
+                return  # the ok came first: wait for the view
+            if self.stats.in_window(p["wall"]):
+                self.stats.actions += 1
+                ms = (p["t_state"] - p["t"]) * 1000.0
+                self.stats.latencies.append(ms)
+                if p["closing"]:
+                    self.stats.closing.append(ms)
+        self.pending = None
+
+    def _consider(self) -> None:
+        if self.pending is not None or self.state is None:
+            return
+        you = self.state.get("you")
+        if not you:
+            return
+        if you["legal"]:
+            action, args = choose(you["legal"], self.rng)
+            seq = self.state["seq"]
+            self.pending = {"id": None, "ok": None, "kind": "thinking"}
+            asyncio.get_running_loop().call_later(
+                self._think(), lambda: asyncio.ensure_future(self._act(action, args, seq)))
+        elif you["chips"] == 0 and not self.broke and not self._in_deal():
+            self.pending = {"id": None, "ok": None, "kind": "thinking"}
+            asyncio.ensure_future(self.send({"type": "cave", "amount": self.cave}, kind="cave"))
+
+    def _in_deal(self) -> bool:
+        deal = self.state.get("deal") if self.state else None
+        return bool(deal) and deal.get("phase") != "over" and any(
+            p["player"] == self.name for p in deal.get("players", ()))
+
+    def _think(self) -> float:
+        return self.rng.uniform(0.5, 1.5) * self.think if self.think else 0.0
+
+    async def _act(self, action: str, args: dict[str, Any], seq: int) -> None:
+        try:
+            await self.send({"type": "act", "action": action, "seq": seq, "args": args}, kind="act", seq=seq)
+        except Exception:  # the connection closed at the end of the run
+            pass
+
+
+class EchoBot:
+    """One member of an echo room: acts when the frame names it."""
+
+    def __init__(self, ws: ClientConnection, index: int, room: "EchoRoom", stats: Stats,
+                 rng: random.Random) -> None:
+        self.ws, self.index, self.room, self.stats, self.rng = ws, index, room, stats, rng
+        self.sent_at: float | None = None
+        self.sent_wall = 0.0
+
+    async def run(self) -> None:
+        async for raw in self.ws:
+            now = time.perf_counter()
+            head = json.loads(raw)  # a client reads every frame, as the bots do
+            st = self.stats
+            wall = time.time()
+            if st.in_window(wall):
+                st.frames += 1
+                st.frame_bytes += len(raw)
+            if head["from"] == self.index and self.sent_at is not None:
+                if st.in_window(self.sent_wall):
+                    st.actions += 1
+                    st.latencies.append((now - self.sent_at) * 1000.0)
+                self.sent_at = None
+            if head["to"] == self.index:
+                delay = self.room.think() + (self.room.pause if head["pause"] else 0.0)
+                asyncio.get_running_loop().call_later(delay, lambda n=head["n"]: asyncio.ensure_future(self.act(n)))
+
+    async def act(self, n: int) -> None:
+        n += 1
+        room = self.room
+        frame = json.dumps({"from": self.index, "to": (self.index + 1) % room.size, "n": n,
+                            "pause": n % room.actions_per_deal == 0, "pad": ""}, separators=(",", ":"))
+        frame = frame[:-2] + "x" * max(0, room.frame_size - len(frame)) + '"}'
+        self.sent_at, self.sent_wall = time.perf_counter(), time.time()
+        try:
+            await self.ws.send(frame)
+        except Exception:
+            pass
+
+
+@dataclass
+class EchoRoom:
+    size: int
+    frame_size: int
+    actions_per_deal: int
+    pause: float
+    think_mean: float
+    rng: random.Random
+
+    def think(self) -> float:
+        return self.rng.uniform(0.5, 1.5) * self.think_mean if self.think_mean else 0.0
+
+
+async def _open(url: str, headers: dict[str, str], origin: str, sem: asyncio.Semaphore) -> ClientConnection:
+    async with sem:
+        return await connect(url, additional_headers=headers, origin=origin, max_size=2**20,
+                             open_timeout=60, ping_interval=None)
+
+
+async def _worker(cfg: dict[str, Any], ready: Any, go: Any) -> dict[str, Any]:
+    stats = Stats()
+    rng = random.Random(cfg["seed"])
+    sem = asyncio.Semaphore(CONNECT_CONCURRENCY)
+    base, origin = cfg["ws_base"], cfg["origin"]
+    bots: list[Any] = []
+    if cfg["mode"] == "tavern":
+        conns = await asyncio.gather(*[
+            _open(f"{base}/ws/tables/{table_id}", {"Cookie": cookie}, origin, sem)
+            for table_id, players in cfg["tables"] for _name, cookie in players])
+        it = iter(conns)
+        for table_id, players in cfg["tables"]:
+            for seat, (name, _cookie) in enumerate(players):
+                ws = next(it)
+                await ws.recv()  # the snapshot sent on connection
+                bots.append(TableBot(ws, name, seat, cfg["cave"], stats, random.Random(rng.random()),
+                                     cfg["think"], counts_deals=seat == 0))
+    else:
+        conns = await asyncio.gather(*[
+            _open(f"{base}/ws/echo/{room}", {}, origin, sem)
+            for room in cfg["rooms"] for _ in range(cfg["size"])])
+        it = iter(conns)
+        for room_id in cfg["rooms"]:
+            room = EchoRoom(cfg["size"], cfg["frame_size"], cfg["actions_per_deal"], cfg["pause"],
+                            cfg["think"], random.Random(rng.random()))
+            for i in range(cfg["size"]):
+                bots.append(EchoBot(next(it), i, room, stats, room.rng))
+    tasks = [asyncio.ensure_future(b.run()) for b in bots]
+    if cfg["mode"] == "echo":  # the first member of each room opens, staggered
+        loop = asyncio.get_running_loop()
+        for b in bots[::cfg["size"]]:
+            loop.call_later(rng.uniform(0, 0.2), lambda b=b: asyncio.ensure_future(b.act(0)))
+    if cfg["mode"] == "tavern":  # everybody seated before the clock starts
+        waits = [asyncio.ensure_future(b.seated.wait()) for b in bots]
+        await asyncio.wait([*waits, *tasks], return_when=asyncio.FIRST_EXCEPTION, timeout=120)
+        for t in tasks:
+            if t.done() and t.exception() is not None:
+                raise t.exception()
+        if not all(w.done() for w in waits):
+            raise RuntimeError("the bots were not all seated after 120 s")
+    ready.put(len(conns))
+    loop = asyncio.get_running_loop()
+    stats.t0, stats.t1 = await loop.run_in_executor(None, go.get)
+    cpu0 = None
+    while time.time() < stats.t1 + 0.5:  # let the last replies of the window arrive
+        if cpu0 is None and time.time() >= stats.t0:
+            cpu0 = time.process_time()
+        await asyncio.sleep(0.05)
+        for t in tasks:
+            if t.done() and t.exception() is not None:
+                raise t.exception()
+    cpu = time.process_time() - (cpu0 or 0.0)
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*(c.close() for c in conns), return_exceptions=True)
+    if cfg["mode"] == "tavern":
+        stats.deals = sum((b.deal1 or 0) - (b.deal0 or 0) for b in bots if b.counts_deals)
+    return {"latencies": stats.latencies, "closing": stats.closing, "actions": stats.actions, "errors": stats.errors,
+            "frames": stats.frames, "frame_bytes": stats.frame_bytes, "deals": stats.deals,
+            "cpu": cpu, "connections": len(conns)}
+
+
+def worker_main(cfg: dict[str, Any], ready: Any, go: Any, results: Any) -> None:
+    """Entry point of a bot process (``multiprocessing``)."""
+    try:
+        results.put(asyncio.run(_worker(cfg, ready, go)))
+    except BaseException as exc:  # report, never hang the parent
+        ready.put(-1)
+        results.put({"error": f"{type(exc).__name__}: {exc}"})
