@@ -97,6 +97,7 @@ class _Tables:
         # per suit (the cards carry the suit): best runs and deadwood as cards
         pts: dict[int, int] = {0: 0}
         self.pts = [pts if shared else {0: 0} for _ in SUITS]  # suit counts -> deadwood points
+        self.run_templates: dict[tuple[int, int], list[tuple]] = {}
         self.pack_options: dict[int, list[tuple[int, int, tuple[Meld, ...]]]] = {}
         self.parts_memo: list[dict[int, tuple[tuple[Meld, ...], tuple[str, ...], int]]] = [
             {} for _ in SUITS
@@ -329,10 +330,24 @@ def _candidates(nat: list[str], jokers: int, rules: MeldRules, t: _Tables):
                     if 0 <= k <= jokers and not (rules.distinct_suits_in_set and size > 4):
                         found.setdefault((mask, k), ("set", combo, k))
     held_by_suit: dict[str, int] = {}
-    for s, r in by_suit_rank:
+    count_by_suit: dict[str, int] = {}
+    first_by_suit: dict[str, int] = {}
+    for (s, r), idx in by_suit_rank.items():
         held_by_suit[s] = held_by_suit.get(s, 0) | 1 << r
+        count_by_suit[s] = count_by_suit.get(s, 0) + len(idx)
+        first_by_suit[s] = min(first_by_suit.get(s, len(nat)), min(idx))
     min_nat = rules.min_natural
     for s, held_mask in held_by_suit.items():
+        if count_by_suit[s] == held_mask.bit_count():
+            # One copy of each rank, and (the DP sorts its cards by suit then
+            # rank) the suit's cards are consecutive bits from `off`: the runs
+            # depend only on which ranks are held, so they are memoized.
+            off = first_by_suit[s]
+            for cm, k, win, real, ords in _run_templates(t, held_mask, jokers):
+                key = (cm << off, k)
+                if key not in found:
+                    found[key] = ("run", s, win, real, tuple(off + o for o in ords))
+            continue
         for win, missing in _windows_within(t, held_mask, jokers):
             if len(win) - missing < min_nat:
                 continue
@@ -353,6 +368,42 @@ def _candidates(nat: list[str], jokers: int, rules: MeldRules, t: _Tables):
         low = (mask & -mask).bit_length() - 1
         by_low[low].append((mask, k, spec))
     return by_low
+
+
+def _run_templates(t: _Tables, held: int, jokers: int) -> list[tuple]:
+    """The runs of one suit holding one card of each rank in ``held``, with at
+    most ``jokers`` jokers: (mask over the suit's cards in rank order, jokers
+    used, window, positions of real cards in it, their ordinals)."""
+    key = (held, jokers)
+    v = t.run_templates.get(key)
+    if v is not None:
+        return v
+    ordinal = {}
+    for r in range(13):
+        if held >> r & 1:
+            ordinal[r] = len(ordinal)
+    min_nat = t.rules.min_natural
+    seen: set[tuple[int, int]] = set()
+    out = []
+    for win, missing in _windows_within(t, held, jokers):
+        held_pos = [p for p, r in enumerate(win) if held >> r & 1]
+        if len(held_pos) < min_nat:
+            continue
+        for extra in range(0, min(jokers - missing, len(held_pos) - min_nat) + 1):
+            k = missing + extra
+            for as_joker in combinations(held_pos, extra):
+                real = tuple(p for p in held_pos if p not in as_joker)
+                ords = tuple(ordinal[win[p]] for p in real)
+                cm = 0
+                for o in ords:
+                    cm |= 1 << o
+                if (cm, k) not in seen:
+                    seen.add((cm, k))
+                    out.append((cm, k, win, real, ords))
+    if len(t.run_templates) > 100_000:
+        t.run_templates.clear()
+    t.run_templates[key] = out
+    return out
 
 
 def _windows_within(t: _Tables, held: int, jokers: int):
@@ -378,11 +429,19 @@ def _windows_within(t: _Tables, held: int, jokers: int):
                 yield tuple(ranks), missing
 
 
+def _nat_order(card: str) -> tuple[int, int]:
+    if is_joker(card):
+        return (4, 0)
+    return (SUIT_INDEX[card[1]], RANK_INDEX[card[0]])
+
+
 class _DP:
     def __init__(self, hand: list[str], rules: MeldRules) -> None:
         self.rules = rules
         self.t = _tables(rules)
-        self.nat = [c for c in hand if not _wild(c, rules)]
+        # sorted by suit then rank (jokers that are not wild last): a suit's
+        # cards are then consecutive bits, as _run_templates wants
+        self.nat = sorted((c for c in hand if not _wild(c, rules)), key=_nat_order)
         self.wild = [c for c in hand if _wild(c, rules)]
         self.pts = [points(c, rules) for c in self.nat]
         self.jp = [points(c, rules) for c in self.wild]
