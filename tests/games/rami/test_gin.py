@@ -143,11 +143,15 @@ def test_petit_gin_grand_gin_and_spades():
 
 
 def test_ace_with_two_or_king_worth_fifteen():
-    """"L'as peut suivre le 2 comme le roi ... l'as, qui vaut 15"; RULES.md: "(not
-    around the corner)"."""
+    """"L'as peut suivre le 2 comme le roi ... l'as, qui vaut 15"; RULES.md: "Ace
+    goes with the 2 or the king (not around the corner) and is worth 15". The
+    source's garbled example ("3♥, 2♥, A♥, R♥ et D♥ constituant par exemple une
+    quinte") would turn the corner; RULES.md, which is the law, rules it out."""
     assert min_deadwood(["Ah", "2h", "3h"], gin.RULES) == 0
     assert min_deadwood(["Qh", "Kh", "Ah"], gin.RULES) == 0
     assert min_deadwood(["Kh", "Ah", "2h"], gin.RULES) == 10 + 15 + 2
+    # the source's quinte: only A-2-3 or Q-K-A of it can meld (best: Q-K-A, 3 + 2 left)
+    assert min_deadwood(["3h", "2h", "Ah", "Kh", "Qh"], gin.RULES) == 3 + 2
 
 
 def test_cannot_throw_back_the_discard_taken():

@@ -53,6 +53,16 @@ def test_source_meld_examples():
     assert classify(["Jc", "Jd", "Jh", "Js"], RAMI).kind == "set"
 
 
+def test_adding_to_a_run_on_the_table():
+    """rami.fr.txt: "un joueur a posé 7♣, 8♣, 9♣ sur la table au tour précédent ;
+    il tire le 10♣ ; il peut le poser à la suite du 9♣"."""
+    laid = classify(["7c", "8c", "9c"], RAMI)
+    assert extend(laid, ["Tc"], RAMI).cards == ("7c", "8c", "9c", "Tc")
+    assert extend(laid, ["6c"], RAMI).cards == ("6c", "7c", "8c", "9c")
+    with pytest.raises(IllegalAction):
+        extend(laid, ["Jc"], RAMI)
+
+
 def test_run_errors_are_worded_for_players():
     """RULES.md: "runs (3 or more consecutive cards of one suit)"."""
     with pytest.raises(IllegalAction, match="a run needs three consecutive cards of one suit"):
