@@ -296,3 +296,15 @@ def test_replay_refuses_an_illegal_action_naming_the_rule():
     rec["deck"] = rec["deck"][:-1] + [rec["deck"][0]]
     with pytest.raises(Exception, match="permutation"):
         ramponneau.replay(rec)
+
+
+def test_the_documented_example_runs():
+    """docs/games/poker.md: the example of playing a deal from Python is real code."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[3] / "docs" / "games" / "poker.md").read_text(encoding="utf-8")
+    code = text.split("```python\n", 1)[1].split("```", 1)[0]
+    scope: dict = {}
+    exec(compile(code, "docs/games/poker.md", "exec"), scope)
+    deal = scope["deal"]
+    assert deal.over and deal.result()["chips"] == {"Ana": 577, "Bob": 490, "Cid": 430}
