@@ -119,10 +119,8 @@ class Betting:
         self.count = 1 if blinds_count and self.high > 0 else 0
         self.short_sum = 0
         self.aggressor = -1
-        folded, allin, need, may = self.folded, self.allin, self.need, self.may_raise
-        for i in range(n):
-            need[i] = not folded[i] and not allin[i]
-            may[i] = True
+        self.need = [not f and not a for f, a in zip(self.folded, self.allin)]
+        self.may_raise = [True] * n
         self.actor = -1
         self._advance(first - 1)
 
@@ -254,7 +252,9 @@ class Betting:
         elif action == "call":
             if bet[i] >= high:
                 raise IllegalAction("there is no bet to call: check or bet", action=action)
-            pay = min(high - bet[i], stack[i])
+            pay = high - bet[i]
+            if pay > stack[i]:
+                pay = stack[i]
             stack[i] -= pay
             bet[i] += pay
             self.total[i] += pay
