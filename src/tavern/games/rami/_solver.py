@@ -98,6 +98,11 @@ class _Tables:
         pts: dict[int, int] = {0: 0}
         self.pts = [pts if shared else {0: 0} for _ in SUITS]  # suit counts -> deadwood points
         self.run_templates: dict[tuple[int, int], list[tuple]] = {}
+        # one-deck hot path: memos indexed by a suit's 13-bit mask
+        pts1: list[int | None] = [None] * 8192
+        self.pts1 = [pts1 if shared else [None] * 8192 for _ in SUITS]
+        self.parts1: list[list[tuple | None]] = [[None] * 8192 for _ in SUITS]
+        self.set_options1: dict[int, list[tuple]] = {}
         self.pack_options: dict[int, list[tuple[int, int, tuple[Meld, ...]]]] = {}
         self.parts_memo: list[dict[int, tuple[tuple[Meld, ...], tuple[str, ...], int]]] = [
             {} for _ in SUITS
@@ -526,6 +531,77 @@ def _parts(t: _Tables, s: int, key: int) -> tuple[tuple[Meld, ...], tuple[str, .
     return v if v is not None else _suit_parts(t, s, key)
 
 
+# One deck (no card twice: Gin, Rami français, most hands) packs still
+# tighter: one bit per card, suit s at bits 13s..13s+12, so each suit is a
+# 13-bit mask and the memos are plain lists indexed by it. A duplicate card
+# would carry into the next bit, which the popcount shows.
+_PACKED1 = {ORDER[r] + SUITS[s]: 1 << (13 * s + r) for r in range(13) for s in range(4)}
+_PK1 = _PACKED1.__getitem__
+#: a 13-bit rank mask spread to the 4-bit-per-rank count layout
+_SPREAD = [sum(_UNIT[r] for r in range(13) if m >> r & 1) for m in range(1 << 13)]
+
+
+def _pts1(t: _Tables, s: int, m: int) -> int:
+    v = t.pts1[s][m]
+    if v is None:
+        v = t.pts1[s][m] = _suit(t, s, _SPREAD[m])[0]
+    return v
+
+
+def _parts1(t: _Tables, s: int, m: int) -> tuple[tuple[Meld, ...], tuple[str, ...], int]:
+    v = t.parts1[s][m]
+    if v is None:
+        v = t.parts1[s][m] = _parts(t, s, _SPREAD[m])
+    return v
+
+
+def _set_options1(t: _Tables, r: int, a: int, b: int, c: int, d: int) -> list[tuple]:
+    """The ways to take sets out of rank ``r`` (held in 3 or 4 suits, one deck):
+    (removal mask per suit, the set as a Meld or None)."""
+    bit = 1 << r
+    pattern = (a & bit and 1) | (b & bit and 2) | (c & bit and 4) | (d & bit and 8)
+    key = r << 4 | pattern
+    v = t.set_options1.get(key)
+    if v is None:
+        present = [s for s in range(4) if pattern >> s & 1]
+        v = [(0, 0, 0, 0, None)]
+        for size in sorted(set(t.rules.set_sizes)):
+            for suits in combinations(present, size):
+                cs = tuple(ORDER[r] + SUITS[s] for s in suits)
+                rm = [bit if s in suits else 0 for s in range(4)]
+                v.append((rm[0], rm[1], rm[2], rm[3], Meld("set", cs, (None,) * len(cs))))
+        t.set_options1[key] = v
+    return v
+
+
+def _sets1(t: _Tables, a: int, b: int, c: int, d: int, three: int):
+    """One deck, some rank held in three suits: the best choice of sets, as
+    (points, the sets as Melds, the four suit masks left)."""
+    options = []
+    while three:
+        low = three & -three
+        three ^= low
+        options.append(_set_options1(t, low.bit_length() - 1, a, b, c, d))
+    q0, q1, q2, q3 = t.pts1
+    best = None
+    for combo in ((o,) for o in options[0]) if len(options) == 1 else product(*options):
+        w, x, y, z = a, b, c, d
+        for ra, rb, rc, rd, _m in combo:
+            w ^= ra
+            x ^= rb
+            y ^= rc
+            z ^= rd
+        try:
+            total = q0[w] + q1[x] + q2[y] + q3[z]
+        except TypeError:
+            total = _pts1(t, 0, w) + _pts1(t, 1, x) + _pts1(t, 2, y) + _pts1(t, 3, z)
+        if best is None or total < best[0]:
+            best = (total, combo, w, x, y, z)
+            if not total:
+                break
+    return best
+
+
 def min_points(hand: Sequence[str], rules: MeldRules) -> int:
     try:
         t = rules._solver_tables  # type: ignore[attr-defined]
@@ -533,23 +609,27 @@ def min_points(hand: Sequence[str], rules: MeldRules) -> int:
         t = _tables(rules)
     if t.fast:
         try:
-            k = sum(map(_PK, hand))
+            k = sum(map(_PK1, hand))
         except KeyError:
-            pass  # a joker: the general path
-        else:
-            x0, x1, x2, x3 = k & _M, k >> _W & _M, k >> _W2 & _M, k >> _W3
-            if k & _DUP:  # two decks: a suit slice holds counts, presence is wanted
-                p = (k | k >> 1 | k >> 2 | k >> 3) & _NIB4
-                n = (p & _M) + (p >> _W & _M) + (p >> _W2 & _M) + (p >> _W3)
-            else:
-                n = x0 + x1 + x2 + x3  # suits holding each rank, one nibble per rank
-            e = (n + _FIVES) & _EIGHTS
-            if not e:  # no rank in three suits: no set possible
-                q0, q1, q2, q3 = t.pts
+            k = -1  # a joker: the general path
+        if k >= 0 and k.bit_count() == len(hand):
+            a, b, c, d = k & 8191, k >> 13 & 8191, k >> 26 & 8191, k >> 39
+            three = (a & b & (c | d)) | (c & d & (a | b))  # ranks held in 3 suits
+            if not three:  # no set possible: four independent suits
+                q0, q1, q2, q3 = t.pts1
                 try:
-                    return q0[x0] + q1[x1] + q2[x2] + q3[x3]
-                except KeyError:
-                    return _pts(t, 0, x0) + _pts(t, 1, x1) + _pts(t, 2, x2) + _pts(t, 3, x3)
+                    return q0[a] + q1[b] + q2[c] + q3[d]
+                except TypeError:  # a suit pattern not met yet
+                    return _pts1(t, 0, a) + _pts1(t, 1, b) + _pts1(t, 2, c) + _pts1(t, 3, d)
+            return _sets1(t, a, b, c, d, three)[0]
+        if k >= 0:  # two decks or more: 4-bit counts
+            k = sum(map(_PK, hand))
+            x0, x1, x2, x3 = k & _M, k >> _W & _M, k >> _W2 & _M, k >> _W3
+            p = (k | k >> 1 | k >> 2 | k >> 3) & _NIB4
+            n = (p & _M) + (p >> _W & _M) + (p >> _W2 & _M) + (p >> _W3)
+            e = (n + _FIVES) & _EIGHTS  # the 8 bit of a rank's nibble: held in 3 suits
+            if not e:
+                return _pts(t, 0, x0) + _pts(t, 1, x1) + _pts(t, 2, x2) + _pts(t, 3, x3)
             return _fast(t, [x0, x1, x2, x3], False, k, e >> 3)
     dp = _DP(list(hand), rules)
     return dp.f((1 << len(dp.nat)) - 1, len(dp.wild))
@@ -563,23 +643,37 @@ def best_arrangement(hand: Sequence[str], rules: MeldRules) -> Arrangement:
         t = _tables(rules)
     if t.fast:
         try:
-            k = sum(map(_PK, hand))
+            k = sum(map(_PK1, hand))
         except KeyError:
-            pass  # a joker: the general path
-        else:
+            k = -1  # a joker: the general path
+        if k >= 0 and k.bit_count() == len(hand):
+            a, b, c, d = k & 8191, k >> 13 & 8191, k >> 26 & 8191, k >> 39
+            three = (a & b & (c | d)) | (c & d & (a | b))
+            if not three:
+                q0, q1, q2, q3 = t.parts1
+                p0, p1, p2, p3 = q0[a], q1[b], q2[c], q3[d]
+                if p0 is None or p1 is None or p2 is None or p3 is None:
+                    p0, p1, p2, p3 = _parts1(t, 0, a), _parts1(t, 1, b), _parts1(t, 2, c), _parts1(t, 3, d)
+                return _new_tuple(Arrangement, (
+                    [*p0[0], *p1[0], *p2[0], *p3[0]],
+                    [*p0[1], *p1[1], *p2[1], *p3[1]],
+                    p0[2] + p1[2] + p2[2] + p3[2],
+                ))
+            total, combo, w, x, y, z = _sets1(t, a, b, c, d, three)
+            p0, p1, p2, p3 = _parts1(t, 0, w), _parts1(t, 1, x), _parts1(t, 2, y), _parts1(t, 3, z)
+            return _new_tuple(Arrangement, (
+                [m for *_r, m in combo if m is not None] + [*p0[0], *p1[0], *p2[0], *p3[0]],
+                [*p0[1], *p1[1], *p2[1], *p3[1]],
+                total,
+            ))
+        if k >= 0:
+            k = sum(map(_PK, hand))
             x0, x1, x2, x3 = k & _M, k >> _W & _M, k >> _W2 & _M, k >> _W3
-            if k & _DUP:
-                p = (k | k >> 1 | k >> 2 | k >> 3) & _NIB4
-                n = (p & _M) + (p >> _W & _M) + (p >> _W2 & _M) + (p >> _W3)
-            else:
-                n = x0 + x1 + x2 + x3
+            p = (k | k >> 1 | k >> 2 | k >> 3) & _NIB4
+            n = (p & _M) + (p >> _W & _M) + (p >> _W2 & _M) + (p >> _W3)
             e = (n + _FIVES) & _EIGHTS
             if not e:
-                q0, q1, q2, q3 = t.parts_memo
-                try:
-                    p0, p1, p2, p3 = q0[x0], q1[x1], q2[x2], q3[x3]
-                except KeyError:
-                    p0, p1, p2, p3 = _parts(t, 0, x0), _parts(t, 1, x1), _parts(t, 2, x2), _parts(t, 3, x3)
+                p0, p1, p2, p3 = _parts(t, 0, x0), _parts(t, 1, x1), _parts(t, 2, x2), _parts(t, 3, x3)
                 return _new_tuple(Arrangement, (
                     [*p0[0], *p1[0], *p2[0], *p3[0]],
                     [*p0[1], *p1[1], *p2[1], *p3[1]],
