@@ -158,6 +158,7 @@
   var elStatus = h("p", { cls: "tl-status", role: "status" });
   var elFelt = h("div", { cls: "tl-felt" });
   var elTable = h("div", { cls: "tl-oval" }, elFelt);
+  var elPublic = h("div", { cls: "tl-public", "aria-label": "cartes sur la table", hidden: true });
   var elCenter = h("div", { cls: "tl-center" });
   elFelt.appendChild(elCenter);
   var elSeats = h("div", { cls: "tl-seats" });
@@ -170,7 +171,7 @@
   var elControls = h("div", { cls: "tl-controls" });
   var elHands = h("p", { cls: "tl-hands" });
   var elResult = h("div", { cls: "tl-result", "aria-live": "polite" });
-  add(root, [elStatus, elTable,
+  add(root, [elStatus, elTable, elPublic,
     elPlay,
     h("div", { cls: "tl-panel tl-side" }, elControls, elHands), elResult]);
 
@@ -290,6 +291,11 @@
   function renderCenter() {
     var m = S.msg, d = m.deal, t = m.table;
     clear(elCenter);
+    // The other games' public cards can be many (Rummoli's board, melds):
+    // they go on a strip under the felt, not over the seats.
+    clear(elPublic);
+    elPublic.hidden = !d || isPoker();
+    if (d && !isPoker()) elPublic.appendChild(genericPublic(d));
     add(elCenter, h("div", { cls: "tl-title" }, h("b", { text: t.name }), " · ", stakesText(t)));
     if (!d) {
       add(elCenter, h("p", { cls: "tl-wait", text: t.players.length < 2 ? "En attente de joueurs…" : "La donne va commencer…" }));
@@ -312,7 +318,7 @@
       }
     } else {
       add(elCenter, h("div", { cls: "tl-phase", text: LABELS[d.phase] || d.phase || "" }));
-      add(elCenter, genericPublic(d));
+      if (typeof d.pot === "number") add(elCenter, h("div", { cls: "tl-pot money", text: "Pot : " + fmt(d.pot) }));
     }
   }
 
@@ -477,6 +483,10 @@
     function walk(v, label, depth) {
       if (isCard(v)) { box.appendChild(h("div", { cls: "tl-pile" }, h("small", { text: label }), card(v))); return; }
       if (isCardList(v)) { box.appendChild(h("div", { cls: "tl-pile" }, h("small", { text: label }), cards(v))); return; }
+      if (v && typeof v === "object" && typeof v.label === "string" && isCard(v.id)) {  // Rummoli's pay sections
+        box.appendChild(h("div", { cls: "tl-pile" }, h("small", { text: v.label + (v.chips ? " · " + fmt(v.chips) : "") + (v.won_by ? " · " + v.won_by : "") }), card(v.id)));
+        return;
+      }
       if (v && typeof v === "object" && !Array.isArray(v) && isCardList(v.cards)) {  // a meld: its cards, its owner
         box.appendChild(h("div", { cls: "tl-pile" }, h("small", { text: label + (v.owner ? " · " + v.owner : "") }), cards(v.cards)));
         return;
@@ -484,6 +494,15 @@
       if (depth > 2 || v === null || typeof v !== "object") return;
       if (Array.isArray(v)) { v.forEach(function (x, i) { walk(x, label + " " + (i + 1), depth + 1); }); return; }
       for (var k in v) walk(v[k], label ? label + " · " + (LABELS[k] || k) : (LABELS[k] || k), depth + 1);
+    }
+    // Trick games (Rams): the trick on the table, each card under its player's name.
+    if (Array.isArray(d.tricks) && d.tricks.length) {
+      var trick = d.tricks[d.tricks.length - 1];
+      box.appendChild(h("div", { cls: "tl-pile tl-trick" }, h("small", { text: "pli n° " + d.tricks.length }),
+        (trick.cards || []).map(function (c) {
+          return h("span", { cls: "tl-played" }, isCard(c.card) ? card(c.card) : back(), h("small", { text: c.player }));
+        })));
+      skip.tricks = 1;
     }
     for (var k in d) if (!skip[k]) walk(d[k], LABELS[k] || k, 0);
     if (Array.isArray(d.players)) d.players.forEach(function (p) { if (p.played) walk(p.played, p.player, 1); });
