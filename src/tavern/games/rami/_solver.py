@@ -3,18 +3,20 @@
 Two exact solvers, one answer:
 
 - **the fast path** (no wild joker in the hand, sets of distinct suits): a hand
-  is four per-suit rank counts. Once the sets are chosen, runs live inside one
+  is four per-suit rank patterns. Once the sets are chosen, runs live inside one
   suit, so the rest of the problem splits into four independent per-suit
   problems whose answers are memoized per :class:`MeldRules` (a single deck has
   only 8,192 suit patterns). Sets are only possible on ranks held in three
-  suits, found with bit tricks, so most hands cost four dictionary lookups.
+  suits, found with bit tricks, so most hands cost four lookups. A one-deck
+  hand uses one bit per card (13-bit suit masks, list memos); a hand with a
+  card twice uses 4-bit counts per card.
 - **the general path** (jokers, any rules): candidate melds as bitmasks over
   the hand's real cards plus a joker count, then a memoized DP that takes the
   lowest remaining card and either leaves it as deadwood or puts it in one of
   the candidate melds containing it.
 
-Counts are packed 4 bits per rank (rank index ``r`` at bit ``4r``), so up to 15
-copies of a card (15 decks) fit.
+In the count layout a suit is 4 bits per rank (rank index ``r`` at bit ``4r``),
+so up to 15 copies of a card (15 decks) fit.
 """
 
 from __future__ import annotations
@@ -50,7 +52,6 @@ _INFO = {ORDER[r] + s: (SUIT_INDEX[s], _UNIT[r]) for r in range(13) for s in SUI
 # key of the memo shared by all four suits.
 _W = 52
 _M = (1 << _W) - 1
-_SLICE = [_M << (_W * s) for s in range(4)]
 _PACKED = {ORDER[r] + SUITS[s]: 1 << (_W * s + 4 * r) for r in range(13) for s in range(4)}
 _NIB4 = sum(_NIBBLES << (_W * s) for s in range(4))
 _PK = _PACKED.__getitem__
@@ -84,12 +85,6 @@ class _Tables:
         circular, positions = _line(rules)
         self.circular = circular
         self.line = [p % 13 for p in positions]
-        self.run_windows: list[tuple[int, tuple[int, ...]]] = []
-        for ranks in sorted(seen, key=lambda w: (len(w), w)):
-            wm = 0
-            for r in ranks:
-                wm |= 1 << r
-            self.run_windows.append((wm, ranks))
         self.rank_points = [[points(ORDER[r] + s, rules) for r in range(13)] for s in SUITS]
         shared = rules.card_points is None
         d: dict[int, tuple[int, tuple]] = {0: (0, ())}
@@ -684,9 +679,6 @@ def best_arrangement(hand: Sequence[str], rules: MeldRules) -> Arrangement:
     return dp.arrangement((1 << len(dp.nat)) - 1, len(dp.wild))
 
 
-best = best_arrangement
-
-
 def best_discard(hand: list[str], rules: MeldRules) -> tuple[str, Arrangement]:
     if not hand:
         raise ValueError("no card to discard")
@@ -702,7 +694,7 @@ def best_discard(hand: list[str], rules: MeldRules) -> tuple[str, Arrangement]:
         assert result is not None
         rest = list(hand)
         rest.remove(result[1])
-        return result[1], best(rest, rules)
+        return result[1], best_arrangement(rest, rules)
     dp = _DP(hand, rules)
     full = (1 << len(dp.nat)) - 1
     options: list[tuple[int, str, int, int]] = []
