@@ -284,6 +284,35 @@ def test_ramponneau_deal_to_showdown(browser, players, db_url, tmp_path):
         srv.stop()
 
 
+def seat_buttons(p: Player) -> None:
+    """Alone at the table (no deal running), ana uses the seat's buttons.
+    RULES.md: "Chips can be added between hands"; ""Se lever": stay seated,
+    keep the chips"; ""Se rasseoir": come back; the player must post a big
+    blind again (or wait for the big blind to reach them)"; ""Ramasser ses
+    gains" converts all the player's chips back to écus and leaves the seat"."""
+    page = p.page
+    p.sit(0, 60)
+    me = page.locator(f"{LIVE} .tl-seat.me")
+    cave = page.locator(f"{LIVE} .tl-cave-input")
+    assert cave.get_attribute("max") == "140", "a top-up is bounded by the table's maximum cave (200)"
+    cave.fill("500")
+    page.click(f"{LIVE} .tl-controls button[data-action=cave]")
+    assert "entre 1 et 140" in page.locator(f"{LIVE} .tl-error").text_content()
+    cave.fill("40")
+    page.click(f"{LIVE} .tl-controls button[data-action=cave]")
+    page.wait_for_selector(f"{LIVE} .tl-seat.me .tl-stack[data-chips='100']")
+    page.click(f"{LIVE} .tl-controls button[data-action=sit_out]")
+    me.locator(".badge", has_text="Levé").wait_for()
+    page.check(f"{LIVE} .tl-controls input[name=post]")
+    page.click(f"{LIVE} .tl-controls button[data-action=sit_in]")
+    page.locator(f"{LIVE} .tl-note", has_text="Vous poserez la grosse blinde").wait_for()
+    assert me.locator(".badge", has_text="Levé").count() == 0
+    page.click(f"{LIVE} .tl-controls button[data-action=leave]")
+    page.locator(f"{LIVE} .tl-notice", has_text="100 écus rendus").wait_for()
+    page.wait_for_selector(f"{LIVE} button.tl-sit[data-seat='0']")  # the seat is free again
+    assert page.locator(f"{LIVE} .tl-seat.me").count() == 0
+
+
 def test_draw_poker_deal_with_a_draw(browser, players, db_url, tmp_path):
     """draw-poker.fr.txt: "chaque joueur reçoit cinq cartes distribuées faces
     cachées ... le joueur peut voir ses propres cartes mais non celles de ses
@@ -294,6 +323,7 @@ def test_draw_poker_deal_with_a_draw(browser, players, db_url, tmp_path):
     srv = start_server(db_url, tmp_path, game="draw", stakes={"small_bet": 2})
     try:
         ps = players(srv)
+        seat_buttons(ps["ana"])
         seat_everyone(ps, cave=100)
         check_privacy(ps, hole=5)
         ana = ps["ana"]
