@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from tavern.cards import SeededSource, deck52
 from tavern.games.base import IllegalAction
 from tavern.games.rami import gin
-from tavern.games.rami.melds import min_deadwood
+from tavern.games.rami.melds import classify, min_deadwood
 
 SEATS = [{"player": "A", "chips": 1000}, {"player": "B", "chips": 1000}]
 
@@ -318,3 +318,16 @@ def test_random_play_ends_and_conserves(seed, scoring):
         seats = [{"player": p, "chips": r["chips"][p]} for p in ("A", "B")]
         carry = r["carry"]
     assert sum(s["chips"] for s in seats) == 10000
+
+
+def test_lay_offs_chain_on_a_run_and_keep_own_melds():
+    """"en cherchant à mettre ses cartes restantes sur les combinaisons du
+    gagnant": 9♥ then 10♥ go on 6-7-8♥; a card of the loser's own meld is
+    laid off only when that lowers his count."""
+    knocker = [classify(["6h", "7h", "8h"], gin.RULES), classify(["Kc", "Kd", "Ks"], gin.RULES)]
+    hand = ["9h", "Th", "2c", "3c", "4c", "Kh", "5d", "9s", "Jd", "Qd"]
+    layoffs, rest = gin.lay_off(hand, knocker)
+    laid = {lo["meld"]: sorted(lo["cards"]) for lo in layoffs}
+    assert laid == {0: ["9h", "Th"], 1: ["Kh"]}
+    assert [m.cards for m in rest.melds] == [("2c", "3c", "4c")]
+    assert rest.points == 5 + 9 + 10 + 10
