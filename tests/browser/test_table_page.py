@@ -249,6 +249,16 @@ def test_ramponneau_deal_to_showdown(browser, players, db_url, tmp_path):
         assert turn.page.locator(f"{LIVE} .tl-actions button[data-action=call]").text_content().startswith("Suivre")
         check_bet_sizing(turn)
         turn.shot("ramponneau-preflop.png")
+        # RULES.md: "Auto-actions chosen in advance (check/fold, call any, …)
+        # are executed when the turn comes": one of the blinds ticks "Suivre
+        # tout" before his turn and never clicks pre-flop.
+        auto = next(p for p in ps.values() if p is not turn)
+        box = auto.page.locator(f"{LIVE} .tl-autos input[value=call_any]")
+        assert auto.page.locator(f"{LIVE} .tl-autos label").all_text_contents() == [
+            "Parole/Se coucher", "Parole", "Suivre tout", "Se coucher à toute mise"]
+        box.check()
+        auto.page.wait_for_function("() => document.querySelector('.tl-autos input[value=call_any]')"
+                                    " && document.querySelector('.tl-autos input[value=call_any]').checked")
 
         seen_board: set[int] = set()
         showdown_offers: list[list[str]] = []
@@ -269,6 +279,11 @@ def test_ramponneau_deal_to_showdown(browser, players, db_url, tmp_path):
         # the others' cards speak: with "Montrer" every hand ends up shown.
         assert {m for _, m in moves} <= {"check", "call", "show"}, moves
         assert all(o == ["show", "muck"] for o in showdown_offers), showdown_offers
+        # Four betting rounds, nobody bets: one word each per round, but the
+        # auto-action spoke for one player pre-flop.
+        for p in ps.values():
+            spoke = sum(1 for n, m in moves if n == p.name and m in ("check", "call"))
+            assert spoke == (3 if p is auto else 4), (p.name, moves)
         check_result(ps, hole=2)
         ana.shot("ramponneau-result.png", full=True)
         # A phone's width: the page narrows instead of scrolling sideways.
