@@ -133,3 +133,29 @@ def test_cli_export_phh(tmp_path, capsys):
         pass
     # p1..p3 are A, B, C (A is left of the button C).
     assert list(state.stacks) == [e.result()["chips"][p] for p in "ABC"] == [380, 450, 290]
+
+
+def test_a_post_to_enter_is_recorded_as_a_post_action():
+    """HAND_RECORDS.md: "post | amount | a voluntary post to enter (the big blind out
+    of turn, missed blinds)"; "blinds [...] due by position [...] are not actions"."""
+    seats = [{"player": p, "chips": 300} for p in "ABCDE"]
+    seats[3]["post"] = True
+    seats[4]["post"] = "both"
+    e = ramponneau.new_deal({"small_blind": 5, "big_blind": 10}, seats, 0)
+    while not e.over:
+        p = e.to_act()[0]
+        legal = e.legal_actions(p)
+        e.act(p, "check" if legal[0]["action"] == "check" else "call" if legal[0]["action"] == "fold" else "show")
+    rec = e.record()
+    assert rec["actions"][:2] == [{"player": "D", "action": "post", "amount": 10},
+                                  {"player": "E", "action": "post", "amount": 15}]
+    assert all("post" not in s for s in rec["seats"])
+    assert ramponneau.replay(rec)["chips"] == e.result()["chips"]
+    bad = json.loads(json.dumps(rec))
+    bad["actions"][0]["amount"] = 7
+    with pytest.raises(IllegalAction, match="a post to enter is the big blind"):
+        ramponneau.replay(bad)
+    bad = json.loads(json.dumps(rec))
+    bad["actions"].append({"player": "D", "action": "post", "amount": 10})
+    with pytest.raises(IllegalAction, match="before the first decision"):
+        ramponneau.replay(bad)

@@ -477,12 +477,23 @@ class PokerDeal:
         return {self.players[i]: category_of(self.ranks[i]) for i in self.shown}
 
     def record(self) -> dict[str, Any]:
+        """The hand record. A post to enter is the player's decision, so it is
+        written as a ``post`` action at the head of ``actions`` (HAND_RECORDS.md),
+        not as the seat flag the table handed in."""
+        seats, posts = [], []
+        for s in self.seats:
+            seat = dict(s)
+            post = seat.pop("post", None)
+            if post and not seat.get("waiting"):
+                amount = self.big_blind + (self.small_blind if post == "both" else 0)
+                posts.append({"player": seat["player"], "action": "post", "amount": amount})
+            seats.append(seat)
         return {
             "format": 1, "game": self.game,
             "config": {k: dict(v) if isinstance(v, dict) else v for k, v in self.config.items()},
-            "seats": [dict(s) for s in self.seats], "button": self.button,
+            "seats": seats, "button": self.button,
             "deck": list(self.deck), "reshuffles": [list(r) for r in self.reshuffles],
-            "actions": [dict(a) for a in self.actions],
+            "actions": posts + [dict(a) for a in self.actions],
         }
 
 
@@ -500,15 +511,47 @@ def stacked_deck(holes: list[list[str]], board: list[str] | tuple[str, ...] = ()
     return top + [c for c in _DECK52 if c not in used]
 
 
+def _posts_to_seats(seats: Any, actions: Any, config: Any) -> tuple[Any, Any]:
+    """Leading ``post`` actions (a big blind posted to enter, or big and small
+    after missed blinds) become the seats' ``post`` flags the engine takes."""
+    if not isinstance(actions, list) or not isinstance(seats, list) or not isinstance(config, dict):
+        return seats, actions
+    k = 0
+    seats = [dict(s) if isinstance(s, dict) else s for s in seats]
+    by_name = {s.get("player"): s for s in seats if isinstance(s, dict)}
+    big, small = config.get("big_blind"), config.get("small_blind")
+    if small is None and isinstance(big, int):
+        small = big // 2  # draw poker's rule
+    while k < len(actions) and isinstance(actions[k], dict) and actions[k].get("action") == "post":
+        a = actions[k]
+        seat = by_name.get(a.get("player"))
+        if seat is None or seat.get("waiting") or seat.get("post"):
+            raise IllegalAction(f"action {k}: only a seated player dealt in posts, once")
+        if a.get("amount") == big:
+            seat["post"] = True
+        elif isinstance(big, int) and isinstance(small, int) and a.get("amount") == big + small:
+            seat["post"] = "both"
+        else:
+            raise IllegalAction(f"action {k}: a post to enter is the big blind ({big}), or big and small "
+                                "blinds after missed blinds")
+        k += 1
+    for j in range(k, len(actions)):
+        if isinstance(actions[j], dict) and actions[j].get("action") == "post":
+            raise IllegalAction(f"action {j}: posts come before the first decision of the deal")
+    return seats, actions[k:]
+
+
 def replay_record(new_deal: Any, record: dict[str, Any]) -> dict[str, Any]:
     """Rebuild a deal from its record, apply every action, return the replay
     output. Showdown decisions missing at the end: cards speak."""
     for key in ("config", "seats", "button", "deck", "actions"):
         if key not in record:
             raise IllegalAction(f"a hand record needs {key!r}")
-    engine = new_deal(record["config"], record["seats"], record["button"], deck=record["deck"],
+    seats, actions = _posts_to_seats(record["seats"], record["actions"], record["config"])
+    engine = new_deal(record["config"], seats, record["button"], deck=record["deck"],
                       reshuffles=record.get("reshuffles") or [])
-    for k, a in enumerate(record["actions"]):
+    skip = len(record["actions"]) - len(actions)
+    for k, a in enumerate(actions, start=skip):
         if not isinstance(a, dict) or "player" not in a or "action" not in a:
             raise IllegalAction(f"action {k}: each action has a player and an action")
         args = {key: v for key, v in a.items() if key not in ("player", "action")}

@@ -37,6 +37,9 @@ def to_phh(record: dict[str, Any]) -> str:
     for k, s in enumerate(record.get("seats") or []):
         if isinstance(s, dict) and s.get("post") and not s.get("waiting"):
             raise IllegalAction(f"PHH cannot express {s.get('player')}'s post to enter out of position")
+    for a in record.get("actions") or []:
+        if isinstance(a, dict) and a.get("action") == "post":
+            raise IllegalAction(f"PHH cannot express {a.get('player')}'s post to enter out of position")
     engine = ramponneau.new_deal(record["config"], record["seats"], record["button"],
                                  deck=record["deck"])
     players = engine.players
