@@ -286,13 +286,14 @@ async def _worker(cfg: dict[str, Any], ready: Any, go: Any) -> dict[str, Any]:
         for b in bots[::cfg["size"]]:
             loop.call_later(rng.uniform(0, 0.2), lambda b=b: asyncio.ensure_future(b.act(0)))
     if cfg["mode"] == "tavern":  # everybody seated before the clock starts
-        waits = [asyncio.ensure_future(b.seated.wait()) for b in bots]
-        await asyncio.wait([*waits, *tasks], return_when=asyncio.FIRST_EXCEPTION, timeout=120)
-        for t in tasks:
-            if t.done() and t.exception() is not None:
-                raise t.exception()
-        if not all(w.done() for w in waits):
-            raise RuntimeError("the bots were not all seated after 120 s")
+        deadline = time.monotonic() + 120
+        while not all(b.seated.is_set() for b in bots):
+            for t in tasks:
+                if t.done() and t.exception() is not None:
+                    raise t.exception()
+            if time.monotonic() > deadline:
+                raise RuntimeError("the bots were not all seated after 120 s")
+            await asyncio.sleep(0.05)
     ready.put(len(conns))
     loop = asyncio.get_running_loop()
     stats.t0, stats.t1 = await loop.run_in_executor(None, go.get)
