@@ -159,3 +159,19 @@ def test_a_post_to_enter_is_recorded_as_a_post_action():
     bad["actions"].append({"player": "D", "action": "post", "amount": 10})
     with pytest.raises(IllegalAction, match="before the first decision"):
         ramponneau.replay(bad)
+
+
+@pytest.mark.parametrize("field, value, rule", [
+    ("deck", None, "deck is the list"),
+    ("actions", {"player": "A"}, "actions are a list"),
+    ("reshuffles", [["As"], "Kd"], "reshuffles is a list of decks"),
+    ("button", 7, "the button is a seat index"),
+    ("seats", [{"player": "A", "chips": -5}, {"player": "B", "chips": 10}], "not negative"),
+])
+def test_replay_refuses_malformed_records(field, value, rule):
+    """HAND_RECORDS.md: an inconsistent record "is refused with a message naming the
+    rule" — never replayed with made-up parts (a missing deck is not reshuffled)."""
+    rec = a_ramponneau_record().record()
+    rec[field] = value
+    with pytest.raises(IllegalAction, match=rule):
+        ramponneau.replay(rec)

@@ -547,9 +547,15 @@ def replay_record(new_deal: Any, record: dict[str, Any]) -> dict[str, Any]:
     for key in ("config", "seats", "button", "deck", "actions"):
         if key not in record:
             raise IllegalAction(f"a hand record needs {key!r}")
+    if not isinstance(record["deck"], list):
+        raise IllegalAction("the record's deck is the list of its cards, top first")
+    if not isinstance(record["actions"], list):
+        raise IllegalAction("the record's actions are a list")
+    reshuffles = record.get("reshuffles") or []
+    if not isinstance(reshuffles, list) or not all(isinstance(r, list) for r in reshuffles):
+        raise IllegalAction("reshuffles is a list of decks (lists of cards)")
     seats, actions = _posts_to_seats(record["seats"], record["actions"], record["config"])
-    engine = new_deal(record["config"], seats, record["button"], deck=record["deck"],
-                      reshuffles=record.get("reshuffles") or [])
+    engine = new_deal(record["config"], seats, record["button"], deck=record["deck"], reshuffles=reshuffles)
     skip = len(record["actions"]) - len(actions)
     for k, a in enumerate(actions, start=skip):
         if not isinstance(a, dict) or "player" not in a or "action" not in a:
