@@ -82,11 +82,14 @@ def main() -> int:
 
     jpack = deck(decks=2, jokers=2)
     jhands = []
-    while len(jhands) < 1500:
+    while len(jhands) < 3000:
         h = rng.sample(jpack, 10)
         if any(c[0] == "X" for c in h):
             jhands.append(h)
-    cold_j, ours_j = rate(lambda h: best_arrangement(h, DOUBLE), jhands, 3)
+    # the general path keeps recent hands: warm it on other hands, then time
+    # each measured hand once (no hand is seen twice)
+    cold_j = rate(lambda h: best_arrangement(h, DOUBLE), jhands[:1500], 1)[0]
+    ours_j = rate(lambda h: best_arrangement(h, DOUBLE), jhands[1500:], 1)[0]
 
     print(f"10-card hands, one deck, no joker ({N:,} hands; per {CHUNK}-hand chunk the best of {ROUNDS} rounds):")
     print(f"  OpenSpiel min_deadwood (C++)      {peer:>11,.0f} /s")
@@ -95,8 +98,8 @@ def main() -> int:
     print(f"  ours min_deadwood (Python)        {ours_m:>11,.0f} /s   (cold first round {cold_m:,.0f} /s)"
           f"   ratio OpenSpiel/ours = {peer / ours_m:.2f}x")
     print("  goal: within 3x of OpenSpiel")
-    print(f"10-card hands with 1-2 jokers, two decks, Double rami rules ({len(jhands):,} hands):")
-    print(f"  ours best_arrangement (Python)    {ours_j:>11,.0f} /s   (cold first round {cold_j:,.0f} /s)"
+    print("10-card hands with 1-2 jokers, two decks, Double rami rules (1,500 hands, each once):")
+    print(f"  ours best_arrangement (Python)    {ours_j:>11,.0f} /s   (first 1,500 hands, cold: {cold_j:,.0f} /s)"
           "   (OpenSpiel has no jokers)")
     return 0
 

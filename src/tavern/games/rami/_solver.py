@@ -98,6 +98,7 @@ class _Tables:
         self.pts1 = [pts1 if shared else [None] * 8192 for _ in SUITS]
         self.parts1: list[list[tuple | None]] = [[None] * 8192 for _ in SUITS]
         self.set_options1: dict[int, list[tuple]] = {}
+        self.recent: dict[tuple[str, ...], Arrangement] = {}  # general path
         self.pack_options: dict[int, list[tuple[int, int, tuple[Meld, ...]]]] = {}
         self.parts_memo: list[dict[int, tuple[tuple[Meld, ...], tuple[str, ...], int]]] = [
             {} for _ in SUITS
@@ -572,14 +573,24 @@ def _set_options1(t: _Tables, r: int, a: int, b: int, c: int, d: int) -> list[tu
 def _sets1(t: _Tables, a: int, b: int, c: int, d: int, three: int):
     """One deck, some rank held in three suits: the best choice of sets, as
     (points, the sets as Melds, the four suit masks left)."""
+    q0, q1, q2, q3 = t.pts1
+    best = None
+    if not three & (three - 1):  # one rank only (the usual case): no product
+        for o in _set_options1(t, three.bit_length() - 1, a, b, c, d):
+            w, x, y, z = a ^ o[0], b ^ o[1], c ^ o[2], d ^ o[3]
+            try:
+                total = q0[w] + q1[x] + q2[y] + q3[z]
+            except TypeError:
+                total = _pts1(t, 0, w) + _pts1(t, 1, x) + _pts1(t, 2, y) + _pts1(t, 3, z)
+            if best is None or total < best[0]:
+                best = (total, (o,), w, x, y, z)
+        return best
     options = []
     while three:
         low = three & -three
         three ^= low
         options.append(_set_options1(t, low.bit_length() - 1, a, b, c, d))
-    q0, q1, q2, q3 = t.pts1
-    best = None
-    for combo in ((o,) for o in options[0]) if len(options) == 1 else product(*options):
+    for combo in product(*options):
         w, x, y, z = a, b, c, d
         for ra, rb, rc, rd, _m in combo:
             w ^= ra
@@ -626,8 +637,7 @@ def min_points(hand: Sequence[str], rules: MeldRules) -> int:
             if not e:
                 return _pts(t, 0, x0) + _pts(t, 1, x1) + _pts(t, 2, x2) + _pts(t, 3, x3)
             return _fast(t, [x0, x1, x2, x3], False, k, e >> 3)
-    dp = _DP(list(hand), rules)
-    return dp.f((1 << len(dp.nat)) - 1, len(dp.wild))
+    return _general(t, hand, rules).points
 
 
 def best_arrangement(hand: Sequence[str], rules: MeldRules) -> Arrangement:
@@ -655,9 +665,17 @@ def best_arrangement(hand: Sequence[str], rules: MeldRules) -> Arrangement:
                     p0[2] + p1[2] + p2[2] + p3[2],
                 ))
             total, combo, w, x, y, z = _sets1(t, a, b, c, d, three)
-            p0, p1, p2, p3 = _parts1(t, 0, w), _parts1(t, 1, x), _parts1(t, 2, y), _parts1(t, 3, z)
+            q0, q1, q2, q3 = t.parts1
+            p0, p1, p2, p3 = q0[w], q1[x], q2[y], q3[z]
+            if p0 is None or p1 is None or p2 is None or p3 is None:
+                p0, p1, p2, p3 = _parts1(t, 0, w), _parts1(t, 1, x), _parts1(t, 2, y), _parts1(t, 3, z)
+            if len(combo) == 1:
+                m = combo[0][4]
+                sets = [m] if m is not None else []
+            else:
+                sets = [o[4] for o in combo if o[4] is not None]
             return _new_tuple(Arrangement, (
-                [m for *_r, m in combo if m is not None] + [*p0[0], *p1[0], *p2[0], *p3[0]],
+                [*sets, *p0[0], *p1[0], *p2[0], *p3[0]],
                 [*p0[1], *p1[1], *p2[1], *p3[1]],
                 total,
             ))
@@ -675,8 +693,22 @@ def best_arrangement(hand: Sequence[str], rules: MeldRules) -> Arrangement:
                     p0[2] + p1[2] + p2[2] + p3[2],
                 ))
             return _fast_arrangement(t, [x0, x1, x2, x3], k, e >> 3)
-    dp = _DP(list(hand), rules)
-    return dp.arrangement((1 << len(dp.nat)) - 1, len(dp.wild))
+    arr = _general(t, hand, rules)
+    return _new_tuple(Arrangement, (list(arr.melds), list(arr.deadwood), arr.points))
+
+
+def _general(t: _Tables, hand: Sequence[str], rules: MeldRules) -> Arrangement:
+    """The general path, with a small cache of recent hands: an engine asks about
+    the same hand several times in a turn (legal actions, the move, the view)."""
+    key = tuple(sorted(hand))
+    arr = t.recent.get(key)
+    if arr is None:
+        dp = _DP(list(hand), rules)
+        arr = dp.arrangement((1 << len(dp.nat)) - 1, len(dp.wild))
+        if len(t.recent) >= 4096:
+            t.recent.clear()
+        t.recent[key] = arr
+    return arr
 
 
 def best_discard(hand: list[str], rules: MeldRules) -> tuple[str, Arrangement]:
