@@ -214,9 +214,16 @@
     var m = S.msg, d = m.deal;
     root.setAttribute("data-seq", m.seq);
     root.setAttribute("data-phase", d ? d.phase : "");
-    if (d && d.phase === "over" && d.result && d.result.hands) S.hands[m.table.deal_no] = d.result.hands;
-    // A new deal or a new phase forgets the cards picked for the old one.
-    var key = m.table.deal_no + ":" + (d ? d.phase + ":" + (d.round || 0) : "");
+    if (d && d.phase === "over" && d.result && d.result.hands) {
+      S.hands = {};  // only the last deal's categories are ever shown
+      S.hands[m.table.deal_no] = d.result.hands;
+    }
+    // A new deal or a new phase forgets the cards picked for the old one;
+    // at draw poker the cards picked during a betting round stay picked for
+    // the draw that follows it (same round number).
+    var phase = d ? d.phase : "";
+    if (m.table.game === "draw" && (phase === "bet" || phase === "draw")) phase = "play";
+    var key = m.table.deal_no + ":" + phase + ":" + (d ? d.round || 0 : "");
     if (key !== S.selKey) { S.selKey = key; S.selected = []; }
     renderSeats(); renderCenter(); renderActions(); renderAuto(); renderControls(); renderHands(); renderResult();
     syncPanel(); tick();
@@ -614,7 +621,10 @@
     var m = S.msg, t = m.table, y = me(), d = m.deal, name = myName();
     var inDeal = !!(y && d && d.phase !== "over" && dealPlayers()[name]);
     var lo = t.buy_in[0], hi = t.buy_in[1];
-    var key = JSON.stringify([!!y, y && y.chips, y && y.sitting_out, y && y.owes_big_blind, y && y.post_now,
+    // A seat picked then taken by somebody else is forgotten.
+    if (y || t.players.some(function (p) { return p.seat === S.seatChoice; })) S.seatChoice = null;
+    var dp = dealPlayers()[name], stack = inDeal && dp && typeof dp.chips === "number" ? dp.chips : y && y.chips;
+    var key = JSON.stringify([!!y, stack, y && y.sitting_out, y && y.owes_big_blind, y && y.post_now,
       y && y.leaving, y && y.notice, inDeal, t.players.length, S.seatChoice]);
     if (key === controlsKey) return;
     controlsKey = key;
@@ -656,7 +666,6 @@
     if (isPoker() && y.owes_big_blind && !y.sitting_out && !y.post_now) {
       row.appendChild(btn("Poser la grosse blinde", "post", function () { send({ type: "post" }, "post"); }));
     }
-    var dp = dealPlayers()[name], stack = inDeal && dp && typeof dp.chips === "number" ? dp.chips : y.chips;
     add(elControls, [h("p", { cls: "tl-you" }, "Vous êtes à la place " + (y.seat + 1) + " avec ",
       h("b", { cls: "money", text: fmt(stack) + " jetons" }), inDeal ? " devant vous." : "."), row]);
     var notes = [];

@@ -344,6 +344,14 @@ def test_draw_poker_deal_with_a_draw(browser, players, db_url, tmp_path):
         ana = ps["ana"]
         before = ana.my_cards()
         drawn: dict[str, list[str]] = {}
+        # draw-poker.fr.txt: "Vous pouvez accélérer le jeu en cliquant sur les
+        # cartes ... avant que ce ne soit à votre tour de jouer. Cliquez les
+        # cartes ne les écartera pas": ana picks two cards during the first
+        # betting round; they stay picked until her draw, nothing is sent.
+        mine = ana.page.locator(f"{LIVE} .tl-seat.me .tl-myhand button.pc")
+        mine.nth(0).click()
+        mine.nth(3).click()
+        assert ana.page.locator(f"{LIVE} .tl-myhand .pc.selected").count() == 2
 
         def policy(p: Player, offered: list[str]) -> str | None:
             if "stand-pat" not in offered:  # not the draw yet
@@ -353,12 +361,16 @@ def test_draw_poker_deal_with_a_draw(browser, players, db_url, tmp_path):
             cards = p.page.locator(f"{LIVE} .tl-seat.me .tl-myhand button.pc")
             assert cards.count() == 5
             change = p.page.locator(f"{LIVE} .tl-actions button[data-action=draw]")
-            assert change.is_disabled(), "nothing picked: nothing to change"
-            cards.nth(0).click()
-            cards.nth(3).click()
             picked = p.page.locator(f"{LIVE} .tl-myhand .pc.selected").evaluate_all(
                 "els => els.map(e => e.dataset.card)")
-            assert picked == [before[0], before[3]]
+            assert picked == [before[0], before[3]], "the cards picked before her turn"
+            assert change.text_content() == "Changer 2 cartes"
+            cards.nth(3).click()  # changes her mind: one card only, then two again
+            assert change.text_content() == "Changer 1 carte"
+            cards.nth(0).click()
+            assert change.is_disabled(), "nothing picked: nothing to change (Servi stands pat)"
+            cards.nth(0).click()
+            cards.nth(3).click()
             assert change.text_content() == "Changer 2 cartes"
             p.shot("draw-picking.png")
             drawn["ana"] = picked
