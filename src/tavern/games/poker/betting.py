@@ -43,6 +43,14 @@ STRUCTURES = (NO_LIMIT, POT_LIMIT, FIXED_LIMIT)
 #: Fixed limit: one bet and three raises in a round.
 FIXED_LIMIT_BETS = 4
 
+#: ``_AFTER[n][i]``: the seats after ``i`` going left, round the table of ``n``
+#: (``i = -1``: from seat 0). Precomputed: finding the next speaker is the
+#: commonest step of a deal.
+_AFTER = [
+    {i: tuple((i + 1 + k) % n for k in range(n)) for i in range(-1, n)} if n else {}
+    for n in range(0, 24)
+]
+
 
 class Betting:
     """The chips of one deal: stacks, bets of the current round, pots.
@@ -61,6 +69,8 @@ class Betting:
 
     def __init__(self, stacks: list[int], structure: str, min_bet: int) -> None:
         n = len(stacks)
+        if not 2 <= n < len(_AFTER):
+            raise IllegalAction(f"a betting round needs 2 to {len(_AFTER) - 1} players")
         self.n = n
         self.structure = structure
         self.min_bet = min_bet
@@ -139,14 +149,11 @@ class Betting:
             for i in range(n):
                 if need[i] and bet[i] >= high:
                     need[i] = False
-        # The searches run in C; no exception on the way round the table.
-        if True in need:
-            start = after + 1 if after + 1 < n else 0
-            self.actor = (need[start:] + need[:start]).index(True) + start
-            if self.actor >= n:
-                self.actor -= n
-        else:
-            self.actor = -1
+        for i in _AFTER[n][after]:
+            if need[i]:
+                self.actor = i
+                return
+        self.actor = -1
 
     @property
     def round_over(self) -> bool:
@@ -192,8 +199,8 @@ class Betting:
         if most <= high or not self.may_raise[i] or self.active < 2 - self.allin[i]:
             return None
         folded, allin = self.folded, self.allin
-        for j in range(self.n):
-            if not allin[j] and not folded[j] and j != i and stack[j] + bet[j] > high:
+        for j in _AFTER[self.n][i]:
+            if stack[j] + bet[j] > high and not allin[j] and not folded[j] and j != i:
                 break
         else:
             return None
