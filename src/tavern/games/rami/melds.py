@@ -226,6 +226,8 @@ def _set_reading(cards: Sequence[str], rules: MeldRules) -> Meld | None:
 
 
 def _why_not(cards: Sequence[str], rules: MeldRules) -> str:
+    if not rules.jokers and any(is_joker(c) for c in cards):
+        return "jokers are not wild in this game: a joker joins no meld"
     naturals = [c for c in cards if not _wild(c, rules)]
     if len(naturals) < rules.min_natural:
         return f"a meld needs at least {rules.min_natural} real card(s)"
@@ -266,8 +268,10 @@ def classify(
         if m is not None:
             return m
         if kind == "set":
-            raise IllegalAction(_why_not(cards, rules) if len({c[0] for c in cards if not _wild(c, rules)}) == 1
-                                else "a set needs three or four cards of one rank")
+            one_rank = len({c[0] for c in cards if not _wild(c, rules)}) == 1
+            raise IllegalAction(
+                _why_not(cards, rules) if one_rank else "a set needs three or four cards of one rank"
+            )
     readings = _run_readings(cards, rules)
     if readings:
         given = tuple(cards)
