@@ -332,3 +332,58 @@ def test_lay_offs_chain_on_a_run_and_keep_own_melds():
     assert laid == {0: ["9h", "Th"], 1: ["Kh"]}
     assert [m.cards for m in rest.melds] == [("2c", "3c", "4c")]
     assert rest.points == 5 + 9 + 10 + 10
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_legal_actions_say_exactly_what_is_accepted(seed):
+    """``legal_actions`` "says exactly what that player may do now": every card
+    offered for a discard, a knock or a gin is accepted, every other refused
+    (tried on copies of the deal)."""
+    import copy
+
+    rng = random.Random(seed)
+    tried = Counter()
+    for n in range(4):
+        e = gin.new_deal({}, SEATS, n % 2, rng=SeededSource(rng))
+        while not e.over:
+            p = e.to_act()[0]
+            offered = {a["action"]: a for a in e.legal_actions(p)}
+            if "draw" in offered:
+                for src in ("stock", "discard"):
+                    ok = src in offered["draw"]["sources"]
+                    try:
+                        copy.deepcopy(e).act(p, "draw", source=src)
+                        assert ok
+                    except IllegalAction:
+                        assert not ok
+            else:
+                for action in ("discard", "knock", "gin"):
+                    allowed = offered.get(action, {}).get("cards", [])
+                    for c in dict.fromkeys(e.hands[p]):
+                        try:
+                            copy.deepcopy(e).act(p, action, card=c)
+                            assert c in allowed, (action, c)
+                            tried[action] += 1
+                        except IllegalAction:
+                            assert c not in allowed, (action, c)
+                grand = offered.get("gin", {}).get("grand", False)
+                try:
+                    copy.deepcopy(e).act(p, "gin")
+                    assert grand
+                except IllegalAction:
+                    assert not grand
+            _step(e, rng)
+    assert tried["discard"] and tried["knock"] + tried["gin"], tried
+
+
+def _step(e, rng):
+    """One move of the property player above (knocks and gins when it can)."""
+    p = e.to_act()[0]
+    la = {a["action"]: a for a in e.legal_actions(p)}
+    if "gin" in la:
+        g = la["gin"]
+        e.act(p, "gin") if g["grand"] else e.act(p, "gin", card=g["cards"][0])
+    elif "knock" in la:
+        e.act(p, "knock", card=la["knock"]["cards"][0])
+    else:
+        e.act(p, **e.timeout_action(p))

@@ -191,3 +191,37 @@ def test_tavern_replay_dispatches_remigio_records():
     e.act("B", "close", card="Ks")
     out = registry.replay(e.record())
     assert out["finished"] and out["chips"] == e.result()["chips"]
+
+
+@pytest.mark.parametrize("seed, n", [(1, 2), (2, 4)])
+def test_legal_actions_say_exactly_what_is_accepted(seed, n):
+    """Every card offered for a discard or a close is accepted, every other
+    refused; so are the draw sources (tried on copies of the deal)."""
+    import copy
+
+    rng = random.Random(seed)
+    e = remigio.new_deal({"rounds_after_stock": 1}, seats(n), 0, rng=SeededSource(rng))
+    tried = Counter()
+    while not e.over:
+        p = e.to_act()[0]
+        offered = {a["action"]: a for a in e.legal_actions(p)}
+        if "draw" in offered:
+            for src in ("stock", "discard"):
+                ok = src in offered["draw"]["sources"]
+                try:
+                    copy.deepcopy(e).act(p, "draw", source=src)
+                    assert ok
+                except IllegalAction:
+                    assert not ok
+        else:
+            for action in ("discard", "close"):
+                allowed = offered.get(action, {}).get("cards", [])
+                for c in dict.fromkeys(e.hands[p]):
+                    try:
+                        copy.deepcopy(e).act(p, action, card=c)
+                        assert c in allowed, (action, c)
+                        tried[action] += 1
+                    except IllegalAction:
+                        assert c not in allowed, (action, c)
+        e.act(p, **e.timeout_action(p))
+    assert tried["discard"]
