@@ -228,12 +228,14 @@ class Betting:
         if i != self.actor:
             return []
         high, mine = self.high, self.bet[i]
+        most = mine + self.stack[i]
         if high > mine:
-            most = mine + self.stack[i]
             out: list[dict[str, Any]] = [
                 {"action": "fold"}, {"action": "call", "amount": high if high < most else most}]
         else:
             out = [{"action": "check"}]
+        if most <= high or not self.may_raise[i]:
+            return out
         bounds = self.raise_bounds(i)
         if bounds is not None:
             out.append({"action": "raise" if high > 0 else "bet", "min": bounds[0], "max": bounds[1]})

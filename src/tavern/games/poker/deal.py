@@ -117,7 +117,8 @@ class PokerDeal:
         self.b = Betting([seats[k]["chips"] for k in order], structure, big_blind)
         self.rake = rake
         self.round = 0
-        self.actions: list[dict[str, Any]] = []
+        # (player, action, argument or None): made into record dicts on demand.
+        self.actions: list[tuple[str, str, Any]] = []
         self.board: list[str] = []
         self.protected: list[bool] = [False] * n
         self.final_aggressor = -1
@@ -332,13 +333,12 @@ class PokerDeal:
                     if len(args) > 1:
                         raise IllegalAction(f"a {action} takes only an amount", action=action)
                     b.act(i, action, amount)
-                    entry = {"player": player, "action": action, "amount": amount}
                     ev = {"event": action, "player": player, "amount": amount}
                 else:
                     if args:
                         raise IllegalAction(f"{action} takes no arguments", action=action)
                     b.act(i, action)
-                    entry = {"player": player, "action": action}
+                    amount = None
                     if action == "call":
                         ev = {"event": action, "player": player, "amount": b.bet[i]}
                     else:
@@ -348,7 +348,7 @@ class PokerDeal:
             except IllegalAction as exc:
                 exc.player = player
                 raise
-            self.actions.append(entry)
+            self.actions.append((player, action, amount))
             events = [ev]
             if b.actor < 0:
                 self._round_done()
@@ -370,7 +370,7 @@ class PokerDeal:
                 self.mucked.add(i)
             else:
                 raise IllegalAction("at the showdown you show or muck", player=player, action=action)
-            self.actions.append({"player": player, "action": action})
+            self.actions.append((player, action, None))
             self.sd_pos += 1
             self._advance_showdown()
             return [{"event": action, "player": player, **({"cards": self.hole[i]} if action == "show" else {})}]
@@ -400,7 +400,7 @@ class PokerDeal:
             raise IllegalAction(f"{player} is already protected", player=player)
         b = self.b
         self.protected[i] = True
-        self.actions.append({"player": player, "action": "protect"})
+        self.actions.append((player, "protect", None))
         events: list[Event] = [{"event": "protect", "player": player}]
         b.set_all_in(i)
         if self.phase == BET:
@@ -493,8 +493,17 @@ class PokerDeal:
             "config": {k: dict(v) if isinstance(v, dict) else v for k, v in self.config.items()},
             "seats": seats, "button": self.button,
             "deck": list(self.deck), "reshuffles": [list(r) for r in self.reshuffles],
-            "actions": posts + [dict(a) for a in self.actions],
+            "actions": posts + [_entry(a) for a in self.actions],
         }
+
+
+def _entry(action: tuple[str, str, Any]) -> dict[str, Any]:
+    player, name, arg = action
+    if name == "draw":
+        return {"player": player, "action": name, "discard": list(arg)}
+    if arg is None:
+        return {"player": player, "action": name}
+    return {"player": player, "action": name, "amount": arg}
 
 
 def stacked_deck(holes: list[list[str]], board: list[str] | tuple[str, ...] = (),

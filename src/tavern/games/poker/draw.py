@@ -137,7 +137,7 @@ class DrawPoker(PokerDeal):
         self.hole[i] = kept + new
         self.muck.extend(discard)
         if record:
-            self.actions.append({"player": player, "action": "draw", "discard": list(discard)})
+            self.actions.append((player, "draw", list(discard)))
         ev: Event = {"event": "draw", "player": player, "count": k}
         if reshuffled:
             ev["reshuffle"] = True
