@@ -387,3 +387,15 @@ def _step(e, rng):
         e.act(p, "knock", card=la["knock"]["cards"][0])
     else:
         e.act(p, **e.timeout_action(p))
+
+
+def test_three_small_cards_are_no_knock():
+    """"huit ou neuf cartes formant des combinaisons": 7 cards in melds and 2 + 3
+    + 4 = 9 left over is no knock, even under a 10."""
+    hand = ["8c", "8d", "8h", "Js", "Qs", "Ks", "As", "2c", "3d", "4h"]
+    assert min_deadwood(hand, gin.RULES) == 9
+    assert gin.knock_arrangement(hand, 10) is None
+    e = deal(hand + ["Kd"], A_LOOSE[1:] + ["9s"], turned="Th")
+    assert all(a["action"] != "knock" for a in e.legal_actions("B"))
+    with pytest.raises(IllegalAction, match="8 or 9 of your cards"):
+        e.act("B", "knock", card="Kd")
