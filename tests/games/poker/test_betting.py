@@ -11,7 +11,7 @@ import pytest
 from tavern.games.base import IllegalAction
 from tavern.games.poker import draw, ramponneau
 from tavern.games.poker.betting import Rake, build_pots, split
-from tavern.games.poker.deal import stacked_deck
+from tavern.games.poker.records import stacked_deck
 
 BOARD = ["2c", "7d", "9h", "Js", "3s"]
 

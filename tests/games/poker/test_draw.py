@@ -10,7 +10,7 @@ import pytest
 from tavern.cards import CardError, SeededSource, deck52
 from tavern.games.base import IllegalAction
 from tavern.games.poker import draw
-from tavern.games.poker.deal import stacked_deck
+from tavern.games.poker.records import stacked_deck
 
 FL = {"big_blind": 4, "structure": "fixed-limit", "draws": 1}
 

@@ -8,7 +8,7 @@ import pytest
 
 from tavern.games.base import Engine, IllegalAction
 from tavern.games.poker import ramponneau
-from tavern.games.poker.deal import stacked_deck
+from tavern.games.poker.records import stacked_deck
 
 CFG = {"small_blind": 5, "big_blind": 10}
 BOARD = ["2c", "7d", "9h", "Js", "3s"]

@@ -10,7 +10,7 @@ import pytest
 from tavern.cli import main
 from tavern.games.base import IllegalAction
 from tavern.games.poker import draw, ramponneau
-from tavern.games.poker.deal import stacked_deck
+from tavern.games.poker.records import stacked_deck
 from tavern.games.poker.phh import to_phh
 
 BOARD = ["2c", "7d", "9h", "Js", "3s"]

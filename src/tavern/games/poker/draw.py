@@ -22,7 +22,8 @@ from typing import Any
 from tavern.cards import CardError, RandomSource, deck52, shuffle
 from tavern.games.base import Event, IllegalAction
 from tavern.games.poker.config import DrawConfig, validate
-from tavern.games.poker.deal import DRAW, PokerDeal, check_seats, replay_record
+from tavern.games.poker.deal import DRAW, PokerDeal, check_seats
+from tavern.games.poker.records import replay_record
 from tavern.games.poker.evaluator import rank
 
 GAME = "draw"

@@ -13,7 +13,8 @@ from typing import Any
 from tavern.cards import RandomSource, deck52
 from tavern.games.poker.betting import NO_LIMIT
 from tavern.games.poker.config import RamponneauConfig, validate
-from tavern.games.poker.deal import SHOWDOWN, PokerDeal, check_seats, replay_record
+from tavern.games.poker.deal import SHOWDOWN, PokerDeal, check_seats
+from tavern.games.poker.records import replay_record
 from tavern.games.poker.evaluator import rank7
 
 GAME = "ramponneau"
