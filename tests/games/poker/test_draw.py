@@ -238,3 +238,16 @@ def test_view_shows_own_hand_only():
     mine = json.dumps(e.view("P0"))
     assert all(f'"{c}"' in mine for c in e.hole[0])
     assert not any(f'"{c}"' in mine for c in e.hole[1] + e.hole[2] + e.stock)
+
+
+def test_draw_rake_has_no_flop_no_drop_off_by_default():
+    """RULES.md: draw poker "Rake ≈ 5 % with a cap, owner's choice"; "no flop, no drop"
+    is the hold'em default only. The owner may still ask for it."""
+    s = seats(3)
+    for rake, expected in [({"percent": 10}, 1), ({"percent": 10, "no_flop_no_drop": True}, 0)]:
+        e = draw.new_deal({"big_blind": 4, "rake": rake}, s, 2)
+        e.act("P2", "raise", amount=8)
+        e.act("P0", "fold")
+        e.act("P1", "fold")
+        assert e.result()["rake"] == expected  # 10 % of the 10 in the pot (2 + 4 + 4)
+        assert e.record()["config"]["rake"]["no_flop_no_drop"] is bool(expected == 0)

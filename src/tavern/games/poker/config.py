@@ -72,6 +72,10 @@ class DrawConfig(BaseModel):
 
     @model_validator(mode="after")
     def _blinds(self) -> "DrawConfig":
+        # "No flop, no drop" is a hold'em default: at draw poker it is off
+        # unless the owner asks for it (no rake before the first draw).
+        if "no_flop_no_drop" not in self.rake.model_fields_set:
+            self.rake.no_flop_no_drop = False
         half = self.big_blind // 2
         if self.small_blind is None:
             self.small_blind = half
