@@ -42,6 +42,26 @@ def run_migrations_offline() -> None:
 
 
 def _run(connection) -> None:  # noqa: ANN001
+    sqlite = connection.dialect.name == "sqlite"
+    if sqlite:
+        # Batch mode rebuilds a SQLite table to change a constraint; with
+        # foreign keys enforced, dropping the old copy would fail as soon as
+        # rows point at it. The pragma only works outside a transaction, so it
+        # goes to the driver's connection directly, and the keys are checked
+        # once the migrations are done.
+        connection.connection.driver_connection.execute("PRAGMA foreign_keys=OFF")
+    try:
+        _configure_and_run(connection)
+    finally:
+        if sqlite:
+            raw = connection.connection.driver_connection
+            broken = raw.execute("PRAGMA foreign_key_check").fetchall()
+            raw.execute("PRAGMA foreign_keys=ON")
+            if broken:
+                raise RuntimeError(f"the migration broke foreign keys: {broken[:5]}")
+
+
+def _configure_and_run(connection) -> None:  # noqa: ANN001
     context.configure(
         connection=connection,
         target_metadata=target_metadata,

@@ -24,6 +24,11 @@ carry: dict | None = None) -> Engine``
 ``deck_composition(config: dict, n_players: int) -> list[str]``
     The unshuffled cards the deal uses (the table needs it for deck items).
 
+``carried_chips(carry: dict | None) -> int`` (games whose carry holds chips)
+    The chips a carry holds for the next deal (a Rams pot, the Rummoli board).
+    The table books the change of this amount in the table's carried-pot
+    ledger account, so a deal balances: results + rake + change carried = 0.
+
 An :class:`Engine` object then offers the methods below. Actions are named as in
 the hand records: ``engine.act("B", "raise", amount=100)`` appends
 ``{"player": "B", "action": "raise", "amount": 100}`` to the record.

@@ -116,6 +116,11 @@ def cashier(session: Session, table_id: int, currency: str) -> LedgerAccount:
     return account(session, "table", table_id, currency, table_id if currency == "chips" else None)
 
 
+def carried_pot(session: Session, table_id: int) -> LedgerAccount:
+    """The chips a table carries from deal to deal (``pot`` owner kind)."""
+    return account(session, "pot", table_id, "chips", table_id)
+
+
 def balance(
     session: Session,
     owner_kind: str,
@@ -272,18 +277,29 @@ def settle_deal(
     rake: int,
     owner_id: int,
     reference: str,
+    carried: int = 0,
 ) -> str | None:
     """Book a deal's result: ``deltas`` is each player's net chips (after the
-    rake), ``rake`` the chips raked, credited as écus to the tavern owner.
-    Losers pay the cashier, the cashier pays the winners, so it must balance:
-    ``sum(deltas) + rake == 0``. Runs in the caller's transaction; returns the
-    transfer id (``None`` when nothing moved)."""
+    rake), ``rake`` the chips raked, credited as écus to the tavern owner,
+    ``carried`` the chips the deal put into (positive) or took out of
+    (negative) the pot the table carries to the next deal (a Rams pot, the
+    Rummoli board: the table's ``pot`` account). Losers pay the cashier, the
+    cashier pays the winners and the carried pot, so it must balance:
+    ``sum(deltas) + rake + carried == 0``. Runs in the caller's transaction;
+    returns the transfer id (``None`` when nothing moved)."""
     if not isinstance(rake, int) or rake < 0:
         raise LedgerError("the rake is a whole number of chips, at least 0")
-    if sum(deltas.values()) + rake != 0:
-        raise LedgerError(f"a deal must balance: sum of results {sum(deltas.values())} + rake {rake} != 0")
+    if sum(deltas.values()) + rake + carried != 0:
+        raise LedgerError(
+            f"a deal must balance: sum of results {sum(deltas.values())} + rake {rake} "
+            f"+ carried {carried} != 0"
+        )
     desk = cashier(session, table_id, "chips")
     legs: list[Leg] = []
+    if carried > 0:
+        legs.append(Leg(desk, carried_pot(session, table_id), carried, "chips"))
+    elif carried < 0:
+        legs.append(Leg(carried_pot(session, table_id), desk, -carried, "chips"))
     for user_id, delta in sorted(deltas.items()):
         if delta < 0:
             legs.append(Leg(account(session, "user", user_id, "chips", table_id), desk, -delta, "chips"))

@@ -73,7 +73,9 @@ class Base(DeclarativeBase):
 ROLES = ("player", "admin")
 ITEM_KINDS = ("deck52", "deck32")
 CURRENCIES = ("ecus", "tokens", "chips")
-OWNER_KINDS = ("user", "tavern", "table", "house")
+#: ``pot``: chips a table carries from one deal to the next (a Rams pot, the
+#: Rummoli board): they belong to no player until a deal awards them.
+OWNER_KINDS = ("user", "tavern", "table", "house", "pot")
 TABLE_STATUSES = ("open", "closed")
 
 
@@ -206,7 +208,7 @@ class LedgerAccount(Base):
     __tablename__ = "ledger_accounts"
     __table_args__ = (
         CheckConstraint("currency IN ('ecus', 'tokens', 'chips')", name="currency"),
-        CheckConstraint("owner_kind IN ('user', 'tavern', 'table', 'house')", name="owner_kind"),
+        CheckConstraint("owner_kind IN ('user', 'tavern', 'table', 'house', 'pot')", name="owner_kind"),
         Index("ix_ledger_accounts_owner", "owner_kind", "owner_id"),
     )
 

@@ -98,6 +98,7 @@ class TableActor:
 
     async def start(self) -> None:
         rows = await asyncio.to_thread(self.bank.load_seats, self.info.id)
+        self.carry = await asyncio.to_thread(self.bank.last_carry, self.info.id)
         for r in rows:
             seat = SeatState(r.seat_no, r.user_id, r.username, r.chips, r.sitting_out,
                              r.owes_big_blind, time_bank=self.time_bank)
@@ -449,8 +450,9 @@ class TableActor:
         chips = result["chips"]
         deltas = {self.dealt[name].user_id: chips[name] - self.dealt[name].chips for name in self.dealt}
         rake = int(result.get("rake", 0) or 0)
+        carried = self._carried(result.get("carry")) - self._carried(self.carry)
         await asyncio.to_thread(self.bank.finish_deal, self.archive_id, self.info.id, self.info.owner_id,
-                                deltas, rake, record, result)
+                                deltas, rake, record, result, carried)
         for name, seat in self.dealt.items():
             seat.chips = chips[name]
             if self.time_bank:  # a table without time bank never grows one
@@ -465,6 +467,10 @@ class TableActor:
             elif seat.sitting_out and seat.auto == "check_fold":
                 seat.auto = None
         self.next_deal_at = self.clock() + self.deal_pause
+
+    def _carried(self, carry: dict[str, Any] | None) -> int:
+        count = getattr(self.module, "carried_chips", None)
+        return count(carry) if count is not None else 0
 
     # --- views ----------------------------------------------------------------
 

@@ -175,12 +175,13 @@ class SqlBank:
         return self._tx(work)
 
     def finish_deal(self, archive_id: int, table_id: int, owner_id: int, deltas: dict[int, int], rake: int,
-                    record: dict[str, Any], result: dict[str, Any]) -> None:
-        """The end of a deal, in one transaction: chips moved in the ledger,
-        the rake paid to the tavern owner, the archive completed."""
+                    record: dict[str, Any], result: dict[str, Any], carried: int = 0) -> None:
+        """The end of a deal, in one transaction: chips moved in the ledger
+        (between players, and to or from the pot the table carries to the
+        next deal), the rake paid to the tavern owner, the archive completed."""
 
         def work(s: Session) -> None:
-            ledger.settle_deal(s, table_id, deltas, rake, owner_id, f"hand:{archive_id}")
+            ledger.settle_deal(s, table_id, deltas, rake, owner_id, f"hand:{archive_id}", carried)
             row = s.get(ArchivedHand, archive_id)
             row.record = record
             row.result = result
@@ -190,6 +191,18 @@ class SqlBank:
             row.ended = _now()
 
         self._tx(work)
+
+    def last_carry(self, table_id: int) -> dict[str, Any] | None:
+        """What the table's last finished deal handed to the next one (the
+        carried pot is in the ledger; this is its state for the engine)."""
+
+        def work(s: Session) -> dict[str, Any] | None:
+            stmt = (select(ArchivedHand).where(ArchivedHand.table_id == table_id, ArchivedHand.voided.is_(False))
+                    .order_by(ArchivedHand.id.desc()).limit(1))
+            row = s.scalars(stmt).first()
+            return (row.result or {}).get("carry") if row is not None else None
+
+        return self._tx(work)
 
     def void_interrupted(self, table_id: int | None = None) -> list[int]:
         """At start-up: every deal archived as in progress was interrupted by

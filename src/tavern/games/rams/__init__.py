@@ -14,7 +14,15 @@ from tavern.games.base import IllegalAction
 from tavern.games.rams.config import RamsConfig, parse_config
 from tavern.games.rams.engine import RamsEngine
 
-__all__ = ["RamsConfig", "RamsEngine", "deck_composition", "new_deal", "replay"]
+__all__ = ["RamsConfig", "RamsEngine", "carried_chips", "deck_composition", "new_deal", "replay"]
+
+
+def carried_chips(carry: dict[str, Any] | None) -> int:
+    """Chips held over to the next deal: the pot "au coup" (à la partie the
+    carry counts tokens, not chips)."""
+    if not carry or "pot" not in carry:
+        return 0
+    return int(carry["pot"])
 
 
 def deck_composition(config: dict[str, Any] | None = None, n_players: int = 0) -> list[str]:

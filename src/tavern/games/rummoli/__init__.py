@@ -11,8 +11,18 @@ from tavern.games.rummoli.closing import close_table
 from tavern.games.rummoli.config import STANDARD_PAY_SECTIONS, PaySection, RummoliConfig
 from tavern.games.rummoli.engine import GAME, RummoliDeal, deck_composition, new_deal, replay
 
+
+
+def carried_chips(carry: dict | None) -> int:
+    """Chips held over to the next deal: everything on the board."""
+    if not carry:
+        return 0
+    return sum(int(v) for v in carry.get("board", {}).values())
+
+
 __all__ = [
     "GAME",
+    "carried_chips",
     "STANDARD_PAY_SECTIONS",
     "PaySection",
     "RummoliConfig",
