@@ -311,3 +311,39 @@ def test_a_carried_pot_is_booked_in_the_ledger_across_deals(session_factory):
         return actor.carry
 
     assert run(restart()) == carry
+
+
+@pytest.mark.parametrize("game,names", [
+    ("rummoli", ("ana", "bob", "cid")),
+    ("gin", ("ana", "bob")),
+    ("remigio", ("ana", "bob", "cid")),
+    ("rami", ("ana", "bob", "cid")),
+    ("double_rami", ("ana", "bob")),
+    ("draw", ("ana", "bob", "cid")),
+])
+def test_the_runtime_plays_every_game_through_the_engine_contract(session_factory, game, names):
+    """Issue: "The runtime must be game-agnostic (it drives any engine through
+    the engine contract)". Each player plays the engine's own time-out move."""
+    from tavern.services import ledger
+
+    stakes = {"small_bet": 2} if game == "draw" else {"unit": 1}
+    w = build_world(session_factory, game=game, stakes=stakes, rake_percent=0)
+
+    async def scenario():
+        h = Harness(w)
+        actor = await h.start(seated=names)
+        for _ in range(3):
+            await h.play_deal(lambda name, legal: actor.engine.timeout_action(name))
+            await h.settle()
+        await actor.stop()
+        return actor
+
+    actor = run(scenario())
+    assert actor.deals >= 2
+    with w.factory() as s:
+        pot = ledger.balance(s, "pot", w.table_id, "chips", w.table_id)
+        from tavern.store.models import ArchivedHand
+        finished = [h for h in s.query(ArchivedHand) if not h.voided]
+    assert len(finished) >= 2 and all(h.record["game"] == game for h in finished)
+    assert sum(w.chips(n) for n in names) + pot == 200 * len(names)  # no chip created or lost
+    assert w.audit_ok()
