@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
+from tavern.games.registry import GAMES
 from tavern.services import ledger, taverns, users
 from tavern.services.seed import seed
 from tavern.store.db import run_transaction
@@ -25,7 +26,9 @@ def test_seed_builds_the_demo_world_and_running_it_twice_changes_nothing(session
             assert users.authenticate(s, login.username, login.password) is not None
         assert users.find_by_username(s, "admin").role == "admin"
         tables = {t.table.name: t.table.game for t in taverns.list_open_tables(s)}
-        assert tables == {"Ramponneau 1/2": "ramponneau", "Draw Poker": "draw"}
+        # Issue 2: "open tables as soon as game engines exist" — one per game.
+        assert sorted(tables.values()) == sorted(GAMES)
+        assert tables["Ramponneau 1/2"] == "ramponneau" and tables["Draw Poker"] == "draw"
         alice = users.find_by_username(s, "alice")
         assert ledger.balance(s, "user", alice.id, "ecus") > 0
         assert ledger.balance(s, "user", alice.id, "tokens") > 0
@@ -46,10 +49,11 @@ def test_the_seeded_tables_can_deal(session_factory):
     bank = SqlBank(session_factory)
     with session_factory() as s:
         ids = [t.table.id for t in taverns.list_open_tables(s)]
-    assert len(ids) == 2
+    assert len(ids) == len(GAMES)
     for table_id in ids:
         info = bank.table_info(table_id)
+        fewest = taverns.NEEDS[info.game].seats[0]
         deal = load(info.game).new_deal(
-            engine_config(info), [{"player": "A", "chips": 200}, {"player": "B", "chips": 200}], 0
+            engine_config(info), [{"player": p, "chips": 200} for p in "ABCDEFGH"[:fewest]], 0
         )
         assert not deal.over and deal.to_act()

@@ -25,7 +25,8 @@ PLAYERS = [("alice", "alice-demo"), ("bruno", "bruno-demo"), ("chloe", "chloe-de
 PLAYER_ECUS = 5_000
 PLAYER_TOKENS = 50
 OWNER_ECUS = 2_000
-DECKS = {"deck52": 3, "deck32": 1}
+#: Enough decks for every demo table (Gin and Double rami use two each).
+DECKS = {"deck52": 9, "deck32": 1}
 TABLES = [
     {
         "name": "Ramponneau 1/2", "game": "ramponneau", "stakes": {"small_blind": 1, "big_blind": 2},
@@ -36,6 +37,13 @@ TABLES = [
         "stakes": {"small_bet": 2},
         "seats": 6, "rake_percent": 5, "rake_cap": 10, "no_flop_no_drop": False, "action_timer_seconds": 30,
     },
+    # The other games, one table each, a chip per point (or per trick, per section).
+    {"name": "Rami français", "game": "rami", "stakes": {"unit": 1}, "seats": 4, "action_timer_seconds": 60},
+    {"name": "Gin rummy", "game": "gin", "stakes": {"unit": 1}, "seats": 2, "action_timer_seconds": 60},
+    {"name": "Double rami", "game": "double_rami", "stakes": {"unit": 1}, "seats": 4, "action_timer_seconds": 60},
+    {"name": "Remigio", "game": "remigio", "stakes": {"unit": 1}, "seats": 5, "action_timer_seconds": 60},
+    {"name": "Rummoli", "game": "rummoli", "stakes": {"unit": 1}, "seats": 6, "action_timer_seconds": 60},
+    {"name": "Rams", "game": "rams", "stakes": {"unit": 1}, "seats": 5, "action_timer_seconds": 60},
 ]
 
 
