@@ -25,7 +25,7 @@ from typing import Any
 
 from tavern.cards import RandomSource, check_deck_order, deck52, shuffle
 from tavern.games.base import Event, IllegalAction, LegalAction
-from tavern.games.poker.betting import Betting, Rake, build_pots, split
+from tavern.games.poker.betting import _AFTER, Betting, Rake, build_pots, split
 from tavern.games.poker.evaluator import category_of
 
 BET, DRAW, SHOWDOWN, OVER = "bet", "draw", "showdown", "over"
@@ -158,7 +158,10 @@ class PokerDeal:
         b.post(sb, self.small_blind)
         b.post(bb, self.big_blind)
         for i, k in enumerate(order):
-            post = seats[k].get("post")
+            seat = seats[k]
+            if len(seat) == 2:  # just player and chips: the common case
+                continue
+            post = seat.get("post")
             if not post or i == bb:
                 continue
             if i == sb:
@@ -214,7 +217,8 @@ class PokerDeal:
         b = self.b
         n = len(self.players)
         start = self.final_aggressor if self.final_aggressor >= 0 else 0
-        self.sd_order = [i for i in ((start + k) % n for k in range(n)) if not b.folded[i]]
+        folded = b.folded
+        self.sd_order = [i for i in _AFTER[n][start - 1] if not folded[i]]
         self.sd_pos = 0
         self.pots = [{"amount": a, "eligible": e} for a, e in build_pots(b.total, b.folded)]
         for i in self.sd_order:
