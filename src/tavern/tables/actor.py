@@ -21,7 +21,7 @@ from tavern.cards import CSPRNG, CardError, RandomSource
 from tavern.games import registry
 from tavern.games.base import Engine, IllegalAction
 from tavern.services.taverns import NEEDS
-from tavern.tables.bank import SqlBank, TableInfo
+from tavern.tables.bank import SETTLEMENTS, SqlBank, TableInfo
 from tavern.tables.broadcast import SPECTATORS, Broadcaster
 from tavern.tables.engine_config import engine_config
 from tavern.tables.seating import BLIND_GAMES, SeatState, choose_lineup
@@ -451,8 +451,9 @@ class TableActor:
         deltas = {self.dealt[name].user_id: chips[name] - self.dealt[name].chips for name in self.dealt}
         rake = int(result.get("rake", 0) or 0)
         carried = self._carried(result.get("carry")) - self._carried(self.carry)
-        await asyncio.to_thread(self.bank.finish_deal, self.archive_id, self.info.id, self.info.owner_id,
-                                deltas, rake, record, result, carried)
+        await asyncio.get_running_loop().run_in_executor(  # not behind the deal starts (bank.SETTLEMENTS)
+            SETTLEMENTS, self.bank.finish_deal, self.archive_id, self.info.id, self.info.owner_id,
+            deltas, rake, record, result, carried)
         for name, seat in self.dealt.items():
             seat.chips = chips[name]
             if self.time_bank:  # a table without time bank never grows one

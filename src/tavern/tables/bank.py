@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,6 +73,39 @@ def _hands_info(s: Session, user_id: int, tavern_id: int) -> dict[str, Any]:
     return {"free": left.free, "paid": left.paid, "unlimited": owner, "can_deal": ok, "why": why}
 
 
+#: The settlements' own worker thread (:meth:`TableActor._finish_deal`): the
+#: last view of a deal waits for its settlement, which must not queue in the
+#: default thread pool behind the other tables' deal starts.
+SETTLEMENTS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tavern-settle")
+
+
+class _Writer:
+    """One writer at a time among this process's threads; urgent turns
+    (settlements: a player is waiting for the view) go before the others."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._busy = False
+        self._urgent = 0  #: urgent turns waiting
+
+    @contextmanager
+    def turn(self, urgent: bool = False) -> Iterator[None]:
+        with self._cond:
+            self._urgent += int(urgent)
+            try:
+                while self._busy or (not urgent and self._urgent):
+                    self._cond.wait()
+            finally:
+                self._urgent -= int(urgent)
+            self._busy = True
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._busy = False
+                self._cond.notify_all()
+
+
 class SqlBank:
     """The real database, through the services layer."""
 
@@ -79,15 +115,16 @@ class SqlBank:
         # write lock taken polls for it with sleeps of up to 100 ms (its busy
         # handler), first come not first served. With the tables' worker
         # threads all writing (sit, begin_deal, finish_deal…), a settlement
-        # could wait seconds behind the others. Our own threads queue on a
-        # Python lock instead: woken as soon as the previous one commits.
+        # could wait seconds behind the others. Our own threads queue on
+        # :class:`_Writer` instead: woken as soon as the previous one commits,
+        # settlements first (bench/bench_tables.py measured it).
         bind = getattr(self._factory, "kw", {}).get("bind")
-        self._one_writer = threading.Lock() if bind is not None and bind.dialect.name == "sqlite" else None
+        self._writer = _Writer() if bind is not None and bind.dialect.name == "sqlite" else None
 
-    def _tx(self, work: Any) -> Any:
-        if self._one_writer is None:
+    def _tx(self, work: Any, *, urgent: bool = False) -> Any:
+        if self._writer is None:
             return run_transaction(self._factory, work)
-        with self._one_writer:
+        with self._writer.turn(urgent):
             return run_transaction(self._factory, work)
 
     def table_info(self, table_id: int) -> TableInfo | None:
@@ -190,7 +227,7 @@ class SqlBank:
             row.rake = rake
             row.ended = _now()
 
-        self._tx(work)
+        self._tx(work, urgent=True)  # the deal's last view waits for it
 
     def last_carry(self, table_id: int) -> dict[str, Any] | None:
         """What the table's last finished deal handed to the next one (the
