@@ -286,13 +286,13 @@ async def _worker(cfg: dict[str, Any], ready: Any, go: Any) -> dict[str, Any]:
         for b in bots[::cfg["size"]]:
             loop.call_later(rng.uniform(0, 0.2), lambda b=b: asyncio.ensure_future(b.act(0)))
     if cfg["mode"] == "tavern":  # everybody seated before the clock starts
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 150
         while not all(b.seated.is_set() for b in bots):
             for t in tasks:
                 if t.done() and t.exception() is not None:
                     raise t.exception()
             if time.monotonic() > deadline:
-                raise RuntimeError("the bots were not all seated after 120 s")
+                raise RuntimeError("the bots were not all seated after 150 s")
             await asyncio.sleep(0.05)
     ready.put(len(conns))
     loop = asyncio.get_running_loop()

@@ -197,7 +197,8 @@ def summary(name: str, r: dict[str, Any]) -> str:
     lat = r["latencies"]
     s = r["seconds"]
     lines = [
-        f"{name}: {r['connections']} connections (opened in {r['connect_s']:.1f} s), {s:.0f} s measured",
+        f"{name}: {r['connections']} connections (connected{' and seated' if name == 'tavern' else ''} "
+        f"in {r['connect_s']:.1f} s), {s:.0f} s measured",
         f"  actions/s {r['actions'] / s:8.1f}    frames received/s {r['frames'] / s:8.0f}"
         f"    mean frame {r['frame_bytes']:.0f} B",
         f"  action->view latency  p50 {pct(lat, 0.50):6.2f} ms   p90 {pct(lat, 0.90):6.2f} ms"
@@ -223,8 +224,9 @@ def main() -> int:
     ap.add_argument("--tables", type=int, default=None)
     ap.add_argument("--seconds", type=float, default=None, help="measured duration per side")
     ap.add_argument("--warmup", type=float, default=None)
-    ap.add_argument("--think", type=float, default=0.1,
-                    help="mean think time of a bot before acting, seconds (uniform ±50 %%)")
+    ap.add_argument("--think", type=float, default=1.0,
+                    help="mean think time of a bot before acting, seconds (uniform ±50 %%); 1 s is a few "
+                         "times the pace of a busy online table, 0.1 a stress test")
     ap.add_argument("--pause", type=float, default=0.05, help="TAVERN_DEAL_PAUSE_SECONDS")
     ap.add_argument("--keep", action="store_true", help="keep the temp dir (database, server logs)")
     ap.add_argument("--bot-procs", type=int, default=1, help="bot processes (the machine has 2 cores)")
