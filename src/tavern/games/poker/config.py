@@ -6,6 +6,7 @@ pydantic inside the betting loop.
 
 from __future__ import annotations
 
+import copy
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -85,15 +86,20 @@ class DrawConfig(BaseModel):
 
 
 _CACHE: dict[tuple[type, str], tuple[Any, dict[str, Any], Rake]] = {}
+_LAST: dict[type, tuple[Any, Any, tuple[Any, dict[str, Any], Rake]]] = {}
 
 
 def validate(model: type[BaseModel], config: Any, game: str) -> tuple[Any, dict[str, Any], Rake]:
     """The validated config, its JSON form and its rake. A table deals
     thousands of hands with the same config: validation is remembered by
     value (the three are never mutated)."""
+    last = _LAST.get(model)
+    if last is not None and last[0] is config and last[1] == config:
+        return last[2]  # the same dict as last deal, unchanged
     key = (model, repr(config))
     hit = _CACHE.get(key)
     if hit is not None:
+        _LAST[model] = (config, copy.deepcopy(config), hit)
         return hit
     try:
         cfg = model.model_validate(config)

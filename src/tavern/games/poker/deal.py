@@ -456,12 +456,15 @@ class PokerDeal:
             return self._result
         if self.phase != OVER:
             raise IllegalAction("the deal is not over")
-        names = self.players
-        chips = {s["player"]: s["chips"] for s in self.seats}
-        delta = {s["player"]: 0 for s in self.seats}
+        names, stack = self.players, self.b.stack
+        chips: dict[str, int] = {}
+        delta: dict[str, int] = {}
+        for seat in self.seats:  # waiting seats too: their chips do not move
+            chips[seat["player"]] = seat["chips"]
+            delta[seat["player"]] = 0
         for i, p in enumerate(names):
-            chips[p] = self.b.stack[i]
-            delta[p] = self.b.stack[i] - self.seats[self.pos[i]]["chips"]
+            delta[p] = stack[i] - chips[p]
+            chips[p] = stack[i]
         pots = [{
             "amount": pot["amount"], "rake": pot["rake"],
             "eligible": [names[i] for i in pot["eligible"]],
