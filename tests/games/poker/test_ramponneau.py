@@ -308,3 +308,15 @@ def test_the_documented_example_runs():
     exec(compile(code, "docs/games/poker.md", "exec"), scope)
     deal = scope["deal"]
     assert deal.over and deal.result()["chips"] == {"Ana": 577, "Bob": 490, "Cid": 430}
+
+
+def test_a_changed_config_is_validated_again():
+    """The config is validated once and remembered (speed), but a table that edits
+    its config dict between deals gets the new stakes, and a bad edit is refused."""
+    cfg = {"small_blind": 5, "big_blind": 10}
+    assert ramponneau.new_deal(cfg, seats("A", "B", "C"), 0).b.high == 10
+    cfg["big_blind"] = 20
+    assert ramponneau.new_deal(cfg, seats("A", "B", "C"), 0).b.high == 20
+    cfg["big_blind"] = 1
+    with pytest.raises(IllegalAction, match="config"):
+        ramponneau.new_deal(cfg, seats("A", "B", "C"), 0)
