@@ -214,7 +214,7 @@ def summary(name: str, r: dict[str, Any]) -> str:
         lines.insert(5, f"    the other actions:                                    p50 {pct(others, 0.5):6.2f} ms"
                         f"   p99 {pct(others, 0.99):6.2f} ms  (n={len(others)})")
     if r["errors"]:
-        lines.append("  refused: " + ", ".join(f"{k!r} ×{v}" for k, v in sorted(r["errors"].items())))
+        lines.append("  refused (whole run, seating included): " + ", ".join(f"{k!r} ×{v}" for k, v in sorted(r["errors"].items())))
     return "\n".join(lines)
 
 
