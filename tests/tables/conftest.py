@@ -42,9 +42,13 @@ class World:
 
 def build_world(factory: sessionmaker[Session], *, game: str = "ramponneau", stakes: dict[str, Any] | None = None,
                 variant: str = "", names: tuple[str, ...] = ("ana", "bob", "cid", "dan"), level: int = 1,
-                rake_percent: int = 5, options: dict[str, Any] | None = None) -> World:
+                rake_percent: int = 5, options: dict[str, Any] | None = None, timer: int = 30,
+                password_hash: str = _HASH) -> World:
+    """An owner with a tavern and one open table, and players with 1,000 écus
+    each. ``password_hash``: the players' (and owner's) password, hashed once
+    (the default one matches no known password: fine when nobody logs in)."""
     with factory() as s, s.begin():
-        owner = User(username="patron", password_hash=_HASH, level=1, role="player")
+        owner = User(username="patron", password_hash=password_hash, level=1, role="player")
         s.add(owner)
         s.flush()
         village = Village(name="Montmartre")
@@ -57,13 +61,13 @@ def build_world(factory: sessionmaker[Session], *, game: str = "ramponneau", sta
             tavern_id=tavern.id, name="t1", game=game, variant=variant,
             stakes=stakes or {"small_blind": 1, "big_blind": 2}, options=options or {},
             buy_in_min=20, buy_in_max=200, rake_percent=rake_percent, rake_cap=None, no_flop_no_drop=True,
-            seats=6, action_timer_seconds=30, status="open",
+            seats=6, action_timer_seconds=timer, status="open",
         )
         s.add(table)
         s.flush()
         users = {}
         for n in names:
-            u = User(username=n, password_hash=_HASH, level=level, role="player")
+            u = User(username=n, password_hash=password_hash, level=level, role="player")
             s.add(u)
             s.flush()
             ledger.issue(s, u.id, 1000)

@@ -16,9 +16,8 @@ from typing import Any
 
 import httpx
 
-from tavern.services import ledger, users
+from tavern.services import users
 from tavern.store.db import session_factory
-from tavern.store.models import TableConfig, Tavern, Village
 
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "secret-password"
@@ -95,35 +94,16 @@ class LiveServer:
 def seed_table(db_url: str, names: tuple[str, ...], *, game: str = "ramponneau",
                stakes: dict[str, Any] | None = None, variant: str = "", options: dict | None = None,
                timer: int = 30) -> tuple[int, dict[str, int]]:
-    """An owner, a tavern, an open table and players with 1,000 écus each."""
+    """An owner (``patron``), a tavern, an open table and players with 1,000
+    écus each, who log in with :data:`PASSWORD`."""
     from tavern.store.db import make_engine
+    from tests.tables.conftest import build_world
 
     engine = make_engine(db_url)
-    factory = session_factory(engine)
-    with factory() as s, s.begin():
-        owner = users.create_user(s, "patron", PASSWORD)
-        village = s.query(Village).first() or Village(name="Montmartre")
-        s.add(village)
-        s.flush()
-        tavern = Tavern(village_id=village.id, owner_id=owner.id, name="Au Lapin Agile")
-        s.add(tavern)
-        s.flush()
-        table = TableConfig(
-            tavern_id=tavern.id, name="Table 1", game=game, variant=variant,
-            stakes=stakes or {"small_blind": 1, "big_blind": 2}, options=options or {},
-            buy_in_min=20, buy_in_max=200, rake_percent=5, rake_cap=None, no_flop_no_drop=True,
-            seats=6, action_timer_seconds=timer, status="open",
-        )
-        s.add(table)
-        s.flush()
-        ids = {}
-        for n in names:
-            u = users.create_user(s, n, PASSWORD)
-            ledger.issue(s, u.id, 1000)
-            ids[n] = u.id
-        table_id = table.id
+    world = build_world(session_factory(engine), game=game, stakes=stakes, variant=variant, names=names,
+                        options=options, timer=timer, password_hash=users.hash_password(PASSWORD))
     engine.dispose()
-    return table_id, ids
+    return world.table_id, world.users
 
 
 def frames(raw: list[str]) -> list[dict[str, Any]]:
