@@ -20,14 +20,22 @@ chips per point.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tavern.cards import CSPRNG, CardError, RandomSource, check_deck_order, deck, shuffle
+from tavern.cards import RandomSource, deck
 from tavern.games.base import Event, IllegalAction, LegalAction
 from tavern.games.rami import melds
-from tavern.games.rami.common import check_seats, parse_config, replay_with, settle, take_cards
+from tavern.games.rami.common import (
+    DrawDiscardDeal,
+    check_seats,
+    deal_from_left,
+    deck_order_for,
+    parse_config,
+    replay_with,
+    settle,
+)
 
 GAME = "remigio"
 HAND = 10
@@ -112,55 +120,36 @@ def left_over(cards: list[str], rules: melds.MeldRules) -> melds.Arrangement:
 # ------------------------------------------------------------------ the deal
 
 
-class RemigioEngine:
+class RemigioEngine(DrawDiscardDeal):
     game = GAME
-    ACTIONS: dict[str, tuple[str, ...]] = {"draw": ("source",), "discard": ("card",), "close": ("card",)}
+    ACTIONS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "draw": ("source",), "discard": ("card",), "close": ("card",),
+    }
+    ALREADY_DRAWN = "you have already drawn: now discard, or close"
 
     def __init__(self, cfg: RemigioConfig, seats: list[dict[str, Any]], button: int,
                  deck_order: list[str]) -> None:
-        self.config = cfg
+        self._sit(cfg, seats, button, deck_order)
         self.rules = meld_rules(cfg)
-        self.seats = [{"player": s["player"], "chips": s["chips"]} for s in seats]
-        self.players = [s["player"] for s in seats]
-        self.button = button
-        self.deck = list(deck_order)
         n = len(self.players)
-        self.hands: dict[str, list[str]] = {p: [] for p in self.players}
-        for i in range(HAND * n):  # one at a time, from the dealer's left
-            self.hands[self.players[(button + 1 + i) % n]].append(self.deck[i])
+        self.hands = deal_from_left(self.deck, self.players, button, HAND)
         # Ruling: no card is turned: "Le talon ne comportant que quatre cartes"
         # (five players: 54 - 50 = 4), the first player draws from the stock.
         self.stock = list(reversed(self.deck[HAND * n:]))  # top last
-        self.discards: list[str] = []
-        self.turn = (button + 1) % n
-        self.phase: Literal["draw", "play", "over"] = "draw"
-        self.drawn_from_discard: str | None = None
         self.turns_after_stock = 0
-        self.actions: list[dict[str, Any]] = []
-        self.outcome: dict[str, Any] | None = None
-        self._delta = {p: 0 for p in self.players}
         self._close_cache: dict[tuple[str, ...], list[str]] = {}
 
-    @property
-    def over(self) -> bool:
-        return self.phase == "over"
-
-    @property
-    def current(self) -> str:
-        return self.players[self.turn]
-
-    def to_act(self) -> list[str]:
-        return [] if self.over else [self.current]
-
-    def sources(self) -> list[str]:
+    def draw_sources(self) -> list[str]:
         if self.stock:
-            return ["stock"] + (["discard"] if self.discards else [])
+            return super().draw_sources()
         # "après épuisement du talon, le jeu continue par prise obligatoire de
         # la première carte visible de l'écart"
         return ["discard"]
 
-    def discardable(self, player: str) -> list[str]:
-        return [c for c in dict.fromkeys(self.hands[player]) if c != self.drawn_from_discard]
+    def no_source_rule(self, source: str) -> str:
+        if source == "stock":
+            return "the stock is exhausted: you must take the top card of the discard pile"
+        return super().no_source_rule(source)
 
     def closing_discards(self, player: str) -> list[str]:
         """The discards after which the ten cards kept close the deal."""
@@ -183,7 +172,7 @@ class RemigioEngine:
         if self.over or player != self.current:
             return []
         if self.phase == "draw":
-            return [{"action": "draw", "sources": self.sources()}]
+            return [{"action": "draw", "sources": self.draw_sources()}]
         out: list[LegalAction] = [{"action": "discard", "cards": self.discardable(player)}]
         closing = self.closing_discards(player)
         if closing:
@@ -196,7 +185,7 @@ class RemigioEngine:
         if self.over or player != self.current:
             raise IllegalAction("it is not your turn")
         if self.phase == "draw":
-            return {"action": "draw", "source": self.sources()[0]}
+            return {"action": "draw", "source": self.draw_sources()[0]}
         closing = self.closing_discards(player)
         if closing:
             return {"action": "close", "card": closing[0]}
@@ -209,69 +198,8 @@ class RemigioEngine:
 
         return {"action": "discard", "card": min(self.discardable(player), key=left)}
 
-    def act(self, player: str, action: str, **args: Any) -> list[Event]:
-        if self.over:
-            raise IllegalAction("the deal is over", player=player, action=action)
-        if player not in self.players:
-            raise IllegalAction(f"{player} is not dealt in", player=player, action=action)
-        if action not in self.ACTIONS:
-            raise IllegalAction(f"unknown action {action!r}; the actions are {', '.join(self.ACTIONS)}",
-                                player=player, action=action)
-        if player != self.current:
-            raise IllegalAction(f"it is {self.current}'s turn", player=player, action=action)
-        if set(args) != set(self.ACTIONS[action]):
-            raise IllegalAction(f"{action} takes: {', '.join(self.ACTIONS[action])}",
-                                player=player, action=action)
-        try:
-            events = getattr(self, "_" + action)(player, **args)
-        except IllegalAction as exc:
-            exc.player, exc.action = player, action
-            raise
-        self.actions.append({"player": player, "action": action, **args})
-        return events
-
-    def _draw(self, player: str, source: Any) -> list[Event]:
-        if self.phase != "draw":
-            raise IllegalAction("you have already drawn: now discard, or close")
-        if source not in ("stock", "discard"):
-            raise IllegalAction('draw from the "stock" or the "discard" pile')
-        if source not in self.sources():
-            if source == "stock":
-                raise IllegalAction("the stock is exhausted: you must take the top card of the discard pile")
-            raise IllegalAction("the discard pile is empty")
-        card = self.stock.pop() if source == "stock" else self.discards.pop()
-        self.drawn_from_discard = card if source == "discard" else None
-        self.hands[player].append(card)
-        self.phase = "play"
-        event: Event = {"event": "draw", "player": player, "source": source}
-        if source == "discard":
-            event["card"] = card
-        return [event]
-
-    def _throw(self, player: str, card: Any) -> str:
-        if self.phase != "play":
-            raise IllegalAction("draw a card first: the top of the stock or of the discard pile")
-        (card,) = take_cards(self.hands[player], [card])
-        if card == self.drawn_from_discard:
-            raise IllegalAction("you drew this card from the discard pile and must discard another")
-        return card
-
-    def _discard(self, player: str, card: Any) -> list[Event]:
-        card = self._throw(player, card)
-        self.hands[player].remove(card)
-        self.discards.append(card)
-        events: list[Event] = [{"event": "discard", "player": player, "card": card}]
-        if not self.stock:
-            self.turns_after_stock += 1
-            if self.turns_after_stock >= self.config.rounds_after_stock * len(self.players):
-                return events + self._end_void()
-        self.turn = (self.turn + 1) % len(self.players)
-        self.phase = "draw"
-        self.drawn_from_discard = None
-        return events + [{"event": "turn", "player": self.current}]
-
     def _close(self, player: str, card: Any) -> list[Event]:
-        card = self._throw(player, card)
+        card = self._card_to_throw(player, card)
         kept = list(self.hands[player])
         kept.remove(card)
         kind = closing_kind(kept, self.rules)
@@ -281,8 +209,7 @@ class RemigioEngine:
                 "to close, your 10 cards must all form combinations; "
                 f"{', '.join(arr.deadwood)} left over"
             )
-        self.hands[player].remove(card)
-        self.discards.append(card)
+        self._throw(player, card)
         name, factor = kind
         chips = {s["player"]: s["chips"] for s in self.seats}
         points: dict[str, int] = {}
@@ -310,48 +237,19 @@ class RemigioEngine:
         self.outcome = {"ending": "void", "closer": None, "points": {}, "factor": 0}
         return [{"event": "end", **self.outcome}]
 
-    def result(self) -> dict[str, Any]:
-        if not self.over:
-            raise IllegalAction("the deal is not over")
-        start = {s["player"]: s["chips"] for s in self.seats}
-        return {
-            "chips": {p: start[p] + self._delta[p] for p in self.players},
-            "delta": dict(self._delta),
-            "rake": 0,
-            "scoring": dict(self.outcome or {}),
-            "shown": {p: list(self.hands[p]) for p in self.players},
-            "carry": None,
-        }
-
-    def view(self, player: str | None) -> dict[str, Any]:
-        v: dict[str, Any] = {
-            "game": self.game,
-            "phase": self.phase,
-            "dealer": self.players[self.button],
-            "to_act": self.to_act(),
-            "players": [{"player": s["player"], "chips": s["chips"], "cards": len(self.hands[s["player"]])}
-                        for s in self.seats],
-            "discard": {"top": self.discards[-1] if self.discards else None, "size": len(self.discards)},
-            "stock": len(self.stock),
-        }
+    def turn_ended(self) -> list[Event]:
+        # Ruling: the forced pick-up after the stock lasts a limited number of rounds.
         if not self.stock:
-            left = self.config.rounds_after_stock * len(self.players) - self.turns_after_stock
-            v["turns_left"] = left
-        if player is not None and player in self.hands:
-            v["hand"] = list(self.hands[player])
-            v["legal"] = self.legal_actions(player)
-            if player == self.current and self.drawn_from_discard is not None:
-                v["drawn_from_discard"] = self.drawn_from_discard
-        if self.over:
-            v["result"] = self.result()
-        return v
+            self.turns_after_stock += 1
+            if self.turns_after_stock >= self.config.rounds_after_stock * len(self.players):
+                return self._end_void()
+        return []
 
-    def record(self) -> dict[str, Any]:
-        return {
-            "format": 1, "game": self.game, "config": self.config.model_dump(),
-            "seats": [dict(s) for s in self.seats], "button": self.button,
-            "deck": list(self.deck), "reshuffles": [], "actions": [dict(a) for a in self.actions],
-        }
+    def public_view(self) -> dict[str, Any]:
+        v = self.piles()
+        if not self.stock:
+            v["turns_left"] = self.config.rounds_after_stock * len(self.players) - self.turns_after_stock
+        return v
 
 
 # ------------------------------------------------------------ module contract
@@ -376,13 +274,7 @@ def new_deal(
     cfg = parse_config(RemigioConfig, config)
     check_seats(seats, button, 2, 12, "remigio")
     comp = composition(len(seats), cfg.two_decks)  # type: ignore[attr-defined]
-    if deck is None:
-        deck = shuffle(comp, rng or CSPRNG)
-    else:
-        try:
-            check_deck_order(deck, comp)
-        except CardError as exc:
-            raise IllegalAction(str(exc)) from None
+    deck = deck_order_for(comp, deck, rng)
     if reshuffles:
         raise IllegalAction("remigio never rebuilds its stock: the record's reshuffles must be empty")
     return RemigioEngine(cfg, seats, button, list(deck))  # type: ignore[arg-type]
