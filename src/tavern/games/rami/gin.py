@@ -30,14 +30,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from tavern.cards import CSPRNG, CardError, RandomSource, check_deck_order, deck52, shuffle
 from tavern.games.base import Event, IllegalAction, LegalAction
 from tavern.games.rami import melds
-from tavern.games.rami.common import check_seats, parse_config, replay_with, settle, take_cards
+from tavern.games.rami.common import DrawDiscardDeal, check_seats, parse_config, replay_with, settle
 
 GAME = "gin"
 #: "L'as peut suivre le 2 comme le roi ... A l'exception de l'as, qui vaut 15,
@@ -261,24 +261,23 @@ def _attach(cards: list[str], table: list[melds.Meld]) -> dict[int, list[str]] |
 # ------------------------------------------------------------------ the deal
 
 
-class GinEngine:
+class GinEngine(DrawDiscardDeal):
     """One deal of Gin rummy between two players."""
 
     game = GAME
-    ACTIONS: dict[str, tuple[str, ...]] = {
+    ACTIONS: ClassVar[dict[str, tuple[str, ...]]] = {
         "draw": ("source",),
         "discard": ("card",),
         "knock": ("card",),
         "gin": ("card",),  # optional: without it, grand gin
     }
+    OPTIONAL_ARGS = frozenset({"gin"})
+    ALREADY_DRAWN = "you have already drawn: now discard (or knock, or gin)"
 
     def __init__(self, cfg: GinConfig, seats: list[dict[str, Any]], button: int,
                  deck_order: list[str], carry: dict[str, Any] | None) -> None:
-        self.config = cfg
-        self.seats = [{"player": s["player"], "chips": s["chips"]} for s in seats]
-        self.players = [s["player"] for s in seats]
-        self.button = button
-        self.deck = list(deck_order)
+        # The opponent, left of the dealer, plays first: "Son adversaire écarte une carte"
+        self._sit(cfg, seats, button, deck_order)
         self.carry_in = carry
         self.dealer = self.players[button]
         self.opponent = self.players[1 - button]
@@ -288,29 +287,13 @@ class GinEngine:
         self.turned = self.deck[52]
         self.limit = knock_limit(self.turned)
         self.doubled = self.turned[1] == "s"  # "Lorsque ♠ est la couleur de la carte retournée"
-        self.discards: list[str] = []
-        self.current = self.opponent  # "Son adversaire écarte une carte"
-        self.phase: Literal["draw", "play", "over"] = "play"
-        self.drawn_from_discard: str | None = None
-        self.actions: list[dict[str, Any]] = []
+        self.phase = "play"  # the opponent's first turn is a discard, without a draw
         self.sheet = MatchSheet.from_carry(carry, self.players, cfg) if cfg.scoring == "match" else None
-        self.outcome: dict[str, Any] | None = None
-        self._delta: dict[str, int] = {p: 0 for p in self.players}
         self._options_cache: dict[tuple[str, ...], dict[str, Any]] = {}
 
     # ------------------------------------------------------------- contract
-    @property
-    def over(self) -> bool:
-        return self.phase == "over"
-
-    def to_act(self) -> list[str]:
-        return [] if self.over else [self.current]
-
     def other(self, player: str) -> str:
         return self.players[1 - self.players.index(player)]
-
-    def discardable(self, player: str) -> list[str]:
-        return [c for c in dict.fromkeys(self.hands[player]) if c != self.drawn_from_discard]
 
     def _options(self, player: str) -> dict[str, Any]:
         """Which discards allow a knock or a petit gin; is there a grand gin."""
@@ -334,8 +317,7 @@ class GinEngine:
         if self.over or player != self.current:
             return []
         if self.phase == "draw":
-            sources = ["stock"] + (["discard"] if self.discards else [])
-            return [{"action": "draw", "sources": sources}]
+            return [{"action": "draw", "sources": self.draw_sources()}]
         out: list[LegalAction] = [{"action": "discard", "cards": self.discardable(player)}]
         opts = self._options(player)
         if opts["knock"]:
@@ -360,65 +342,12 @@ class GinEngine:
         return melds.min_deadwood(rest, RULES)
 
     # ------------------------------------------------------------------ act
-    def act(self, player: str, action: str, **args: Any) -> list[Event]:
-        if self.over:
-            raise IllegalAction("the deal is over", player=player, action=action)
-        if player not in self.players:
-            raise IllegalAction(f"{player} is not dealt in", player=player, action=action)
-        if action not in self.ACTIONS:
-            raise IllegalAction(f"unknown action {action!r}; the actions are {', '.join(self.ACTIONS)}",
-                                player=player, action=action)
-        if player != self.current:
-            raise IllegalAction(f"it is {self.current}'s turn", player=player, action=action)
-        allowed = set(self.ACTIONS[action])
-        if not set(args) <= allowed or (action != "gin" and set(args) != allowed):
-            raise IllegalAction(f"{action} takes: {', '.join(self.ACTIONS[action])}",
-                                player=player, action=action)
-        try:
-            events = getattr(self, "_" + action)(player, **args)
-        except IllegalAction as exc:
-            exc.player, exc.action = player, action
-            raise
-        self.actions.append({"player": player, "action": action, **args})
-        return events
-
-    def _draw(self, player: str, source: Any) -> list[Event]:
-        if self.phase != "draw":
-            raise IllegalAction("you have already drawn: now discard (or knock, or gin)")
-        if source not in ("stock", "discard"):
-            raise IllegalAction('draw from the "stock" or the "discard" pile')
-        if source == "discard" and not self.discards:
-            raise IllegalAction("the discard pile is empty")
-        card = self.stock.pop() if source == "stock" else self.discards.pop()
-        self.drawn_from_discard = card if source == "discard" else None
-        self.hands[player].append(card)
-        self.phase = "play"
-        event: Event = {"event": "draw", "player": player, "source": source}
-        if source == "discard":
-            event["card"] = card
-        return [event]
-
-    def _card_to_throw(self, player: str, card: Any) -> str:
-        if self.phase != "play":
-            raise IllegalAction("draw a card first: the top of the stock or of the discard pile")
-        (card,) = take_cards(self.hands[player], [card])
-        if card == self.drawn_from_discard:
-            raise IllegalAction("you drew this card from the discard pile and must discard another")
-        return card
-
-    def _discard(self, player: str, card: Any) -> list[Event]:
-        card = self._card_to_throw(player, card)
-        self.hands[player].remove(card)
-        self.discards.append(card)
-        events: list[Event] = [{"event": "discard", "player": player, "card": card}]
+    def turn_ended(self) -> list[Event]:
         if not self.stock:
             # Ruling (the source is silent): the stock is exhausted and nobody
             # went down: the deal is void, nobody scores.
-            return events + self._finish(None, 0, 0, {"ending": "void"})
-        self.current = self.other(player)
-        self.phase = "draw"
-        self.drawn_from_discard = None
-        return events + [{"event": "turn", "player": self.current}]
+            return self._finish(None, 0, 0, {"ending": "void"})
+        return []
 
     def _knock(self, player: str, card: Any) -> list[Event]:
         card = self._card_to_throw(player, card)
@@ -434,8 +363,7 @@ class GinEngine:
                 f"to knock, 8 or 9 of your cards must form melds and the 1 or 2 others "
                 f"total less than {self.limit}, the turned card's value"
             )
-        self.hands[player].remove(card)
-        self.discards.append(card)
+        self._throw(player, card)
         loser = self.other(player)
         layoffs, opp = lay_off(self.hands[loser], list(arr.melds))
         details: dict[str, Any] = {
@@ -460,8 +388,7 @@ class GinEngine:
     def _gin(self, player: str, card: Any = None) -> list[Event]:
         grand = card is None
         if grand:
-            if self.phase != "play":
-                raise IllegalAction("draw a card first: the top of the stock or of the discard pile")
+            self._check_play()
             shown = list(self.hands[player])
         else:
             card = self._card_to_throw(player, card)
@@ -472,8 +399,7 @@ class GinEngine:
             what = "all 11 of your cards" if grand else "your 10 other cards"
             raise IllegalAction(f"gin needs {what} in melds; {', '.join(arr.deadwood)} left over")
         if not grand:
-            self.hands[player].remove(card)
-            self.discards.append(card)
+            self._throw(player, card)
         loser = self.other(player)
         opp = melds.best_arrangement(self.hands[loser], RULES)  # no lay-off against gin
         bonus, coc = (GRAND_GIN, 4) if grand else (PETIT_GIN, 2)
@@ -519,54 +445,17 @@ class GinEngine:
             return None  # the next deal starts a new match
         return self.sheet.as_data()
 
-    def result(self) -> dict[str, Any]:
-        if not self.over:
-            raise IllegalAction("the deal is not over")
-        start = {s["player"]: s["chips"] for s in self.seats}
-        return {
-            "chips": {p: start[p] + self._delta[p] for p in self.players},
-            "delta": dict(self._delta),
-            "rake": 0,
-            "scoring": dict(self.outcome or {}),
-            "shown": {p: list(self.hands[p]) for p in self.players},
-            "carry": self.carry_out(),
-        }
-
-    def view(self, player: str | None) -> dict[str, Any]:
+    def public_view(self) -> dict[str, Any]:
         v: dict[str, Any] = {
-            "game": self.game,
-            "phase": self.phase,
-            "dealer": self.dealer,
-            "to_act": self.to_act(),
-            "players": [{"player": s["player"], "chips": s["chips"], "cards": len(self.hands[s["player"]])}
-                        for s in self.seats],
             "turned": self.turned,
             "knock_limit": self.limit,
             "doubled": self.doubled,
-            "discard": {"top": self.discards[-1] if self.discards else None, "size": len(self.discards)},
-            "stock": len(self.stock),
+            **self.piles(),
             "sheet": self.sheet.as_data() if self.sheet is not None else None,
         }
         if self.sheet is not None:
             v["count"] = self.sheet.final_count()
-        if player is not None and player in self.hands:
-            v["hand"] = list(self.hands[player])
-            v["legal"] = self.legal_actions(player)
-            if player == self.current and self.drawn_from_discard is not None:
-                v["drawn_from_discard"] = self.drawn_from_discard
-        if self.over:
-            v["result"] = self.result()
         return v
-
-    def record(self) -> dict[str, Any]:
-        rec = {
-            "format": 1, "game": self.game, "config": self.config.model_dump(),
-            "seats": [dict(s) for s in self.seats], "button": self.button,
-            "deck": list(self.deck), "reshuffles": [], "actions": [dict(a) for a in self.actions],
-        }
-        if self.carry_in is not None:
-            rec["carry"] = self.carry_in
-        return rec
 
 
 # ------------------------------------------------------------ module contract
@@ -604,6 +493,7 @@ def new_deal(
     cfg = parse_config(GinConfig, config)
     check_seats(seats, button, 2, 2, "gin rummy")
     if deck is None:
+        # Each deck shuffled apart: the second one lies aside, its top turned.
         source = rng or CSPRNG
         deck = shuffle(deck52(), source) + shuffle(deck52(), source)
     else:
