@@ -42,6 +42,7 @@ class Stats:
     #: the same, only for the actions that ended a deal: their view waits for
     #: the settlement transaction (``SqlBank.finish_deal``) before it is published
     closing: list[float] = field(default_factory=list)
+    others: list[float] = field(default_factory=list)  #: the actions that did not end a deal
     actions: int = 0  #: acknowledged actions sent in the window
     errors: dict[str, int] = field(default_factory=dict)
     frames: int = 0  #: state frames received in the window
@@ -159,8 +160,7 @@ class TableBot:
                 self.stats.actions += 1
                 ms = (p["t_state"] - p["t"]) * 1000.0
                 self.stats.latencies.append(ms)
-                if p["closing"]:
-                    self.stats.closing.append(ms)
+                (self.stats.closing if p["closing"] else self.stats.others).append(ms)
         self.pending = None
 
     def _consider(self) -> None:
@@ -311,7 +311,8 @@ async def _worker(cfg: dict[str, Any], ready: Any, go: Any) -> dict[str, Any]:
     await asyncio.gather(*(c.close() for c in conns), return_exceptions=True)
     if cfg["mode"] == "tavern":
         stats.deals = sum((b.deal1 or 0) - (b.deal0 or 0) for b in bots if b.counts_deals)
-    return {"latencies": stats.latencies, "closing": stats.closing, "actions": stats.actions, "errors": stats.errors,
+    return {"latencies": stats.latencies, "closing": stats.closing, "others": stats.others,
+            "actions": stats.actions, "errors": stats.errors,
             "frames": stats.frames, "frame_bytes": stats.frame_bytes, "deals": stats.deals,
             "cpu": cpu, "connections": len(conns)}
 

@@ -143,6 +143,7 @@ def run_phase(server: Server, configs: list[dict[str, Any]], warmup: float, seco
                 p.kill()
     lat = sorted(x for out in outs for x in out["latencies"])
     closing = sorted(x for out in outs for x in out.get("closing", ()))
+    others = sorted(x for out in outs for x in out.get("others", ()))
     errors: dict[str, int] = {}
     for out in outs:
         for k, v in out["errors"].items():
@@ -151,7 +152,7 @@ def run_phase(server: Server, configs: list[dict[str, Any]], warmup: float, seco
     return {
         "connections": conns, "connect_s": connect_s, "seconds": seconds,
         "actions": sum(o["actions"] for o in outs), "deals": sum(o["deals"] for o in outs),
-        "latencies": lat, "closing": closing, "errors": errors, "frames": frames,
+        "latencies": lat, "closing": closing, "others": others, "errors": errors, "frames": frames,
         "frame_bytes": sum(o["frame_bytes"] for o in outs) / max(1, frames),
         "server_cpu": (cpu1 - cpu0) / seconds, "bots_cpu": sum(o["cpu"] for o in outs) / seconds,
     }
@@ -161,20 +162,6 @@ def pct(sorted_values: list[float], q: float) -> float:
     if not sorted_values:
         return float("nan")
     return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
-
-
-def set_difference(values: list[float], removed: list[float]) -> list[float]:
-    """``values`` without one occurrence of each of ``removed`` (a multiset difference)."""
-    counts: dict[float, int] = {}
-    for x in removed:
-        counts[x] = counts.get(x, 0) + 1
-    out = []
-    for x in values:
-        if counts.get(x):
-            counts[x] -= 1
-        else:
-            out.append(x)
-    return out
 
 
 def split(items: list[Any], n: int) -> list[list[Any]]:
@@ -206,15 +193,17 @@ def summary(name: str, r: dict[str, Any]) -> str:
         f"  CPU: server {r['server_cpu'] * 100:5.1f} % of a core, bots {r['bots_cpu'] * 100:5.1f} %",
     ]
     if name.startswith("tavern"):
-        lines.insert(2, f"  deals/s   {r['deals'] / s:8.1f}    actions per deal {r['actions'] / max(1, r['deals']):.1f}")
+        per_deal = r["actions"] / max(1, r["deals"])
+        lines.insert(2, f"  deals/s   {r['deals'] / s:8.1f}    actions per deal {per_deal:.1f}")
         c = r["closing"]
-        others = sorted(set_difference(lat, c))
+        others = r["others"]
         lines.insert(4, f"    actions ending a deal (view waits for the settlement): p50 {pct(c, 0.5):6.2f} ms"
                         f"   p99 {pct(c, 0.99):6.2f} ms  (n={len(c)})")
         lines.insert(5, f"    the other actions:                                    p50 {pct(others, 0.5):6.2f} ms"
                         f"   p99 {pct(others, 0.99):6.2f} ms  (n={len(others)})")
     if r["errors"]:
-        lines.append("  refused (whole run, seating included): " + ", ".join(f"{k!r} ×{v}" for k, v in sorted(r["errors"].items())))
+        refused = ", ".join(f"{k!r} ×{v}" for k, v in sorted(r["errors"].items()))
+        lines.append(f"  refused (whole run, seating included): {refused}")
     return "\n".join(lines)
 
 
