@@ -18,17 +18,24 @@ on from the discard pile when the stock is exhausted.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from tavern.cards import CSPRNG, CardError, RandomSource, check_deck_order, deck, shuffle
 from tavern.games.base import Event, IllegalAction, LegalAction
 from tavern.games.rami import melds
-from tavern.games.rami.common import check_seats, parse_config, replay_with, settle, take_cards
+from tavern.games.rami.common import (
+    DrawDiscardDeal,
+    check_seats,
+    deal_from_left,
+    parse_config,
+    replay_with,
+    settle,
+    take_cards,
+)
 
 GAME = "rami"
 
@@ -93,13 +100,12 @@ def _ceil_ten(points: int) -> int:
     return -(-points // 10) * 10
 
 
-class RamiEngine:
+class RamiEngine(DrawDiscardDeal):
     """One deal of Rami français (and, subclassed, of Double rami)."""
 
     game = GAME
     config_model: type[BaseModel] = RamiConfig
-    #: Action name -> the argument names it takes.
-    ACTIONS: dict[str, tuple[str, ...]] = {
+    ACTIONS: ClassVar[dict[str, tuple[str, ...]]] = {
         "draw": ("source",),
         "lay": ("cards",),
         "add": ("meld", "cards"),
@@ -118,37 +124,23 @@ class RamiEngine:
         reshuffles: list[list[str]] | None = None,
         carry: dict[str, Any] | None = None,
     ) -> None:
-        self.config = config
-        self.seats = [{"player": s["player"], "chips": s["chips"]} for s in seats]
-        self.players: list[str] = [s["player"] for s in seats]
-        self.button = button
-        self.deck = list(deck_order)
+        self._sit(config, seats, button, deck_order)
         self.rng = rng or CSPRNG
         # Given reshuffles (a replay) are used in order and must not run out;
         # otherwise the engine shuffles and records what it built.
         self._given_reshuffles = None if reshuffles is None else [list(r) for r in reshuffles]
-        self.reshuffles: list[list[str]] = []
         self.carry_in = carry
         self.sheet, self.deals_before = self._read_carry(carry)
         self.rules = self.meld_rules()
 
         n = len(self.players)
         size = self.hand_size(n)
-        self.hands: dict[str, list[str]] = {p: [] for p in self.players}
-        # Dealt one at a time going left from the seat after the dealer.
-        for i in range(size * n):
-            self.hands[self.players[(button + 1 + i) % n]].append(self.deck[i])
-        self.discards: list[str] = [self.deck[size * n]]  # bottom first, top last
-        self.stock: list[str] = list(reversed(self.deck[size * n + 1 :]))  # top last
+        self.hands = deal_from_left(self.deck, self.players, button, size)
+        self.discards = [self.deck[size * n]]  # the card turned up; bottom first, top last
+        self.stock = list(reversed(self.deck[size * n + 1 :]))  # top last
         self.table: list[TableMeld] = []
-        self.turn = (button + 1) % n
-        self.phase: Literal["draw", "play", "over"] = "draw"
-        self.drawn_from_discard: str | None = None
         self.had_melds_at_turn_start = False
         self.laid_this_turn = False
-        self.actions: list[dict[str, Any]] = []
-        self.outcome: dict[str, Any] | None = None
-        self._delta: dict[str, int] = {p: 0 for p in self.players}
         self._carry_out: dict[str, Any] | None = None
         self._arrangement_cache: dict[tuple[str, ...], list[list[str]]] = {}
 
@@ -187,44 +179,14 @@ class RamiEngine:
         return {p: scores.get(p, 0) for p in self.players}, deals
 
     # ------------------------------------------------------------- contract
-    @property
-    def over(self) -> bool:
-        return self.phase == "over"
-
-    @property
-    def current(self) -> str:
-        return self.players[self.turn]
-
-    def to_act(self) -> list[str]:
-        return [] if self.over else [self.current]
-
     def points(self, card: str) -> int:
         return melds.points(card, self.rules)
 
     def hand_points(self, player: str) -> int:
         return sum(self.points(c) for c in self.hands[player])
 
-    def draw_sources(self) -> list[str]:
-        sources = []
-        if self.stock:
-            sources.append("stock")
-        if self.discards:
-            sources.append("discard")
-        return sources
-
     def must_discard_other(self) -> bool:
-        """Is the card just taken from the discard pile forbidden as the discard?"""
-        return self.drawn_from_discard is not None and not self.config.may_return_discard
-
-    def discardable(self, player: str) -> list[str]:
-        hand = self.hands[player]
-        distinct = list(dict.fromkeys(hand))
-        if self.must_discard_other():
-            others = [c for c in distinct if c != self.drawn_from_discard]
-            # Ruling: with only copies of the drawn card left, it may be thrown.
-            if others:
-                return others
-        return distinct
+        return super().must_discard_other() and not self.config.may_return_discard
 
     def legal_actions(self, player: str) -> list[LegalAction]:
         if self.over or player != self.current:
@@ -279,57 +241,6 @@ class RamiEngine:
         return {"action": "discard", "card": max(cards, key=self.points)}
 
     # ------------------------------------------------------------------ act
-    def act(self, player: str, action: str, **args: Any) -> list[Event]:
-        if self.over:
-            raise IllegalAction("the deal is over", player=player, action=action)
-        if player not in self.players:
-            raise IllegalAction(f"{player} is not dealt in", player=player, action=action)
-        if action not in self.ACTIONS:
-            raise IllegalAction(
-                f"unknown action {action!r}; the actions are {', '.join(self.ACTIONS)}",
-                player=player, action=action,
-            )
-        if player != self.current:
-            raise IllegalAction(f"it is {self.current}'s turn", player=player, action=action)
-        if set(args) != set(self.ACTIONS[action]):
-            names = ", ".join(self.ACTIONS[action])
-            raise IllegalAction(f"{action} takes: {names}", player=player, action=action)
-        try:
-            events = getattr(self, "_" + action)(player, **args)
-        except IllegalAction as exc:
-            exc.player, exc.action = player, action
-            raise
-        self.actions.append({"player": player, "action": action, **_json_args(args)})
-        return events
-
-    # Every handler checks everything first, then mutates.
-    def _draw(self, player: str, source: Any) -> list[Event]:
-        if self.phase != "draw":
-            raise IllegalAction("you have already drawn this turn")
-        if source not in ("stock", "discard"):
-            raise IllegalAction('draw from the "stock" or the "discard" pile')
-        if source not in self.draw_sources():
-            raise IllegalAction(self.no_source_rule(source))
-        if source == "stock":
-            card = self.stock.pop()
-            self.drawn_from_discard = None
-        else:
-            card = self.discards.pop()
-            self.drawn_from_discard = card
-        self.hands[player].append(card)
-        self.phase = "play"
-        event: Event = {"event": "draw", "player": player, "source": source}
-        if source == "discard":
-            event["card"] = card  # the discard pile is public
-        return [event]
-
-    def no_source_rule(self, source: str) -> str:
-        return "the stock is empty" if source == "stock" else "the discard pile is empty"
-
-    def _check_play(self) -> None:
-        if self.phase != "play":
-            raise IllegalAction("draw a card first: the top of the stock or of the discard pile")
-
     def _take_cards(self, player: str, cards: Any) -> list[str]:
         """The cards named, checked to be in the player's hand (not yet removed)."""
         return take_cards(self.hands[player], cards)
@@ -378,20 +289,10 @@ class RamiEngine:
             return self._go_out(player)
         return []
 
-    def _discard(self, player: str, card: Any) -> list[Event]:
-        self._check_play()
-        (card,) = self._take_cards(player, [card])
-        if card not in self.discardable(player):
-            raise IllegalAction("you drew this card from the discard pile and must discard another")
-        ending_turn = len(self.hands[player]) > 1
-        if ending_turn:
-            self.check_turn_end()
-        self.hands[player].remove(card)
-        self.discards.append(card)
-        events: list[Event] = [{"event": "discard", "player": player, "card": card}]
+    def after_discard(self, player: str) -> list[Event]:
         if not self.hands[player]:  # way one: the last card went onto the discard pile
-            return events + self._go_out(player)
-        return events + self._next_turn()
+            return self._go_out(player)
+        return self._next_turn()
 
     def check_turn_end(self) -> None:
         """Refuse, before anything changes, a discard whose turn end would need a
@@ -414,16 +315,9 @@ class RamiEngine:
         limit_ok = c.reshuffle_limit is None or len(self.reshuffles) < c.reshuffle_limit
         return c.reshuffle and limit_ok and beneath >= 1
 
-    def _next_turn(self) -> list[Event]:
-        events = self.turn_ended()
-        if self.over:
-            return events
-        self.turn = (self.turn + 1) % len(self.players)
-        self.phase = "draw"
-        self.drawn_from_discard = None
+    def turn_began(self) -> None:
         self.laid_this_turn = False
         self.had_melds_at_turn_start = any(tm.owner == self.current for tm in self.table)
-        return events + [{"event": "turn", "player": self.current}]
 
     def turn_ended(self) -> list[Event]:
         """The stock is exhausted at the end of a turn: rebuild it or end the deal."""
@@ -529,65 +423,18 @@ class RamiEngine:
         self.outcome = scoring
         return [{"event": "end", **scoring}]
 
-    def result(self) -> dict[str, Any]:
-        if not self.over:
-            raise IllegalAction("the deal is not over")
-        start = {s["player"]: s["chips"] for s in self.seats}
-        return {
-            "chips": {p: start[p] + self._delta[p] for p in self.players},
-            "delta": dict(self._delta),
-            "rake": 0,
-            "scoring": dict(self.outcome or {}),
-            "shown": {p: list(self.hands[p]) for p in self.players},
-            "table": [tm.public() for tm in self.table],
-            "carry": self._carry_out,
-        }
+    def carry_out(self) -> dict[str, Any] | None:
+        return self._carry_out
+
+    def result_extra(self) -> dict[str, Any]:
+        return {"table": [tm.public() for tm in self.table]}
 
     # ------------------------------------------------------------ projection
-    def view(self, player: str | None) -> dict[str, Any]:
-        v: dict[str, Any] = {
-            "game": self.game,
-            "phase": self.phase,
-            "dealer": self.players[self.button],
-            "to_act": self.to_act(),
-            "players": [
-                {"player": s["player"], "chips": s["chips"], "cards": len(self.hands[s["player"]])}
-                for s in self.seats
-            ],
-            "table": [tm.public() for tm in self.table],
-            "discard": {"top": self.discards[-1] if self.discards else None, "size": len(self.discards)},
-            "stock": len(self.stock),  # its size only, never its order
-        }
+    def public_view(self) -> dict[str, Any]:
+        v: dict[str, Any] = {"table": [tm.public() for tm in self.table], **self.piles()}
         if self.config.scoring == "marque":
             v["scores"] = dict(self.sheet)
-        if player is not None and player in self.hands:
-            v["hand"] = list(self.hands[player])
-            v["legal"] = self.legal_actions(player)
-            if player == self.current and self.drawn_from_discard is not None:
-                v["drawn_from_discard"] = self.drawn_from_discard
-        if self.over:
-            v["result"] = self.result()
         return v
-
-    def record(self) -> dict[str, Any]:
-        rec = {
-            "format": 1,
-            "game": self.game,
-            "config": self.config.model_dump(),
-            "seats": [dict(s) for s in self.seats],
-            "button": self.button,
-            "deck": list(self.deck),
-            "reshuffles": [list(r) for r in self.reshuffles],
-            "actions": [dict(a) for a in self.actions],
-        }
-        if self.carry_in is not None:
-            rec["carry"] = self.carry_in
-        return rec
-
-
-def _json_args(args: dict[str, Any]) -> dict[str, Any]:
-    # Copies: the record must not change if the caller reuses its list.
-    return {k: list(v) if isinstance(v, (list, tuple)) else v for k, v in args.items()}
 
 
 # ------------------------------------------------------------ module contract
