@@ -52,8 +52,11 @@ class _Toy(DrawDiscardDeal):
         self.hands = deal_from_left(self.deck, self.players, 1, 3)
         self.stock = list(reversed(self.deck[6:]))
 
-    def legal_actions(self, player: str) -> list[LegalAction]:
-        return [{"action": "draw", "sources": self.draw_sources()}] if self.phase == "draw" else []
+    def legal_plays(self, player: str) -> list[LegalAction]:
+        return [{"action": "discard", "cards": self.discardable(player)}]
+
+    def timeout_play(self, player: str) -> dict[str, Any]:
+        return {"action": "discard", "card": self.discardable(player)[0]}
 
     def turn_ended(self) -> list[Event]:
         if not self.stock:
@@ -69,6 +72,10 @@ def _toy() -> _Toy:
 def test_the_turn_draw_then_discard():
     t = _toy()
     assert t.to_act() == ["A"] and t.hands["A"] == ["As", "3s", "5s"]
+    assert t.legal_actions("A") == [{"action": "draw", "sources": ["stock"]}]
+    assert t.timeout_action("A") == {"action": "draw", "source": "stock"}
+    with pytest.raises(IllegalAction, match="it is not your turn"):
+        t.timeout_action("B")
     with pytest.raises(IllegalAction, match="draw a card first"):
         t.act("A", "discard", card="As")
     with pytest.raises(IllegalAction, match="it is A's turn"):
@@ -86,6 +93,9 @@ def test_the_turn_draw_then_discard():
         {"event": "draw", "player": "B", "source": "discard", "card": "7s"}
     ]
     assert t.view("B")["drawn_from_discard"] == "7s"
+    assert t.legal_actions("B") == [{"action": "discard", "cards": ["2s", "4s", "6s"]}]
+    assert t.legal_actions("A") == []
+    assert t.timeout_action("B") == {"action": "discard", "card": "2s"}
     with pytest.raises(IllegalAction, match="you drew this card from the discard pile and must discard another"):
         t.act("B", "discard", card="7s")
     t.act("B", "discard", card="2s")

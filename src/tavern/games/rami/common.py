@@ -353,7 +353,28 @@ class DrawDiscardDeal:
         return self.piles()
 
     def legal_actions(self, player: str) -> list[LegalAction]:
+        if self.over or player != self.current:
+            return []
+        if self.phase == "draw":
+            return [{"action": "draw", "sources": self.draw_sources()}]
+        return self.legal_plays(player)
+
+    def legal_plays(self, player: str) -> list[LegalAction]:
+        """What the player to act may do once he has drawn."""
         raise NotImplementedError  # each game knows its own plays
+
+    def timeout_action(self, player: str) -> dict[str, Any]:
+        """What a player who lets his time run out does: draw from the first
+        source open (the stock when there is one), then the game's own choice."""
+        if self.over or player != self.current:
+            raise IllegalAction("it is not your turn")
+        if self.phase == "draw":
+            return {"action": "draw", "source": self.draw_sources()[0]}
+        return self.timeout_play(player)
+
+    def timeout_play(self, player: str) -> dict[str, Any]:
+        """The timed-out player's play once he has drawn."""
+        raise NotImplementedError
 
     def view(self, player: str | None) -> dict[str, Any]:
         v: dict[str, Any] = {

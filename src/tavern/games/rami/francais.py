@@ -188,11 +188,7 @@ class RamiEngine(DrawDiscardDeal):
     def must_discard_other(self) -> bool:
         return super().must_discard_other() and not self.config.may_return_discard
 
-    def legal_actions(self, player: str) -> list[LegalAction]:
-        if self.over or player != self.current:
-            return []
-        if self.phase == "draw":
-            return [{"action": "draw", "sources": self.draw_sources()}]
+    def legal_plays(self, player: str) -> list[LegalAction]:
         out: list[LegalAction] = []
         layable = self.layable_melds(player)
         if layable:
@@ -230,13 +226,8 @@ class RamiEngine(DrawDiscardDeal):
                 options.append({"meld": i, "cards": [card]})
         return options
 
-    def timeout_action(self, player: str) -> dict[str, Any]:
-        """Draw from the stock (the discard pile when there is none); then throw
-        the highest card allowed, so that a sleeping player loses the least."""
-        if self.over or player != self.current:
-            raise IllegalAction("it is not your turn")
-        if self.phase == "draw":
-            return {"action": "draw", "source": self.draw_sources()[0]}
+    def timeout_play(self, player: str) -> dict[str, Any]:
+        """Throw the highest card allowed, so that a sleeping player loses the least."""
         cards = self.discardable(player)
         return {"action": "discard", "card": max(cards, key=self.points)}
 

@@ -313,11 +313,7 @@ class GinEngine(DrawDiscardDeal):
             v = self._options_cache[key] = {"knock": knock, "gin": gin, "grand": grand}
         return v
 
-    def legal_actions(self, player: str) -> list[LegalAction]:
-        if self.over or player != self.current:
-            return []
-        if self.phase == "draw":
-            return [{"action": "draw", "sources": self.draw_sources()}]
+    def legal_plays(self, player: str) -> list[LegalAction]:
         out: list[LegalAction] = [{"action": "discard", "cards": self.discardable(player)}]
         opts = self._options(player)
         if opts["knock"]:
@@ -326,12 +322,9 @@ class GinEngine(DrawDiscardDeal):
             out.append({"action": "gin", "cards": list(opts["gin"]), "grand": opts["grand"]})
         return out
 
-    def timeout_action(self, player: str) -> dict[str, Any]:
-        """Draw from the stock; then throw the card whose loss hurts least."""
-        if self.over or player != self.current:
-            raise IllegalAction("it is not your turn")
-        if self.phase == "draw":
-            return {"action": "draw", "source": "stock"}
+    def timeout_play(self, player: str) -> dict[str, Any]:
+        """Throw the card whose loss hurts least (the draw was from the stock:
+        in Gin the stock never runs out before the deal ends)."""
         hand = self.discardable(player)
         best = min(hand, key=lambda c: (self._without(player, c), -melds.points(c, RULES)))
         return {"action": "discard", "card": best}

@@ -168,24 +168,15 @@ class RemigioEngine(DrawDiscardDeal):
             self._close_cache[key] = v
         return list(v)
 
-    def legal_actions(self, player: str) -> list[LegalAction]:
-        if self.over or player != self.current:
-            return []
-        if self.phase == "draw":
-            return [{"action": "draw", "sources": self.draw_sources()}]
+    def legal_plays(self, player: str) -> list[LegalAction]:
         out: list[LegalAction] = [{"action": "discard", "cards": self.discardable(player)}]
         closing = self.closing_discards(player)
         if closing:
             out.append({"action": "close", "cards": closing})
         return out
 
-    def timeout_action(self, player: str) -> dict[str, Any]:
-        """Draw (the stock when there is one); then close if possible, else throw
-        the card that leaves the least deadwood."""
-        if self.over or player != self.current:
-            raise IllegalAction("it is not your turn")
-        if self.phase == "draw":
-            return {"action": "draw", "source": self.draw_sources()[0]}
+    def timeout_play(self, player: str) -> dict[str, Any]:
+        """Close if possible, else throw the card that leaves the least deadwood."""
         closing = self.closing_discards(player)
         if closing:
             return {"action": "close", "card": closing[0]}
