@@ -140,10 +140,14 @@ class DrawDiscardDeal:
     the record, and the frame of ``view()`` and ``result()``.
 
     A game subclasses it, sets ``game`` and ``ACTIONS``, calls :meth:`_sit` in
-    its ``__init__``, and fills in the hooks: :meth:`draw_sources` and
+    its ``__init__`` (then deals the hands and the stock), gives
+    :meth:`legal_plays` and :meth:`timeout_play` (what follows the draw), and
+    overrides the hooks where its rules differ: :meth:`draw_sources` and
     :meth:`no_source_rule` (where a player may draw), :meth:`must_discard_other`,
-    :meth:`turn_ended` (the stock's end), :meth:`after_discard`,
-    :meth:`public_view` and :meth:`carry_out`.
+    :meth:`check_turn_end`, :meth:`after_discard` (going out),
+    :meth:`turn_ended` (the stock's end), :meth:`turn_began`,
+    :meth:`public_view`, :meth:`result_extra` and :meth:`carry_out`.
+    Every handler checks everything first, then changes the deal.
     """
 
     game: ClassVar[str]

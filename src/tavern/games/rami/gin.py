@@ -276,7 +276,6 @@ class GinEngine(DrawDiscardDeal):
 
     def __init__(self, cfg: GinConfig, seats: list[dict[str, Any]], button: int,
                  deck_order: list[str], carry: dict[str, Any] | None) -> None:
-        # The opponent, left of the dealer, plays first: "Son adversaire écarte une carte"
         self._sit(cfg, seats, button, deck_order)
         self.carry_in = carry
         self.dealer = self.players[button]
@@ -287,7 +286,9 @@ class GinEngine(DrawDiscardDeal):
         self.turned = self.deck[52]
         self.limit = knock_limit(self.turned)
         self.doubled = self.turned[1] == "s"  # "Lorsque ♠ est la couleur de la carte retournée"
-        self.phase = "play"  # the opponent's first turn is a discard, without a draw
+        # The opponent (the seat after the dealer's, where the turn starts) begins
+        # with a discard, without a draw: "Son adversaire écarte une carte".
+        self.phase = "play"
         self.sheet = MatchSheet.from_carry(carry, self.players, cfg) if cfg.scoring == "match" else None
         self._options_cache: dict[tuple[str, ...], dict[str, Any]] = {}
 
