@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from tavern.services import archive, hands, ledger, seats
@@ -64,6 +64,14 @@ class SeatRow:
     chips: int
     sitting_out: bool
     owes_big_blind: bool
+
+
+class _Refused(Exception):
+    """Players who may not be dealt in: the transaction is rolled back."""
+
+    def __init__(self, players: dict[str, str]) -> None:
+        super().__init__(players)
+        self.players = players
 
 
 def _hands_info(s: Session, user_id: int, tavern_id: int) -> dict[str, Any]:
@@ -181,35 +189,51 @@ class SqlBank:
     def use_disconnect_protection(self, user_id: int) -> bool:
         return self._tx(lambda s: hands.use_disconnect_protection(s, user_id, _now()))
 
-    def begin_deal(self, table_id: int, tavern_id: int, candidates: dict[str, int],
+    def begin_deal(self, table_id: int, tavern_id: int, owner_id: int, candidates: dict[str, int],
                    record: dict[str, Any]) -> tuple[int | None, dict[str, Any]]:
         """Count a hand for each player dealt in (``consume``) and archive the
         deal as in progress, in one transaction. Players with no hands left are
         returned with the reason instead, and the caller deals without them:
         ``(None, refused {username: why})``; with refusals nothing is written
         (the caller calls again with the remaining players). Otherwise
-        ``(archive id, {username: hands info after this deal})``."""
+        ``(archive id, {username: hands info after this deal})``.
+
+        This runs at every deal of every table, so it asks the database as
+        little as it can: the tavern owner (``owner_id``) is known to play
+        unlimited hands here, ``consume`` both checks and counts, and the
+        seats' owed big blinds are cleared in one statement."""
 
         def work(s: Session) -> tuple[int | None, dict[str, Any]]:
             now = _now()
-            refused = {}
+            refused: dict[str, str] = {}
             for name, user_id in candidates.items():
-                ok, why = hands.can_deal(s, user_id, tavern_id, now)
-                if not ok:
-                    refused[name] = why
+                if user_id == owner_id:  # "unlimited hands in his own tavern"
+                    continue
+                try:
+                    hands.consume(s, user_id, tavern_id, now)
+                except hands.NoHandsLeft as exc:
+                    refused[name] = str(exc)
             if refused:
-                return None, refused
-            for user_id in candidates.values():
-                hands.consume(s, user_id, tavern_id, now)
-            for user_id in candidates.values():  # the big blind owed is now paid or waived
-                seat = seats.seat_of(s, table_id, user_id)
-                if seat is not None:
-                    seat.owes_big_blind = False
+                raise _Refused(refused)  # roll back the hands counted for the others
+            # The big blind owed is now paid or waived.
+            s.execute(update(Seat).where(Seat.table_id == table_id, Seat.user_id.in_(list(candidates.values())))
+                      .values(owes_big_blind=False))
             row = archive.archive_hand(s, table_id, record, {"in_progress": True, "finished": False},
                                        voided=True, started=now)
-            return row.id, {name: _hands_info(s, uid, tavern_id) for name, uid in candidates.items()}
+            info = {}
+            for name, uid in candidates.items():
+                left = hands.hands_left(s, uid, now)
+                unlimited = uid == owner_id
+                info[name] = {"free": left.free, "paid": left.paid, "unlimited": unlimited,
+                              "can_deal": unlimited or left.total > 0,
+                              "why": "unlimited hands in your own tavern" if unlimited
+                              else f"{left.free} free hands left today, {left.paid} in packs"}
+            return row.id, info
 
-        return self._tx(work)
+        try:
+            return self._tx(work)
+        except _Refused as refused:
+            return None, refused.players
 
     def finish_deal(self, archive_id: int, table_id: int, owner_id: int, deltas: dict[int, int], rake: int,
                     record: dict[str, Any], result: dict[str, Any], carried: int = 0) -> None:
