@@ -113,11 +113,14 @@ async def table_channel(ws: WebSocket, table_id: int) -> None:
     unsubscribe = ws.app.state.broadcaster.subscribe(table_id, name, deliver)
     await actor.submit("connect", name)
     # The full snapshot for this connection (the others keep their stream).
-    await ws.send_text(json.dumps(actor.message_for(name), separators=(",", ":")))
+    await _send(ws, json.dumps(actor.message_for(name), separators=(",", ":")))
 
     async def pump() -> None:
-        while True:
-            await ws.send_text(await outbox.get())
+        try:
+            while True:
+                await _send(ws, await outbox.get())
+        except WebSocketDisconnect:
+            return  # the receiving loop sees the close too and cleans up
 
     sender = asyncio.create_task(pump())
     tokens, last = float(BURST), time.monotonic()
@@ -153,7 +156,7 @@ async def table_channel(ws: WebSocket, table_id: int) -> None:
 async def _run(ws: WebSocket, actor: Any, name: str, user_id: int, cmd: Any) -> None:
     try:
         if cmd.type == "sync":
-            await ws.send_text(json.dumps(actor.message_for(name), separators=(",", ":")))
+            await _send(ws, json.dumps(actor.message_for(name), separators=(",", ":")))
             return
         if cmd.type == "sit":
             out = await actor.submit("sit", name, user_id=user_id, seat=cmd.seat, cave=cmd.cave)
@@ -173,8 +176,17 @@ async def _run(ws: WebSocket, actor: Any, name: str, user_id: int, cmd: Any) -> 
     except TypeError as exc:  # arguments the engine does not take
         await _error(ws, cmd.id, f"bad arguments: {exc}")
         return
-    await ws.send_text(json.dumps({"type": "ok", "id": cmd.id, "result": out or {}}, separators=(",", ":")))
+    await _send(ws, json.dumps({"type": "ok", "id": cmd.id, "result": out or {}}, separators=(",", ":")))
 
 
 async def _error(ws: WebSocket, msg_id: int | None, message: str) -> None:
-    await ws.send_text(json.dumps({"type": "error", "id": msg_id, "message": message}, ensure_ascii=False))
+    await _send(ws, json.dumps({"type": "error", "id": msg_id, "message": message}, ensure_ascii=False))
+
+
+async def _send(ws: WebSocket, text: str) -> None:
+    """Send, or report the connection closed as a disconnection: a client may
+    leave while its command is still being answered."""
+    try:
+        await ws.send_text(text)
+    except (RuntimeError, OSError) as exc:  # "Cannot call send once a close message has been sent"
+        raise WebSocketDisconnect(code=1006) from exc
