@@ -122,12 +122,90 @@ def can_deal(
         return True, f"{left.free} free hands left today"
     if left.paid:
         return True, f"{left.paid} premium hands left"
-    if _free_allowance(user, get_settings()) == 0:
-        return False, "level 0 players get no free hands: buy a pack of hands on the premium page"
-    return False, (
+    return False, _why_none(_free_allowance(user, get_settings()))
+
+
+def _why_none(allowance: int) -> str:
+    """What a player with no hands left is told."""
+    if allowance == 0:
+        return "level 0 players get no free hands: buy a pack of hands on the premium page"
+    return (
         "no hands left: your free hands come back at midnight (Paris time), "
         "or buy a pack of hands on the premium page"
     )
+
+
+class NoHandsLeftFor(NoHandsLeft):
+    """Some players of a deal have no hands left: ``players`` maps each
+    user id to why."""
+
+    def __init__(self, players: dict[int, str]) -> None:
+        super().__init__("; ".join(players.values()))
+        self.players = players
+
+
+def deal_in(
+    session: Session, user_ids: list[int], tavern_id: int | None, now: dt.datetime
+) -> dict[int, HandsLeft | None]:
+    """Count one hand for every player dealt into a deal, all at once: the
+    rules of :func:`consume` (free hands first, then the oldest pack; level 0
+    has no free hands; the owner plays unlimited in his own tavern) with a few
+    statements for the whole table instead of several per player — this runs
+    at every deal of every table. Returns each player's hands left afterwards
+    (``None`` for the owner: unlimited). Raises :class:`NoHandsLeftFor` and
+    changes nothing when any player has none."""
+    settings = get_settings()
+    owner = session.scalar(select(Tavern.owner_id).where(Tavern.id == tavern_id)) if tavern_id else None
+    counted = [u for u in user_ids if u != owner]
+    day = local_day(now, settings)
+    levels: dict[int, int] = {uid: level for uid, level in session.execute(select(User.id, User.level).where(User.id.in_(counted)))}
+    usages = {
+        row.user_id: row
+        for row in session.scalars(
+            select(DailyHandUsage)
+            .where(DailyHandUsage.user_id.in_(counted), DailyHandUsage.day == day)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        )
+    }
+    packs: dict[int, list[PremiumPack]] = {u: [] for u in counted}
+    for pack in session.scalars(
+        select(PremiumPack)
+        .where(PremiumPack.user_id.in_(counted), PremiumPack.hands_left > 0)
+        .order_by(PremiumPack.id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    ):
+        packs[pack.user_id].append(pack)
+    refused: dict[int, str] = {}
+    free_now: dict[int, bool] = {}
+    for u in counted:
+        if u not in levels:
+            refused[u] = "unknown player"
+            continue
+        allowance = 0 if levels[u] <= 0 else settings.free_hands_per_day
+        used = usages[u].count if u in usages else 0
+        if used < allowance:  # free hands are used before paid ones
+            free_now[u] = True
+        elif packs[u]:
+            free_now[u] = False
+        else:
+            refused[u] = _why_none(allowance)
+    if refused:
+        raise NoHandsLeftFor(refused)
+    left: dict[int, HandsLeft | None] = {u: None for u in user_ids if u == owner}
+    for u, free in free_now.items():
+        if free:
+            row = usages.get(u) or _usage(session, u, day, create=True)
+            assert row is not None
+            row.count += 1
+        else:
+            packs[u][0].hands_left -= 1  # oldest pack first
+        allowance = 0 if levels[u] <= 0 else settings.free_hands_per_day
+        used = usages[u].count if u in usages else (1 if free else 0)
+        left[u] = HandsLeft(max(0, allowance - used), sum(p.hands_left for p in packs[u]))
+    session.flush()
+    return left
 
 
 def consume(session: Session, user_id: int, tavern_id: int | None, now: dt.datetime) -> str:

@@ -1,0 +1,79 @@
+"""``hands.deal_in``: a whole table's hands counted at once, by the same rules
+as ``consume`` one player at a time (RULES.md "Daily hands")."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from tavern.services import hands, ledger
+from tests.services.helpers import make_tavern, make_user
+
+pytestmark = [pytest.mark.db]
+
+NOW = dt.datetime(2026, 1, 15, 12, 0, tzinfo=dt.timezone.utc)
+
+
+def _setup(session, levels_used_packs):
+    owner = make_user(session, "patron")
+    tavern = make_tavern(session, owner)
+    players = []
+    for i, (level, used, packs) in enumerate(levels_used_packs):
+        u = make_user(session, f"p{i}", level=level)
+        for _ in range(packs):
+            ledger.issue(session, u.id, 10, "tokens")
+            hands.buy_pack(session, u.id)
+        for _ in range(used if level > 0 else 0):  # level 0 has no free hands to use up
+            hands.consume(session, u.id, tavern.id, NOW)
+        players.append(u.id)
+    session.flush()
+    return owner.id, tavern.id, players
+
+
+def _state(session, ids):
+    return {u: hands.hands_left(session, u, NOW) for u in ids}
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.integers(0, 2), st.sampled_from([0, 5, 19, 20]), st.integers(0, 1)),
+                min_size=1, max_size=4))
+def test_deal_in_counts_like_consume_one_by_one(fresh_db, table):
+    """"free hands are used before paid ones", "Level 0 players get no free
+    hands", "A tavern owner plays unlimited hands in his own tavern"."""
+    from tavern.store.db import session_factory
+
+    results = []
+    for batch in (True, False):
+        fresh_db()
+        with session_factory()() as s:
+            owner, tavern, ids = _setup(s, table)
+            everyone = ids + [owner]
+            try:
+                if batch:
+                    left = hands.deal_in(s, everyone, tavern, NOW)
+                else:
+                    for u in everyone:
+                        hands.consume(s, u, tavern, NOW)
+                    left = {u: (None if u == owner else hands.hands_left(s, u, NOW)) for u in everyone}
+                outcome = ("dealt", left, _state(s, ids))
+            except hands.NoHandsLeft:
+                s.rollback()
+                outcome = ("refused", None, None)
+            results.append(outcome)
+    assert results[0][0] == results[1][0]
+    if results[0][0] == "dealt":
+        assert results[0][1] == results[1][1]  # what deal_in says is left is what is left
+        assert results[0][2] == results[1][2]
+
+
+def test_a_refusal_names_each_player_and_counts_nothing(session):
+    owner, tavern, (rich, broke, level0) = _setup(session, [(1, 3, 0), (1, 20, 0), (0, 0, 0)])
+    before = _state(session, [rich, broke, level0])
+    with pytest.raises(hands.NoHandsLeftFor) as refused:
+        hands.deal_in(session, [rich, broke, level0], tavern, NOW)
+    assert set(refused.value.players) == {broke, level0}
+    assert "midnight" in refused.value.players[broke]
+    assert "level 0" in refused.value.players[level0]
+    assert _state(session, [rich, broke, level0]) == before
