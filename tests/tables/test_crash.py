@@ -36,11 +36,17 @@ def test_sigkill_mid_deal_voids_the_deal_and_loses_no_chip(db_url, tmp_path):
             st = await a.recv_until(lambda m: m["type"] == "state" and bool(m["deal"])
                                     and m["deal"]["phase"] == "bet")
             # Somebody raises: chips are in the pot when the process dies.
-            who = st["deal"]["to_act"]
-            c = clients[who]
-            await c.state_at_least(st["seq"])
-            raise_ = next(x for x in c.state["you"]["legal"] if x["action"] == "raise")
-            r = await c.send(type="act", action="raise", args={"amount": raise_["min"]}, seq=c.state["seq"])
+            for _ in range(10):  # a newer view may overtake the one acted on: look again
+                st = a.state
+                who = st["deal"]["to_act"]
+                c = clients[who]
+                await c.state_at_least(st["seq"])
+                raise_ = next(x for x in c.state["you"]["legal"] if x["action"] == "raise")
+                r = await c.send(type="act", action="raise", args={"amount": raise_["min"]}, seq=c.state["seq"])
+                if r["type"] == "ok":
+                    break
+                assert "older view" in r["message"], r
+                await a.state_at_least(st["seq"] + 1)
             assert r["type"] == "ok", r
             return clients
 
