@@ -23,6 +23,7 @@ from tavern.games.base import Engine, IllegalAction
 from tavern.services.taverns import NEEDS
 from tavern.tables.bank import SETTLEMENTS, SqlBank, TableInfo
 from tavern.tables.broadcast import SPECTATORS, Broadcaster
+from tavern.tables.closing import share_carry
 from tavern.tables.engine_config import engine_config
 from tavern.tables.seating import BLIND_GAMES, SeatState, choose_lineup
 
@@ -93,6 +94,10 @@ class TableActor:
         self._queue: asyncio.Queue[tuple[str, str | None, dict[str, Any], asyncio.Future[Any]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self.closed = False
+        #: The owner closing the table (his user id) once the running deal ends.
+        self.closing_owner: int | None = None
+        #: Called once the table has closed (the manager forgets the actor).
+        self.on_closed: Callable[[], None] | None = None
 
     # --- life cycle ----------------------------------------------------------
 
@@ -117,7 +122,13 @@ class TableActor:
                 pass
 
     async def submit(self, command: str, username: str | None, **args: Any) -> Any:
-        """Queue a command and wait for its answer; raises :class:`CommandError`."""
+        """Queue a command and wait for its answer; raises :class:`CommandError`.
+        A closed table refuses every command, except a connection's own
+        bookkeeping (``connect``, ``disconnect``, ``sync``), answered quietly."""
+        if self.closed:
+            if command in ("connect", "disconnect", "sync"):
+                return {"seq": self.seq} if command != "disconnect" else None
+            raise CommandError("this table is closed")
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         await self._queue.put((command, username, args, fut))
         return await fut
@@ -141,6 +152,8 @@ class TableActor:
                     self._want_deal()
                     if not fut.done():
                         fut.set_result(out)
+                    if self.closed:
+                        break
                 except (CommandError, IllegalAction, CardError) as exc:
                     if not fut.done():
                         fut.set_exception(CommandError(getattr(exc, "rule", None) or str(exc)))
@@ -150,15 +163,27 @@ class TableActor:
                         fut.set_exception(CommandError(f"the table could not do that ({type(exc).__name__})"))
             try:
                 changed = await self._tick() or changed
+                if self.closed:
+                    break
                 if changed:
                     await self.publish()
             except Exception:
                 log.exception("table %s: tick failed", self.info.id)
+        # Closed: whatever is still queued is refused (a connection's own
+        # bookkeeping answered quietly), nobody waits forever.
+        while not self._queue.empty():
+            command, _, _, fut = self._queue.get_nowait()
+            if fut.done():
+                continue
+            if command in ("connect", "disconnect", "sync"):
+                fut.set_result({"seq": self.seq} if command != "disconnect" else None)
+            else:
+                fut.set_exception(CommandError("this table is closed"))
 
     def _want_deal(self) -> None:
         """After a change of seats: deal when enough players are ready."""
         if (self.engine is None or self.engine.over) and self.next_deal_at is None \
-                and len(self._ready()) >= self.min_players:
+                and self.closing_owner is None and not self.closed and len(self._ready()) >= self.min_players:
             self.next_deal_at = self.clock() + self.deal_pause
 
     def _next_wake(self) -> float | None:
@@ -182,7 +207,7 @@ class TableActor:
         handler = getattr(self, f"_cmd_{command}", None)
         if handler is None:
             raise CommandError(f"unknown command {command!r}")
-        if username is None and command not in ("connect", "disconnect", "sync"):
+        if username is None and command not in ("connect", "disconnect", "sync", "close"):
             raise CommandError("log in to play")
         return await handler(username, **args)
 
@@ -204,6 +229,8 @@ class TableActor:
                     s.disconnected_at = self.clock()
 
     async def _cmd_sit(self, username: str, *, user_id: int, seat: int, cave: int) -> dict[str, Any]:
+        if self.closing_owner is not None:
+            raise CommandError("the owner is closing this table: it closes at the end of this deal")
         if any(s.name == username for s in self.seats.values()):
             raise CommandError("you are already seated at this table")
         if seat in self.seats:
@@ -312,7 +339,8 @@ class TableActor:
         if self.engine is not None and self.engine.over and self.archive_id is not None:
             await self._finish_deal()
             changed = True
-        if (self.engine is None or self.engine.over) and self.next_deal_at is not None and self.next_deal_at <= now:
+        if (self.engine is None or self.engine.over) and self.next_deal_at is not None and self.next_deal_at <= now \
+                and self.closing_owner is None and not self.closed:
             self.next_deal_at = None
             changed = await self._start_deal() or changed
         return changed
@@ -469,6 +497,76 @@ class TableActor:
             elif seat.sitting_out and seat.auto == "check_fold":
                 seat.auto = None
         self.next_deal_at = self.clock() + self.deal_pause
+        if self.closing_owner is not None:  # the owner asked to close during the deal
+            owner, self.closing_owner = self.closing_owner, None
+            try:
+                await self._close(owner)
+            except Exception as exc:  # the table stays open and deals on
+                log.exception("table %s: closing after the deal failed", self.info.id)
+                for seat in self.seats.values():
+                    seat.notice = f"the table could not close: {getattr(exc, 'rule', None) or exc}"
+
+    # --- the end of the game ----------------------------------------------------
+
+    async def _cmd_close(self, username: str | None, *, owner_id: int) -> dict[str, Any]:
+        """The owner closes the table (the web layer checked he owns it; the
+        database checks again). Between deals it closes now; during a deal it
+        closes at the deal's end and no new deal starts meanwhile."""
+        if owner_id != self.info.owner_id:
+            raise CommandError("only the tavern's owner can close a table")
+        if self.engine is not None and not self.engine.over:
+            self.closing_owner = owner_id
+            self.next_deal_at = None
+            for seat in self.seats.values():
+                seat.notice = "the owner is closing the table: it closes at the end of this deal"
+            return {"closed": False, "notice": "the table will close at the end of the deal in progress"}
+        if self.engine is not None and self.archive_id is not None:
+            await self._finish_deal()  # a deal just over: settle it first
+        try:
+            return await self._close(owner_id)
+        except ValueError as exc:  # TavernError, LedgerError: said to the owner
+            raise CommandError(str(exc)) from None
+
+    async def _close(self, owner_id: int) -> dict[str, Any]:
+        """Share out the carried chips among the seated players, cash everybody
+        out and close the table — one database transaction — then tell the
+        clients and stop."""
+        seated = {s.seat_no: s.name for s in self.seats.values()}
+        dealer_seat = self.button_seat
+        if dealer_seat is None and seated:  # restarted since the last deal
+            dealer = await asyncio.to_thread(self.bank.last_dealer, self.info.id)
+            dealer_seat = next((n for n, name in seated.items() if name == dealer), None)
+        awards, how = share_carry(self.info.game, self.module, self.carry, engine_config(self.info), seated,
+                                  dealer_seat, self.rng)
+        by_seat = sorted(self.seats.values(), key=lambda s: s.seat_no)
+        record = {"game": self.info.game, "closing": True,
+                  "seats": [{"player": s.name, "seat": s.seat_no, "chips": s.chips} for s in by_seat],
+                  "carry": self.carry, "leftover": how}
+        result = {"closing": True, "finished": True, "rake": 0, "carry": None, "awards": awards,
+                  "chips": {s.name: s.chips + awards.get(s.name, 0) for s in by_seat}}
+        ids = {s.name: s.user_id for s in by_seat}
+        cashed = await asyncio.to_thread(self.bank.close_table, self.info.id, owner_id,
+                                         {ids[name]: amount for name, amount in awards.items()}, record, result)
+        ecus = {s.name: cashed.get(s.user_id, 0) for s in by_seat}
+        summary = {"closed": True, "awards": awards, "ecus": ecus,
+                   **({"method": how["method"], "winners": how.get("winners")} if how else {})}
+        self.closed = True
+        self.closing_owner = None
+        self.next_deal_at = None
+        self.deadlines = {}
+        self.seats = {}
+        self.last_result = {"deal": self.deals, "closing": summary}
+        await self._publish_closed(summary, list(ecus))
+        if self.on_closed is not None:
+            self.on_closed()
+        return summary
+
+    async def _publish_closed(self, summary: dict[str, Any], players: list[str]) -> None:
+        """The last messages: a ``state`` whose table is closed, then ``closed``."""
+        await self.publish(players)
+        text = json.dumps({"type": "closed", "seq": self.seq, "table_id": self.info.id, **summary},
+                          separators=(",", ":"))
+        await self.broadcaster.publish(self.info.id, {SPECTATORS: text, **{p: text for p in players}})
 
     def _carried(self, carry: dict[str, Any] | None) -> int:
         count = getattr(self.module, "carried_chips", None)
@@ -482,7 +580,7 @@ class TableActor:
             "id": self.info.id, "name": self.info.name, "game": self.info.game, "variant": self.info.variant,
             "stakes": self.info.stakes, "buy_in": [self.info.buy_in_min, self.info.buy_in_max],
             "seats": self.info.seats, "timer": self.info.action_timer_seconds,
-            "button_seat": self.button_seat, "deal_no": self.deals,
+            "button_seat": self.button_seat, "deal_no": self.deals, "closed": self.closed,
             "players": [
                 {"seat": s.seat_no, "name": s.name, "chips": s.chips, "sitting_out": s.sitting_out,
                  "waiting": s.owes_big_blind and self.info.game in BLIND_GAMES and s.name not in self.dealt,
@@ -513,12 +611,13 @@ class TableActor:
                                         and not self.engine.over else [])}
         return msg
 
-    async def publish(self) -> None:
+    async def publish(self, also: list[str] | None = None) -> None:
+        """One message per seated player (and per name in ``also``) and one for spectators."""
         self.seq += 1
         table = self.public_table()
         messages = {SPECTATORS: json.dumps(self.message_for(None, table), separators=(",", ":"))}
-        for s in self.seats.values():
-            messages[s.name] = json.dumps(self.message_for(s.name, table), separators=(",", ":"))
+        for name in [*(s.name for s in self.seats.values()), *(also or [])]:
+            messages[name] = json.dumps(self.message_for(name, table), separators=(",", ":"))
         await self.broadcaster.publish(self.info.id, messages)
 
 

@@ -26,7 +26,7 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from tavern.services import archive, hands, ledger, seats
+from tavern.services import archive, hands, ledger, seats, taverns
 from tavern.store.db import run_transaction, session_factory
 from tavern.store.models import ArchivedHand, Seat, TableConfig, Tavern, User
 
@@ -199,22 +199,18 @@ class SqlBank:
         ``(archive id, {username: hands info after this deal})``.
 
         This runs at every deal of every table, so it asks the database as
-        little as it can: the tavern owner (``owner_id``) is known to play
-        unlimited hands here, ``consume`` both checks and counts, and the
-        seats' owed big blinds are cleared in one statement."""
+        little as it can: :func:`hands.deal_in` counts the whole table's hands
+        in a few statements and the seats' owed big blinds are cleared in one.
+        (``owner_id`` is kept for the callers; the hands service finds the
+        tavern's owner itself.)"""
 
         def work(s: Session) -> tuple[int | None, dict[str, Any]]:
             now = _now()
-            refused: dict[str, str] = {}
-            for name, user_id in candidates.items():
-                if user_id == owner_id:  # "unlimited hands in his own tavern"
-                    continue
-                try:
-                    hands.consume(s, user_id, tavern_id, now)
-                except hands.NoHandsLeft as exc:
-                    refused[name] = str(exc)
-            if refused:
-                raise _Refused(refused)  # roll back the hands counted for the others
+            try:
+                left = hands.deal_in(s, list(candidates.values()), tavern_id, now)
+            except hands.NoHandsLeftFor as exc:
+                names = {uid: name for name, uid in candidates.items()}
+                raise _Refused({names[uid]: why for uid, why in exc.players.items()}) from None
             # The big blind owed is now paid or waived.
             s.execute(update(Seat).where(Seat.table_id == table_id, Seat.user_id.in_(list(candidates.values())))
                       .values(owes_big_blind=False))
@@ -222,12 +218,14 @@ class SqlBank:
                                        voided=True, started=now)
             info = {}
             for name, uid in candidates.items():
-                left = hands.hands_left(s, uid, now)
-                unlimited = uid == owner_id
-                info[name] = {"free": left.free, "paid": left.paid, "unlimited": unlimited,
-                              "can_deal": unlimited or left.total > 0,
-                              "why": "unlimited hands in your own tavern" if unlimited
-                              else f"{left.free} free hands left today, {left.paid} in packs"}
+                hl = left[uid]
+                if hl is None:  # "A tavern owner plays unlimited hands in his own tavern"
+                    info[name] = {"free": 0, "paid": 0, "unlimited": True, "can_deal": True,
+                                  "why": "unlimited hands in your own tavern"}
+                else:
+                    info[name] = {"free": hl.free, "paid": hl.paid, "unlimited": False,
+                                  "can_deal": hl.total > 0,
+                                  "why": f"{hl.free} free hands left today, {hl.paid} in packs"}
             return row.id, info
 
         try:
@@ -264,6 +262,58 @@ class SqlBank:
             return (row.result or {}).get("carry") if row is not None else None
 
         return self._tx(work)
+
+    def last_dealer(self, table_id: int) -> str | None:
+        """The dealer of the table's last finished deal (by name), if any."""
+
+        def work(s: Session) -> str | None:
+            stmt = (select(ArchivedHand).where(ArchivedHand.table_id == table_id, ArchivedHand.voided.is_(False))
+                    .order_by(ArchivedHand.id.desc()).limit(1))
+            row = s.scalars(stmt).first()
+            record = row.record if row is not None else None
+            try:
+                return record["seats"][record["button"]]["player"]
+            except (KeyError, IndexError, TypeError):
+                return None
+
+        return self._tx(work)
+
+    def close_table(self, table_id: int, owner_id: int, awards: dict[int, int],
+                    record: dict[str, Any], result: dict[str, Any]) -> dict[int, int]:
+        """The end of the game, in one transaction: the chips the table carries
+        (its ``pot`` account) go to the players (``awards``: user id → chips,
+        which must add up to the whole pot), every seated player is cashed out
+        ("Ramasser ses gains": chips back to écus, seat freed), the closing is
+        archived and the table closes (its decks go back to the tavern's
+        inventory, :func:`tavern.services.taverns.close_table`). Returns each
+        player's écus received (user id → écus)."""
+
+        def work(s: Session) -> dict[int, int]:
+            table = s.get(TableConfig, table_id)
+            if table is None or table.status != "open":
+                raise taverns.TavernError("no such open table")
+            if table.tavern.owner_id != owner_id:
+                raise taverns.TavernError("only the tavern's owner can close a table")
+            pot = ledger.carried_pot(s, table_id)
+            total = sum(awards.values())
+            if pot.balance != total:
+                raise ledger.LedgerError(
+                    f"the table's carried pot holds {pot.balance} chips, the closing shares out {total}")
+            seated = {seat.user_id for seat in seats.seats(s, table_id)}
+            if set(awards) - seated:
+                raise ledger.LedgerError("the carried pot goes to players seated at the table")
+            legs = [ledger.Leg(pot, ledger.account(s, "user", uid, "chips", table_id), amount, "chips")
+                    for uid, amount in sorted(awards.items()) if amount > 0]
+            if legs:
+                ledger.post(s, legs, "close", f"table:{table_id}:close")
+            cashed = {}
+            for seat in seats.seats(s, table_id):
+                cashed[seat.user_id] = seats.leave(s, table_id, seat.user_id)
+            archive.archive_hand(s, table_id, record, result, started=_now(), ended=_now())
+            taverns.close_table(s, table_id, owner_id)
+            return cashed
+
+        return self._tx(work, urgent=True)
 
     def void_interrupted(self, table_id: int | None = None) -> list[int]:
         """At start-up: every deal archived as in progress was interrupted by
