@@ -10,15 +10,19 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Request
-from fastapi.responses import RedirectResponse, Response
+from anyio import from_thread
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from tavern.games.registry import GAMES
 from tavern.services import ledger, taverns
-from tavern.store.models import Inventory, Tavern
+from tavern.store.models import Inventory, Seat, Tavern
+from tavern.tables.actor import CommandError
 from tavern.web.csrf import csrf_protect
 from tavern.web.deps import CurrentUser, Id, MAX_AMOUNT, MAX_ID, act, form_fields, owned_tavern, read_db, require_user
+from tavern.web.french import french
 from tavern.web.rendering import GAME_LABELS, render
 from tavern.web.routers.village import TableBrief, brief
 from tavern.web.session import get_session
@@ -111,14 +115,33 @@ def do_open(request: Request, user: CurrentUser, tavern_id: int, data: dict[str,
     return act(request, work)
 
 
-def do_close(request: Request, user: CurrentUser, tavern_id: int, table_id: int) -> None:
-    def work(s: Session) -> None:
+def do_close(request: Request, user: CurrentUser, tavern_id: int, table_id: int) -> bool:
+    """Close a table of the owner's tavern. An empty table closes here; a
+    table with players seated is closed by its live table (the actor): the
+    chips it carries are shared out, every player is cashed out, then it
+    closes — at once between deals, at the end of a deal in progress.
+    Returns whether the table is closed now (``False``: at the deal's end)."""
+
+    def work(s: Session) -> bool:
         owned_tavern(s, user, tavern_id)
         table = taverns.get_table(s, table_id)
         if table is None or table.tavern_id != tavern_id:
             raise HTTPException(status_code=404, detail="Cette table n'est pas dans votre taverne.")
+        if table.status == "open" and s.scalar(select(func.count()).select_from(Seat)
+                                                .where(Seat.table_id == table_id)):
+            return True  # players seated: the live table closes it
         taverns.close_table(s, table_id, user.id)
-    act(request, work)
+        return False
+
+    manager = request.app.state.tables
+    if not act(request, work):
+        from_thread.run(manager.discard, table_id)
+        return True
+    try:
+        out = from_thread.run(manager.close_table, table_id, user.id)
+    except CommandError as exc:
+        raise HTTPException(status_code=400, detail=french(str(exc)) or str(exc)) from None
+    return bool(out.get("closed"))
 
 
 # --- pages -----------------------------------------------------------------------
@@ -243,11 +266,23 @@ def open_form(request: Request, tavern_id: Id, user: CurrentUser = Depends(requi
                   "Table ouverte : elle apparaît maintenant dans le village.", form)
 
 
+CLOSED = "Table fermée ; son jeu de cartes est revenu dans l'inventaire."
+CLOSING = "Une donne est en cours : la table fermera à la fin de cette donne (aucune nouvelle donne ne commence)."
+
+
 @pages.post("/ma-taverne/{tavern_id}/tables/{table_id}/fermer")
 def close_form(request: Request, tavern_id: Id, table_id: Id, user: CurrentUser = Depends(require_user),
                db: Session = Depends(read_db)) -> Response:
-    return _after(request, db, user, tavern_id, lambda: do_close(request, user, tavern_id, table_id),
-                  "Table fermée ; son jeu de cartes est revenu dans l'inventaire.")
+    """Like :func:`_after`, with the message saying whether it closed now."""
+    tavern = owned_tavern(db, user, tavern_id)
+    try:
+        now = do_close(request, user, tavern_id, table_id)
+    except HTTPException as exc:
+        if exc.status_code in (403, 404):
+            raise
+        return _manage_page(request, db, user, tavern, [exc.detail], status=400)
+    get_session(request).flash(CLOSED if now else CLOSING)
+    return RedirectResponse(f"/ma-taverne/{tavern_id}", status_code=303)
 
 
 # --- API ---------------------------------------------------------------------------
@@ -280,7 +315,12 @@ def api_open(request: Request, tavern_id: Id, body: TableIn, user: CurrentUser =
 
 
 @api.post("/{tavern_id}/tables/{table_id}/close", status_code=204, response_class=Response,
-          summary="Close an empty table; its deck goes back to the inventory")
+          summary="Close a table; its deck goes back to the inventory",
+          description="An empty table closes at once (204). With players seated the live table ends the "
+                      "game: the chips carried from deal to deal are shared out among the seated players, "
+                      "each is cashed out, and the table closes — at once between deals (204), at the end "
+                      "of a deal in progress (202, with a `detail`).")
 def api_close(request: Request, tavern_id: Id, table_id: Id, user: CurrentUser = Depends(require_user)) -> Response:
-    do_close(request, user, tavern_id, table_id)
-    return Response(status_code=204)
+    if do_close(request, user, tavern_id, table_id):
+        return Response(status_code=204)
+    return JSONResponse({"detail": CLOSING}, status_code=202)
