@@ -360,3 +360,26 @@ def test_the_runtime_plays_every_game_through_the_engine_contract(session_factor
     assert len(finished) >= 2 and all(h.record["game"] == game for h in finished)
     assert sum(w.chips(n) for n in names) + pot == 200 * len(names)  # no chip created or lost
     assert w.audit_ok()
+
+
+def test_the_rams_deal_passes_to_the_right(session_factory):
+    """RULES.md (Rams): "Seats follow the cut; play turns to the right of the
+    dealer" — so does the deal: the next dealer sits at the dealer's right
+    (the previous seat), where the other games pass it left."""
+    w = build_world(session_factory, game="rams", stakes={"unit": 1}, rake_percent=0)
+
+    async def scenario():
+        h = Harness(w)
+        actor = await h.start(seated=("ana", "bob", "cid"))
+        dealers = []
+        for _ in range(4):
+            if actor.engine is not None and not actor.engine.over:
+                dealers.append(actor.button_seat)
+            await h.play_deal(lambda name, legal: actor.engine.timeout_action(name))
+            await h.settle()
+        await actor.stop()
+        return dealers
+
+    dealers = run(scenario())
+    assert len(dealers) >= 3
+    assert all(b == (a - 1) % 3 for a, b in zip(dealers, dealers[1:])), dealers

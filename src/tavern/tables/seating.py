@@ -13,6 +13,9 @@ from dataclasses import dataclass, field
 
 #: Games whose players owe a big blind to enter or come back.
 BLIND_GAMES = frozenset({"ramponneau", "draw"})
+#: Games that turn to the right: the deal passes to the dealer's right
+#: (RULES.md, Rams: "play turns to the right of the dealer").
+RIGHT_GAMES = frozenset({"rams"})
 
 
 @dataclass
@@ -56,6 +59,17 @@ def _after(seat_nos: list[int], seat: int | None) -> int:
     return 0
 
 
+def _before(seat_nos: list[int], seat: int | None) -> int:
+    """Index in sorted ``seat_nos`` of the last seat strictly before ``seat``
+    (the next dealer going right)."""
+    if seat is None:
+        return 0
+    for i in range(len(seat_nos) - 1, -1, -1):
+        if seat_nos[i] < seat:
+            return i
+    return len(seat_nos) - 1
+
+
 def _blind_seats(players: list[SeatState], button: int) -> tuple[int, int]:
     n = len(players)
     if n == 2:  # heads-up: the button posts the small blind
@@ -71,7 +85,8 @@ def choose_lineup(game: str, ready: list[SeatState], last_button_seat: int | Non
     if game not in BLIND_GAMES:
         if len(ready) < min_players:
             return None
-        button = _after([s.seat_no for s in ready], last_button_seat)
+        next_dealer = _before if game in RIGHT_GAMES else _after
+        button = next_dealer([s.seat_no for s in ready], last_button_seat)
         return Lineup(ready, button, frozenset())
 
     owing = [s for s in ready if s.owes_big_blind and not s.post_now]
