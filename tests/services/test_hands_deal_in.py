@@ -57,7 +57,9 @@ def test_deal_in_counts_like_consume_one_by_one(fresh_db, table):
                     for u in everyone:
                         hands.consume(s, u, tavern, NOW)
                     left = {u: (None if u == owner else hands.hands_left(s, u, NOW)) for u in everyone}
-                outcome = ("dealt", left, _state(s, ids))
+                # By seat, not by id: the two runs' ids may differ (PostgreSQL).
+                state = _state(s, ids)
+                outcome = ("dealt", [left[u] for u in everyone], [state[u] for u in ids])
             except hands.NoHandsLeft:
                 s.rollback()
                 outcome = ("refused", None, None)
