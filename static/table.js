@@ -138,6 +138,8 @@
     if (m.type === "state") {
       if (S.msg && !S.fresh && m.seq < S.msg.seq) return;  // an older frame overtaken by a newer one
       S.msg = m; S.at = performance.now(); S.fresh = false;
+      var stale = document.getElementById("static-seats");  // the live felt shows the seats now
+      if (stale) stale.hidden = true;
       render();
     } else if (m.type === "error") {
       delete pending[m.id];
