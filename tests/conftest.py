@@ -19,6 +19,9 @@ Fixtures:
 from __future__ import annotations
 
 import shutil
+import socket
+import subprocess
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -140,3 +143,32 @@ def session_factory(engine: Engine) -> sessionmaker[Session]:
 def session(session_factory: sessionmaker[Session]) -> Iterator[Session]:
     with session_factory() as s:
         yield s
+
+
+@pytest.fixture
+def redis_url(tmp_path: Path) -> Iterator[str]:
+    """A real redis-server on a free loopback port, for this test only
+    (scripts/system-deps.sh installs it; the Redis tests never mock it)."""
+    exe = shutil.which("redis-server")
+    assert exe, "redis-server is needed: scripts/system-deps.sh installs it"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", str(tmp_path)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    import redis
+
+    client = redis.Redis(host="127.0.0.1", port=port)
+    try:
+        for _ in range(200):
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        client.close()
+        proc.terminate()
+        proc.wait(10)

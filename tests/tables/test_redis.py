@@ -9,38 +9,12 @@ process reaches the connections held by the other.
 from __future__ import annotations
 
 import asyncio
-import shutil
-import subprocess
-import time
 
 import pytest
 
 from tavern.tables.broadcast import SPECTATORS, RedisBroadcaster
-from tests.tables.liveserver import free_port
 
 pytestmark = [pytest.mark.redis]
-
-
-@pytest.fixture
-def redis_url(tmp_path):
-    exe = shutil.which("redis-server")
-    assert exe, "redis-server is needed: scripts/system-deps.sh installs it"
-    port = free_port()
-    proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--dir", str(tmp_path)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    import redis
-
-    client = redis.Redis(host="127.0.0.1", port=port)
-    for _ in range(100):
-        try:
-            client.ping()
-            break
-        except redis.ConnectionError:
-            time.sleep(0.05)
-    yield f"redis://127.0.0.1:{port}/0"
-    proc.terminate()
-    proc.wait(10)
 
 
 def test_messages_cross_processes_each_to_its_recipient(redis_url):
