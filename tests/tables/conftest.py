@@ -107,31 +107,42 @@ class Harness:
     async def sit(self, name: str, seat: int, cave: int = 200) -> Any:
         return await self.actor.submit("sit", name, user_id=self.world.users[name], seat=seat, cave=cave)
 
-    async def settle(self, rounds: int = 20) -> None:
-        for _ in range(rounds):
-            await asyncio.sleep(0)
-        await self.actor.submit("sync", None)
+    async def settle(self) -> None:
+        await settle(self.actor)
 
     def last(self, name: str | None) -> dict[str, Any]:
         return self.inbox[name][-1]
 
     async def play_deal(self, policy: Callable[[str, list[dict[str, Any]]], dict[str, Any]]) -> int:
-        """Play the current deal to its end with ``policy``; returns the deal number."""
+        """Play the current deal to its end with ``policy(name, legal)``; returns the deal number."""
         actor = self.actor
-        deal_no = actor.deals
-        for _ in range(500):
-            if actor.engine is None or actor.engine.over or actor.deals != deal_no:
-                break
-            to_act = actor.engine.to_act()
-            if not to_act:
-                await self.settle()
-                continue
-            name = to_act[0]
-            move = policy(name, actor.engine.legal_actions(name))
-            args = {k: v for k, v in move.items() if k != "action"}
-            await actor.submit("act", name, action=move["action"], args=args)
-        await self.settle()
-        return deal_no
+        return await play_deal(actor, lambda name: policy(name, actor.engine.legal_actions(name)))
+
+
+async def settle(actor: TableActor) -> None:
+    """Let the actor work through what is queued, then wait for it to answer."""
+    for _ in range(20):
+        await asyncio.sleep(0)
+    await actor.submit("sync", None)
+
+
+async def play_deal(actor: TableActor, choose: Callable[[str], dict[str, Any]], limit: int = 1000) -> int:
+    """Play the actor's current deal to its end (and its settlement), each
+    move ``choose(name)``; returns the deal number."""
+    deal_no = actor.deals
+    for _ in range(limit):
+        if actor.engine is None or actor.engine.over or actor.deals != deal_no:
+            break
+        to_act = actor.engine.to_act()
+        if not to_act:
+            await settle(actor)
+            continue
+        name = to_act[0]
+        move = dict(choose(name))
+        action = move.pop("action")
+        await actor.submit("act", name, action=action, args=move)
+    await settle(actor)
+    return deal_no
 
 
 def passive(name: str, legal: list[dict[str, Any]]) -> dict[str, Any]:

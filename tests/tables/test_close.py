@@ -22,7 +22,7 @@ from tavern.tables.bank import SqlBank
 from tavern.tables.broadcast import LocalBroadcaster
 from tavern.tables.closing import order_from_dealer, share_equally
 from tavern.tables.manager import TableManager
-from tests.tables.conftest import World, build_world
+from tests.tables.conftest import World, build_world, play_deal, settle
 
 pytestmark = [pytest.mark.db]
 
@@ -69,27 +69,9 @@ class Table:
         await self.manager.start()
         return await self.manager.get(self.w.table_id)
 
-    async def settle(self, actor) -> None:  # noqa: ANN001
-        for _ in range(20):
-            await asyncio.sleep(0)
-        await actor.submit("sync", None)
-
     async def play_deal(self, actor, policy) -> None:  # noqa: ANN001
         """Play the current deal to its end (and its settlement)."""
-        deal_no = actor.deals
-        for _ in range(1000):
-            if actor.engine is None or actor.engine.over or actor.deals != deal_no:
-                break
-            to_act = actor.engine.to_act()
-            if not to_act:
-                await self.settle(actor)
-                continue
-            name = to_act[0]
-            move = dict(policy(actor, name))
-            args = {k: v for k, v in move.items() if k != "action"}
-            await actor.submit("act", name, action=move.pop("action"), args=args)
-        if not actor.closed:
-            await self.settle(actor)
+        await play_deal(actor, lambda name: policy(actor, name))
 
 
 def timeout_policy(actor, name):  # noqa: ANN001, ANN201
@@ -149,7 +131,7 @@ def test_rummoli_board_is_shared_out_when_the_owner_closes(session_factory):
     async def scenario():
         t = Table(w, rng=SeededSource(random.Random(11)))
         actor = await t.start()
-        await t.settle(actor)
+        await settle(actor)
         for _ in range(3):
             await t.play_deal(actor, timeout_policy)
         assert actor.engine is not None and not actor.engine.over and actor.deals == 4
@@ -199,7 +181,7 @@ def test_rams_pot_is_shared_equally_when_the_owner_closes(session_factory):
     async def scenario():
         t = Table(w, rng=SeededSource(random.Random(3)))
         actor = await t.start()
-        await t.settle(actor)
+        await settle(actor)
         policy = seeded_policy(5)
         actor.deal_pause = 60.0  # one deal at a time: the test starts the next
         for _ in range(30):  # play until a deal leaves a pot to carry
@@ -207,7 +189,7 @@ def test_rams_pot_is_shared_equally_when_the_owner_closes(session_factory):
             if pot(w) > 0:
                 break
             actor.next_deal_at = actor.clock()
-            await t.settle(actor)
+            await settle(actor)
         assert actor.engine.over and actor.archive_id is None and pot(w) == actor.carry["pot"] > 0
         dealer_seat = actor.button_seat
         seen = spy_close(actor, w)
@@ -234,7 +216,7 @@ def test_a_game_without_carry_just_cashes_everybody_out(session_factory):
     async def scenario():
         t = Table(w)
         actor = await t.start()
-        await t.settle(actor)
+        await settle(actor)
         actor.deal_pause = 60.0
         await t.play_deal(actor, timeout_policy)
         before = {n: w.chips(n) for n in NAMES}
