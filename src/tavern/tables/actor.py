@@ -447,8 +447,7 @@ class TableActor:
                                           carry=self.carry)
             candidates = {s.name: s.user_id for s in lineup.players}
             archive_id, answer = await asyncio.to_thread(
-                self.bank.begin_deal, self.info.id, self.info.tavern_id, self.info.owner_id, candidates,
-                engine.record())
+                self.bank.begin_deal, self.info.id, self.info.tavern_id, candidates, engine.record())
             if archive_id is None:
                 for name, why in answer.items():
                     refused[name] = why

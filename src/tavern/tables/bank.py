@@ -189,7 +189,7 @@ class SqlBank:
     def use_disconnect_protection(self, user_id: int) -> bool:
         return self._tx(lambda s: hands.use_disconnect_protection(s, user_id, _now()))
 
-    def begin_deal(self, table_id: int, tavern_id: int, owner_id: int, candidates: dict[str, int],
+    def begin_deal(self, table_id: int, tavern_id: int, candidates: dict[str, int],
                    record: dict[str, Any]) -> tuple[int | None, dict[str, Any]]:
         """Count a hand for each player dealt in (``consume``) and archive the
         deal as in progress, in one transaction. Players with no hands left are
@@ -200,9 +200,8 @@ class SqlBank:
 
         This runs at every deal of every table, so it asks the database as
         little as it can: :func:`hands.deal_in` counts the whole table's hands
-        in a few statements and the seats' owed big blinds are cleared in one.
-        (``owner_id`` is kept for the callers; the hands service finds the
-        tavern's owner itself.)"""
+        in a few statements (it knows the tavern's owner, who plays unlimited
+        hands there) and the seats' owed big blinds are cleared in one."""
 
         def work(s: Session) -> tuple[int | None, dict[str, Any]]:
             now = _now()
