@@ -17,8 +17,6 @@ COPY src ./src
 RUN pip install --no-cache-dir .
 COPY alembic.ini ./
 COPY migrations ./migrations
-COPY templates ./templates
-COPY static ./static
 
 RUN useradd --create-home --uid 1000 tavern && mkdir -p /data && chown tavern /data
 USER tavern

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tavern.web.headers import CSP
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES = Path(__file__).resolve().parents[2] / "src" / "tavern" / "web" / "templates"
 
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>", re.I)
 STYLE_ATTR = re.compile(r"\sstyle\s*=", re.I)

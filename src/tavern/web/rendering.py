@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from importlib.resources import files
 from typing import Any
 
 from fastapi.templating import Jinja2Templates
@@ -11,10 +11,11 @@ from starlette.responses import HTMLResponse
 
 from tavern.web.session import get_session
 
-# templates/ and static/ sit at the repository root, next to src/.
-ROOT = Path(__file__).resolve().parents[3]
-TEMPLATES_DIR = ROOT / "templates"
-STATIC_DIR = ROOT / "static"
+# templates/ and static/ ship inside the package (package data), so a normal
+# wheel install and the Docker image find them as an editable install does.
+_WEB = files("tavern.web")
+TEMPLATES_DIR = _WEB / "templates"
+STATIC_DIR = _WEB / "static"
 
 templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
 
