@@ -52,6 +52,18 @@ class Settings(BaseSettings):
     #: Seconds a disconnected player has to come back before the table acts for him.
     reconnect_grace_seconds: float = 15.0
 
+    # --- capacity (docs/web.md "Capacity"). A request holds at most one
+    # database connection at a time, and only while a request thread runs
+    # it: the pool has a connection for every request thread plus every
+    # table thread, so nobody waits for one in normal use. If the pool is
+    # empty all the same, a request waits ``db_pool_timeout`` seconds and is
+    # answered 503 (never a 500 after 30 s).
+    #: Threads running the synchronous routes (anyio's limiter).
+    web_threads: int = 16
+    #: Threads running the live tables' database work (asyncio.to_thread).
+    table_threads: int = 8
+    db_pool_timeout: float = 3.0
+
     # --- password hashing (Argon2id; argon2-cffi's defaults, RFC 9106 low
     # memory). Test runs lower them: hashing is deliberately slow.
     argon2_time_cost: int = 3
@@ -77,6 +89,11 @@ class Settings(BaseSettings):
             # Name the driver we ship (psycopg 3) so a plain URL works too.
             self.database_url = "postgresql+psycopg://" + self.database_url[len("postgresql://") :]
         return self
+
+    @property
+    def db_pool_size(self) -> int:
+        """One pooled connection per thread that may use one."""
+        return self.web_threads + self.table_threads
 
     @property
     def is_sqlite(self) -> bool:

@@ -70,10 +70,27 @@ def create_user(
     return user
 
 
+@lru_cache(maxsize=4)
+def _dummy_hash_for(time_cost: int, memory_kib: int, parallelism: int) -> str:
+    return _hasher_for(time_cost, memory_kib, parallelism).hash("not anybody's password")
+
+
+def dummy_hash() -> str:
+    """A hash with the site's parameters that no password matches."""
+    s = get_settings()
+    return _dummy_hash_for(s.argon2_time_cost, s.argon2_memory_kib, s.argon2_parallelism)
+
+
 def authenticate(session: Session, username: str, password: str) -> User | None:
-    """The user if the password matches, else ``None``. Rehashes old hashes."""
+    """The user if the password matches, else ``None``. Rehashes old hashes.
+
+    An unknown name costs one Argon2 verification too (against a dummy hash):
+    answering it faster would tell which names exist."""
     user = find_by_username(session, username)
-    if user is None or not verify_password(user.password_hash, password):
+    if user is None:
+        verify_password(dummy_hash(), password)
+        return None
+    if not verify_password(user.password_hash, password):
         return None
     if _hasher().check_needs_rehash(user.password_hash):
         user.password_hash = hash_password(password)

@@ -36,9 +36,18 @@ T = TypeVar("T")
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 
 
+def pool_options(pool_size: int, timeout: float) -> dict[str, object]:
+    """A fixed pool (no overflow) and a short wait: the site's capacity is
+    stated once in the settings, and an exhausted pool answers 503 quickly."""
+    return {"pool_size": pool_size, "max_overflow": 0, "pool_timeout": timeout}
+
+
 def make_engine(url: str, **kwargs: object) -> Engine:
     """An engine for ``url`` with the tavern's SQLite pragmas when needed."""
     parsed = make_url(url)
+    if parsed.database in (None, "", ":memory:") and parsed.get_backend_name() == "sqlite":
+        for key in ("pool_size", "max_overflow", "pool_timeout"):
+            kwargs.pop(key, None)  # one shared in-memory connection: no pool to size
     if parsed.get_backend_name() != "sqlite":
         kwargs.setdefault("pool_pre_ping", True)
         return create_engine(url, **kwargs)  # type: ignore[arg-type]

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.staticfiles import StaticFiles
 from starlette.responses import Response
 
 from tavern.settings import Settings, get_settings
-from tavern.store.db import make_engine, read_session_factory, session_factory
+from tavern.store.db import make_engine, pool_options, read_session_factory, session_factory
 from tavern.web import errors, headers
+from tavern.web.guard import RequestGuard
 from tavern.web.ratelimit import LoginLimiter
 from tavern.web.rendering import STATIC_DIR
 from tavern.tables.bank import SqlBank
@@ -40,6 +44,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Threads and connections are sized together (settings "capacity").
+        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.web_threads
+        asyncio.get_running_loop().set_default_executor(
+            ThreadPoolExecutor(max_workers=settings.table_threads, thread_name_prefix="tables"))
         # The live tables: deals interrupted by a previous crash are voided
         # before any table starts again (tavern.tables.bank).
         await app.state.tables.start()
@@ -57,7 +65,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         docs_url=None,  # our own /docs page (routers/docs.py): no CDN script
         redoc_url=None,
     )
-    engine = make_engine(settings.database_url)
+    engine = make_engine(settings.database_url,
+                         **pool_options(settings.db_pool_size, settings.db_pool_timeout))
     app.state.settings = settings
     app.state.engine = engine
     app.state.write_sessions = session_factory(engine)
@@ -70,6 +79,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.tables = TableManager(SqlBank(app.state.write_sessions), app.state.broadcaster,
                                     deal_pause=settings.deal_pause_seconds,
                                     grace=settings.reconnect_grace_seconds)
+
+    # Inside the session middleware (added later, so outside): its refusals
+    # get the security headers and a page drawn with the visitor's session.
+    app.add_middleware(RequestGuard)
 
     @app.middleware("http")
     async def session_and_headers(request: Request, call_next) -> Response:  # noqa: ANN001

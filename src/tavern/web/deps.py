@@ -29,13 +29,32 @@ NOT_YOUR_TAVERN = "Cette taverne ne vous appartient pas."
 
 
 def read_db(request: Request) -> Iterator[Session]:
-    """A read-only unit of work (deferred BEGIN on SQLite: never blocks writers)."""
-    with request.app.state.read_sessions() as session, session.begin():
-        yield session
+    """A read-only unit of work (deferred BEGIN on SQLite: never blocks writers).
+
+    Its connection is taken at the first query and given back by :func:`write`
+    before a write transaction starts: a request never holds two connections
+    (with more request threads than pooled connections, requests each holding
+    one and waiting for a second one froze the whole site)."""
+    with request.app.state.read_sessions() as session:
+        request.state.read_db = session
+        try:
+            yield session
+        finally:
+            request.state.read_db = None
+
+
+def release_reads(request: Request) -> None:
+    """End the request's read transaction, if any, so that its pooled
+    connection goes back before another is taken. The read session stays
+    usable: its next query starts a fresh transaction (and sees the write)."""
+    held: Session | None = getattr(request.state, "read_db", None)
+    if held is not None:
+        held.rollback()
 
 
 def write(request: Request, work: Callable[[Session], T]) -> T:
     """Run ``work`` in one write transaction, retried when the database asks to."""
+    release_reads(request)
     return run_transaction(request.app.state.write_sessions, work)
 
 
@@ -54,25 +73,30 @@ class CurrentUser:
         return cls(id=user.id, username=user.username, role=user.role, level=user.level)
 
 
-def _load_user(request: Request, db: Session) -> CurrentUser | None:
+def _load_user(request: Request) -> CurrentUser | None:
+    """Who is asking, read in a short transaction of its own whose connection
+    is back in the pool before the route takes one (one connection at a time)."""
     uid = get_session(request).user_id
-    row = db.get(User, uid) if uid is not None else None
-    if uid is not None and row is None:
+    if uid is None:
+        request.state.user, request.state.owns_tavern = None, False
+        return None
+    with request.app.state.read_sessions() as db:
+        row = db.get(User, uid)
+        user = CurrentUser.of(row) if row else None
+        owns = bool(user and db.scalar(select(Tavern.id).where(Tavern.owner_id == user.id).limit(1)))
+    if user is None:
         get_session(request).logout()  # the account is gone: forget it
-    user = CurrentUser.of(row) if row else None
-    request.state.user = user
-    request.state.owns_tavern = bool(
-        user and db.scalar(select(Tavern.id).where(Tavern.owner_id == user.id).limit(1)))
+    request.state.user, request.state.owns_tavern = user, owns
     return user
 
 
-def optional_user(request: Request, db: Session = Depends(read_db)) -> CurrentUser | None:
+def optional_user(request: Request) -> CurrentUser | None:
     """The logged-in user, or None for a visitor."""
-    return _load_user(request, db)
+    return _load_user(request)
 
 
-def require_user(request: Request, db: Session = Depends(read_db)) -> CurrentUser:
-    user = _load_user(request, db)
+def require_user(request: Request) -> CurrentUser:
+    user = _load_user(request)
     if user is None:
         raise HTTPException(status_code=401, detail=LOGIN_REQUIRED)
     return user

@@ -13,11 +13,14 @@ from urllib.parse import quote
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tavern.web.rendering import render
 
 log = logging.getLogger("tavern.web")
+
+BUSY = "Le site est très occupé en ce moment : réessayez dans quelques secondes."
 
 TITLES = {
     400: "Requête invalide",
@@ -27,8 +30,10 @@ TITLES = {
     405: "Méthode non permise",
     409: "Conflit",
     422: "Données invalides",
+    413: "Requête trop volumineuse",
     429: "Trop de tentatives",
     500: "Erreur du serveur",
+    503: "Site surchargé",
 }
 
 
@@ -87,6 +92,13 @@ def install(app: FastAPI) -> None:
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
         problems = describe_validation(list(exc.errors()))
         return error_response(request, 422, "Certaines valeurs sont invalides.", problems)
+
+    @app.exception_handler(PoolTimeout)
+    async def overloaded(request: Request, exc: PoolTimeout) -> Response:
+        # Every database connection is busy: say so at once (db_pool_timeout),
+        # rather than hold the visitor until a 30-second failure.
+        log.warning("database pool exhausted on %s %s", request.method, request.url.path)
+        return error_response(request, 503, BUSY, headers={"Retry-After": "2"})
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> Response:

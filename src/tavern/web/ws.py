@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from tavern.store.models import User
 from tavern.tables.actor import CommandError
+from tavern.web.deps import MAX_ID
 
 router = APIRouter()
 
@@ -90,6 +91,10 @@ def _user(ws: WebSocket) -> User | None:
 
 @router.websocket("/ws/tables/{table_id}")
 async def table_channel(ws: WebSocket, table_id: int) -> None:
+    if not 1 <= table_id <= MAX_ID:
+        # The HTTP routes' range (web.deps.Id): a larger id overflowed the database.
+        await ws.close(code=1008, reason="no such table")
+        return
     if not _origin_allowed(ws):
         await ws.close(code=1008, reason="origin not allowed")  # HTTP 403 before the handshake
         return
