@@ -89,9 +89,9 @@ def test_failed_logins_are_limited_per_username(client: TestClient, new_client, 
     assert int(r.headers["Retry-After"]) > 0
 
     # Five minutes later the door opens again.
-    limiter = app.state.login_limiter
-    real_clock = limiter.clock
-    limiter.clock = lambda: real_clock() + 301
+    throttles = app.state.throttles
+    real_clock = throttles.clock
+    throttles.clock = lambda: real_clock() + 301
     assert login(attacker, "fanny", PASSWORD).status_code == 303
 
 
@@ -121,16 +121,20 @@ def test_session_cookie_is_secure_over_https(app) -> None:  # noqa: ANN001
     assert "secure" in cookie
 
 
-def test_limiter_forgets_expired_keys_when_sprayed() -> None:
-    """Guessing thousands of random names must not grow memory without bound."""
-    from tavern.web.ratelimit import LoginLimiter
+def test_throttle_forgets_expired_keys_when_sprayed(client: TestClient, app) -> None:  # noqa: ANN001
+    """Guessing thousands of random names must not grow the table without bound."""
+    from sqlalchemy import func, select
 
-    now = [0.0]
-    limiter = LoginLimiter(max_failures=5, window=300, clock=lambda: now[0])
-    limiter.MAX_KEYS = 50
+    from tavern.store.db import read_session
+    from tavern.store.models import Throttle
+
+    throttles = app.state.throttles
+    now = [1_000_000.0]
+    throttles.clock = lambda: now[0]
     for i in range(50):
-        limiter.failed(f"user:n{i}")
-    now[0] = 301.0
-    limiter.failed("user:last")
-    assert len(limiter._failures) == 1
-    assert limiter.retry_after("user:n1") == 0
+        throttles.hit((f"login-user:n{i}",), 5, 300)
+    now[0] += 301
+    throttles.hit(("login-user:last",), 5, 300)
+    with read_session() as s:
+        assert s.scalar(select(func.count()).select_from(Throttle)) == 1
+    assert throttles.hit(("login-user:n1",), 5, 300) == 0

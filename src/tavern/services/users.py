@@ -42,6 +42,11 @@ def verify_password(password_hash: str, password: str) -> bool:
         return False
 
 
+def needs_rehash(password_hash: str) -> bool:
+    """Whether a hash was made with weaker parameters than the site's."""
+    return _hasher().check_needs_rehash(password_hash)
+
+
 def find_by_username(session: Session, username: str) -> User | None:
     """Usernames are unique regardless of case ("Alice" is "alice")."""
     return session.scalars(select(User).where(func.lower(User.username) == username.lower())).one_or_none()
@@ -52,8 +57,12 @@ def get(session: Session, user_id: int) -> User | None:
 
 
 def create_user(
-    session: Session, username: str, password: str, *, level: int = 1, role: str = "player"
+    session: Session, username: str, password: str, *, level: int = 1, role: str = "player",
+    password_hash: str | None = None,
 ) -> User:
+    """A new account. ``password_hash``: the password already hashed (the web
+    layer hashes before its write transaction: Argon2 is slow on purpose and
+    must not hold the database's write lock)."""
     if not USERNAME.match(username):
         raise UserError("a username is 3 to 40 letters, digits, '.', '_' or '-'")
     if len(password) < 6:
@@ -64,7 +73,8 @@ def create_user(
         raise UserError("a level is 0 or more")
     if find_by_username(session, username) is not None:
         raise UserError(f"the name {username!r} is already taken")
-    user = User(username=username, password_hash=hash_password(password), level=level, role=role)
+    user = User(username=username, password_hash=password_hash or hash_password(password),
+                level=level, role=role)
     session.add(user)
     session.flush()
     return user

@@ -23,6 +23,7 @@ from sqlalchemy import (
     MetaData,
     String,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
@@ -90,6 +91,34 @@ class User(Base):
     level: Mapped[int] = mapped_column(Integer, default=1)
     role: Mapped[str] = mapped_column(String(10), default="player")
     created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    #: Set by an admin: the account cannot log in, its sessions are ended.
+    banned: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class WebSession(Base):
+    """A logged-in browser session. The cookie carries a random token; only
+    its SHA-256 is kept here, and deleting the row ends the session at once
+    (logout, "log out everywhere", a password change, a ban)."""
+
+    __tablename__ = "web_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires: Mapped[dt.datetime] = mapped_column(UTCDateTime, index=True)
+
+
+class Throttle(Base):
+    """A counter per key (``login-user:alice``, ``signup-ip:1.2.3.4``…) in a
+    fixed window: incremented atomically before the work it limits, and
+    shared by every server process through the database."""
+
+    __tablename__ = "throttles"
+
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    count: Mapped[int] = mapped_column(Integer)
+    #: When the window ends, in whole seconds since the epoch.
+    reset_at: Mapped[int] = mapped_column(BigInteger)
 
 
 class Village(Base):
@@ -305,6 +334,8 @@ __all__ = [
     "DailyHandUsage",
     "PremiumPack",
     "ArchivedHand",
+    "WebSession",
+    "Throttle",
     "UTCDateTime",
     "utcnow",
 ]

@@ -14,6 +14,7 @@ import asyncio
 import json
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -94,6 +95,8 @@ class TableActor:
         self._queue: asyncio.Queue[tuple[str, str | None, dict[str, Any], asyncio.Future[Any]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self.closed = False
+        #: Open sockets per player name, however opened (seated or not).
+        self.sockets: Counter[str] = Counter()
         #: The owner closing the table (his user id) once the running deal ends.
         self.closing_owner: int | None = None
         #: Called once the table has closed (the manager forgets the actor).
@@ -215,16 +218,26 @@ class TableActor:
         return {"seq": self.seq}
 
     async def _cmd_connect(self, username: str | None) -> dict[str, Any]:
+        # Every socket of a player counts, seated or not yet: a second tab
+        # opened before he sat keeps him connected when the first one closes.
+        if username is not None:
+            self.sockets[username] += 1
         for s in self.seats.values():
             if s.name == username:
-                s.connections += 1
+                s.connections = self.sockets[username]
                 s.disconnected_at = None
         return {"seq": self.seq}
 
     async def _cmd_disconnect(self, username: str | None) -> None:
+        left = 0
+        if username is not None:
+            self.sockets[username] = max(0, self.sockets[username] - 1)
+            left = self.sockets[username]
+            if not left:
+                del self.sockets[username]
         for s in self.seats.values():
             if s.name == username:
-                s.connections = max(0, s.connections - 1)
+                s.connections = left
                 if s.connections == 0:
                     s.disconnected_at = self.clock()
 
@@ -239,7 +252,10 @@ class TableActor:
             chips = await asyncio.to_thread(self.bank.sit, self.info.id, user_id, seat, cave)
         except ValueError as exc:  # SeatError, InsufficientFunds: the player's words
             raise CommandError(str(exc)) from None
-        state = SeatState(seat, user_id, username, chips, connections=1, time_bank=self.time_bank,
+        # He sits from a socket: at least that one (a command sent without
+        # any, as the runtime tests do, counts as one).
+        state = SeatState(seat, user_id, username, chips, connections=max(1, self.sockets[username]),
+                          time_bank=self.time_bank,
                           owes_big_blind=self.info.game in BLIND_GAMES)
         state.extra["hands"] = await asyncio.to_thread(self.bank.hands_info, user_id, self.info.tavern_id)
         self.seats[seat] = state

@@ -17,12 +17,13 @@ from tavern.settings import Settings, get_settings
 from tavern.store.db import make_engine, pool_options, read_session_factory, session_factory
 from tavern.web import errors, headers
 from tavern.web.guard import RequestGuard
-from tavern.web.ratelimit import LoginLimiter
+from tavern.web.ratelimit import Throttles
 from tavern.web.rendering import STATIC_DIR
 from tavern.tables.bank import SqlBank
 from tavern.tables.broadcast import LocalBroadcaster, RedisBroadcaster
 from tavern.tables.manager import TableManager
 from tavern.web.session import SessionCodec
+from tavern.web.wslimits import ConnectionLimits
 
 log = logging.getLogger("tavern.web")
 
@@ -72,7 +73,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.write_sessions = session_factory(engine)
     app.state.read_sessions = read_session_factory(engine)
     app.state.codec = SessionCodec(settings.get_secret_key())
-    app.state.login_limiter = LoginLimiter(max_failures=5, window=300)
+    app.state.throttles = Throttles(app.state.write_sessions)
+    app.state.ws_limits = ConnectionLimits()
     app.state.broadcaster = (
         RedisBroadcaster(settings.redis_url) if settings.redis_url else LocalBroadcaster()
     )

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from tavern.store.db import run_transaction
 from tavern.store.models import Tavern, User
-from tavern.web.session import get_session
+from tavern.web.session import SessionData, get_session, session_alive
 
 T = TypeVar("T")
 
@@ -73,19 +73,35 @@ class CurrentUser:
         return cls(id=user.id, username=user.username, role=user.role, level=user.level)
 
 
+def _resolve(db: Session, sess: SessionData) -> CurrentUser | None:
+    if sess.user_id is None:
+        return None
+    row = db.get(User, sess.user_id)
+    if row is None or row.banned or not session_alive(db, row.id, sess.token):
+        return None
+    return CurrentUser.of(row)
+
+
+def user_of(read_sessions: Callable[[], Session], sess: SessionData) -> CurrentUser | None:
+    """The user a session cookie speaks for, if its server-side session still
+    exists and the account is not banned."""
+    if sess.user_id is None:
+        return None
+    with read_sessions() as db:
+        return _resolve(db, sess)
+
+
 def _load_user(request: Request) -> CurrentUser | None:
     """Who is asking, read in a short transaction of its own whose connection
     is back in the pool before the route takes one (one connection at a time)."""
-    uid = get_session(request).user_id
-    if uid is None:
-        request.state.user, request.state.owns_tavern = None, False
-        return None
-    with request.app.state.read_sessions() as db:
-        row = db.get(User, uid)
-        user = CurrentUser.of(row) if row else None
-        owns = bool(user and db.scalar(select(Tavern.id).where(Tavern.owner_id == user.id).limit(1)))
-    if user is None:
-        get_session(request).logout()  # the account is gone: forget it
+    sess = get_session(request)
+    user, owns = None, False
+    if sess.user_id is not None:
+        with request.app.state.read_sessions() as db:
+            user = _resolve(db, sess)
+            owns = bool(user and db.scalar(select(Tavern.id).where(Tavern.owner_id == user.id).limit(1)))
+        if user is None:
+            sess.logout()  # logged out elsewhere, banned, or the account is gone: forget it
     request.state.user, request.state.owns_tavern = user, owns
     return user
 

@@ -1,64 +1,94 @@
-"""Failed-login throttling, per username and per client address.
+"""Throttles shared by every server process: counters in the database.
 
-In memory and per process: enough to stop password guessing against one
-server; several workers each keep their own count (documented limit).
+An attempt is counted *before* the work it limits (checking a password,
+hashing a new one), in one atomic ``INSERT … ON CONFLICT DO UPDATE …
+RETURNING`` — on SQLite and PostgreSQL alike. Thirty parallel logins cannot
+all slip past the check anymore (they checked 29 wrong passwords and then
+logged in when the count came after the hash and lived in each process).
+
+Each key counts in a fixed window that starts at its first attempt.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections import defaultdict, deque
 from collections.abc import Callable
 
+from sqlalchemy import delete, text
+from sqlalchemy.orm import Session, sessionmaker
 
-class LoginLimiter:
-    """At most ``max_failures`` failed logins per key within ``window`` seconds."""
+from tavern.store.db import run_transaction
+from tavern.store.models import Throttle
 
-    MAX_KEYS = 10_000  #: above this many keys, expired ones are dropped
+_HIT = text("""
+INSERT INTO throttles (key, count, reset_at) VALUES (:key, 1, :reset)
+ON CONFLICT (key) DO UPDATE SET
+  count = CASE WHEN throttles.reset_at <= :now THEN 1 ELSE throttles.count + 1 END,
+  reset_at = CASE WHEN throttles.reset_at <= :now THEN :reset ELSE throttles.reset_at END
+RETURNING count, reset_at
+""")
 
-    def __init__(self, max_failures: int = 5, window: float = 300.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.max_failures = max_failures
-        self.window = window
+#: Logging in: 5 attempts per name and per address in 5 minutes (a correct
+#: password gives its attempt back).
+LOGIN_LIMIT, LOGIN_WINDOW = 5, 300
+#: Signing up: 5 accounts per address an hour.
+SIGNUP_LIMIT, SIGNUP_WINDOW = 5, 3600
+PURGE_EVERY = 10.0  #: seconds between two sweeps of expired counters
+
+
+class Throttles:
+    """Atomic counters per key in the ``throttles`` table."""
+
+    def __init__(self, sessions: sessionmaker[Session],
+                 clock: Callable[[], float] = time.time) -> None:
+        self.sessions = sessions
         self.clock = clock
-        self._failures: dict[str, deque[float]] = defaultdict(deque)
+        self._last_purge = 0.0
         self._lock = threading.Lock()
 
-    def _prune(self, key: str, now: float) -> deque[float]:
-        q = self._failures[key]
-        while q and q[0] <= now - self.window:
-            q.popleft()
-        return q
+    def hit(self, keys: tuple[str, ...], limit: int, window: int) -> int:
+        """Count one attempt on each key; the seconds to wait if any key is
+        now over ``limit`` (the attempt must not go on), else 0."""
+        now = int(self.clock())
 
-    def retry_after(self, *keys: str) -> int:
-        """Seconds to wait before any of ``keys`` may try again; 0 when allowed."""
-        now = self.clock()
-        wait = 0.0
-        with self._lock:
+        def work(s: Session) -> int:
+            wait = 0
             for key in keys:
-                q = self._prune(key, now)
-                if len(q) >= self.max_failures:
-                    wait = max(wait, q[0] + self.window - now)
-        return int(wait) + 1 if wait > 0 else 0
+                count, reset_at = s.execute(_HIT, {"key": key[:200], "now": now,
+                                                   "reset": now + window}).one()
+                if count > limit:
+                    wait = max(wait, int(reset_at) - now, 1)
+            return wait
 
-    def failed(self, *keys: str) -> None:
-        now = self.clock()
+        wait = run_transaction(self.sessions, work)
+        self._purge(now)
+        return wait
+
+    def give_back(self, key: str) -> None:
+        """The attempt on ``key`` was not a failure: uncount it."""
+        def work(s: Session) -> None:
+            s.execute(text("UPDATE throttles SET count = count - 1 WHERE key = :key AND count > 0"),
+                      {"key": key[:200]})
+        run_transaction(self.sessions, work)
+
+    def forgive(self, key: str) -> None:
+        run_transaction(self.sessions, lambda s: s.execute(
+            delete(Throttle).where(Throttle.key == key[:200])))
+
+    def _purge(self, now: int) -> None:
+        # Someone spraying random names must not grow the table without bound.
         with self._lock:
-            for key in keys:
-                self._prune(key, now).append(now)
-            if len(self._failures) > self.MAX_KEYS:
-                # Someone sprays random names: forget the counts that expired.
-                for key in list(self._failures):
-                    if not self._prune(key, now):
-                        del self._failures[key]
-
-    def succeeded(self, key: str) -> None:
-        # Only the username's count is forgiven: logging into one's own account
-        # must not reset the counter of the address guessing other passwords.
-        with self._lock:
-            self._failures.pop(key, None)
+            if now - self._last_purge < PURGE_EVERY:
+                return
+            self._last_purge = now
+        run_transaction(self.sessions, lambda s: s.execute(
+            delete(Throttle).where(Throttle.reset_at <= now)))
 
 
-def keys_for(username: str, client_ip: str) -> tuple[str, str]:
-    return f"user:{username.strip().lower()}", f"ip:{client_ip}"
+def login_keys(username: str, client_ip: str) -> tuple[str, str]:
+    return f"login-user:{username.strip().lower()}", f"login-ip:{client_ip}"
+
+
+def signup_key(client_ip: str) -> str:
+    return f"signup-ip:{client_ip}"

@@ -1,13 +1,22 @@
-"""The signed session cookie.
+"""The signed session cookie, and the server-side sessions behind it.
 
-The cookie holds a small JSON object signed with itsdangerous: the user id (or
-nothing for a visitor), the CSRF token tied to this session, and at most a few
-flash messages. It is HttpOnly (scripts cannot read it), SameSite=Lax (not sent
-on cross-site POSTs) and Secure when the site is served over https.
+The cookie holds a small JSON object signed with itsdangerous: the user id and
+the session's random token (or nothing for a visitor), the CSRF token tied to
+this session, and at most a few flash messages. It is HttpOnly (scripts cannot
+read it), SameSite=Lax (not sent on cross-site POSTs) and Secure when the site
+is served over https.
+
+A logged-in cookie is only worth something while its session row exists
+(table ``web_sessions``, keyed by the SHA-256 of the token): logging out,
+"log out everywhere", a password change and an admin's ban delete rows, and
+the cookies they belonged to stop working at once — a cookie saved before a
+logout used to keep working for its fourteen days.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import hashlib
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,6 +24,10 @@ from typing import Any
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from starlette.requests import Request
 from starlette.responses import Response
+from sqlalchemy import delete
+from sqlalchemy.orm import Session
+
+from tavern.store.models import WebSession, utcnow
 
 COOKIE_NAME = "tavern_session"
 MAX_AGE = 14 * 24 * 3600  # two weeks, then log in again
@@ -25,19 +38,23 @@ class SessionData:
     """What one browser session carries between requests."""
 
     user_id: int | None = None
+    #: The server-side session's token (its row is keyed by its hash).
+    token: str | None = None
     csrf: str = field(default_factory=lambda: secrets.token_urlsafe(32))
     flashes: list[tuple[str, str]] = field(default_factory=list)
     dirty: bool = False
 
-    def login(self, user_id: int) -> None:
+    def login(self, user_id: int, token: str) -> None:
         # A fresh CSRF token at each login: a token seen before login (for
         # instance planted by an attacker) is useless afterwards.
         self.user_id = user_id
+        self.token = token
         self.csrf = secrets.token_urlsafe(32)
         self.dirty = True
 
     def logout(self) -> None:
         self.user_id = None
+        self.token = None
         self.csrf = secrets.token_urlsafe(32)
         self.dirty = True
 
@@ -52,18 +69,21 @@ class SessionData:
         return out
 
     def to_json(self) -> dict[str, Any]:
-        return {"u": self.user_id, "c": self.csrf, "f": self.flashes[-5:]}
+        return {"u": self.user_id, "t": self.token, "c": self.csrf, "f": self.flashes[-5:]}
 
     @classmethod
     def from_json(cls, data: Any) -> "SessionData":
         if not isinstance(data, dict):
             raise ValueError("bad session")
         uid = data.get("u")
+        token = data.get("t")
         csrf = data.get("c")
         if (uid is not None and not isinstance(uid, int)) or not isinstance(csrf, str) or not csrf:
             raise ValueError("bad session")
+        if not isinstance(token, str) or uid is None:
+            uid = token = None  # a cookie from before server-side sessions: logged out
         flashes = [(str(k), str(m)) for k, m in data.get("f") or []]
-        return cls(user_id=uid, csrf=csrf, flashes=flashes)
+        return cls(user_id=uid, token=token, csrf=csrf, flashes=flashes)
 
 
 class SessionCodec:
@@ -93,6 +113,42 @@ class SessionCodec:
             secure=request.url.scheme == "https",
             path="/",
         )
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def open_session(db: Session, user_id: int) -> str:
+    """A new server-side session for ``user_id``; its token goes in the cookie.
+    The user's expired sessions are swept on the way."""
+    now = utcnow()
+    db.execute(delete(WebSession).where(WebSession.user_id == user_id, WebSession.expires <= now))
+    token = secrets.token_urlsafe(32)
+    db.add(WebSession(token_hash=token_hash(token), user_id=user_id, created=now,
+                      expires=now + dt.timedelta(seconds=MAX_AGE)))
+    return token
+
+
+def session_alive(db: Session, user_id: int, token: str | None) -> bool:
+    """Whether the cookie's session still exists, is this user's and unexpired."""
+    if not token:
+        return False
+    row = db.get(WebSession, token_hash(token))
+    return row is not None and row.user_id == user_id and row.expires > utcnow()
+
+
+def end_session(db: Session, token: str | None) -> None:
+    if token:
+        db.execute(delete(WebSession).where(WebSession.token_hash == token_hash(token)))
+
+
+def end_all_sessions(db: Session, user_id: int, keep: str | None = None) -> int:
+    """End every session of ``user_id`` (but ``keep``'s): how many ended."""
+    query = delete(WebSession).where(WebSession.user_id == user_id)
+    if keep:
+        query = query.where(WebSession.token_hash != token_hash(keep))
+    return db.execute(query).rowcount or 0
 
 
 def get_session(request: Request) -> SessionData:

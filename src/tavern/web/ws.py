@@ -22,9 +22,9 @@ from typing import Annotated, Any, Literal, Union
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from tavern.store.models import User
 from tavern.tables.actor import CommandError
-from tavern.web.deps import MAX_ID
+from tavern.web.deps import MAX_ID, CurrentUser, user_of
+from tavern.web.wslimits import TOO_MANY_CONNECTIONS
 
 router = APIRouter()
 
@@ -81,12 +81,10 @@ def _origin_allowed(ws: WebSocket) -> bool:
     return origin is not None and origin in allowed
 
 
-def _user(ws: WebSocket) -> User | None:
-    sess = ws.app.state.codec.load(ws)  # the same signed cookie as the pages
-    if sess.user_id is None:
-        return None
-    with ws.app.state.read_sessions() as db:
-        return db.get(User, sess.user_id)
+def _user(ws: WebSocket) -> CurrentUser | None:
+    # The same signed cookie as the pages, and the same server-side session:
+    # a logged-out, banned or ended session opens no table either.
+    return user_of(ws.app.state.read_sessions, ws.app.state.codec.load(ws))
 
 
 @router.websocket("/ws/tables/{table_id}")
@@ -107,6 +105,20 @@ async def table_channel(ws: WebSocket, table_id: int) -> None:
     if actor is None:
         await ws.close(code=1008, reason="this table is closed")
         return
+    address = ws.client.host if ws.client else "unknown"
+    slot = ws.app.state.ws_limits.take(user.id, address)
+    if slot is None:
+        # Accepted, then closed with a code the client can read (docs/protocol.md).
+        await ws.accept()
+        await ws.close(code=TOO_MANY_CONNECTIONS, reason="too many connections")
+        return
+    try:
+        await _serve(ws, actor, user, table_id)
+    finally:
+        slot.release()
+
+
+async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int) -> None:
     await ws.accept()
     name = user.username
     outbox: asyncio.Queue[str] = asyncio.Queue()
@@ -117,8 +129,6 @@ async def table_channel(ws: WebSocket, table_id: int) -> None:
 
     unsubscribe = ws.app.state.broadcaster.subscribe(table_id, name, deliver)
     await actor.submit("connect", name)
-    # The full snapshot for this connection (the others keep their stream).
-    await _send(ws, json.dumps(actor.message_for(name), separators=(",", ":")))
 
     async def pump() -> None:
         try:
@@ -127,9 +137,13 @@ async def table_channel(ws: WebSocket, table_id: int) -> None:
         except WebSocketDisconnect:
             return  # the receiving loop sees the close too and cleans up
 
-    sender = asyncio.create_task(pump())
+    sender: asyncio.Task[None] | None = None
     tokens, last = float(BURST), time.monotonic()
     try:
+        # The full snapshot for this connection (the others keep their stream).
+        # Inside the try: a socket closing this early is still counted out.
+        await _send(ws, json.dumps(actor.message_for(name), separators=(",", ":")))
+        sender = asyncio.create_task(pump())
         while True:
             raw = await ws.receive_text()
             now = time.monotonic()
@@ -154,7 +168,8 @@ async def table_channel(ws: WebSocket, table_id: int) -> None:
         pass
     finally:
         unsubscribe()
-        sender.cancel()
+        if sender is not None:
+            sender.cancel()
         await actor.submit("disconnect", name)
 
 

@@ -4,18 +4,23 @@ from __future__ import annotations
 
 import datetime as dt
 
-from fastapi import APIRouter, Depends, Request
-from fastapi.responses import Response
-from pydantic import BaseModel
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import RedirectResponse, Response
+from pydantic import BaseModel, Field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from tavern.services import hands, ledger
-from tavern.store.models import Tavern
+from tavern.services import users as users_service
+from tavern.store.models import Tavern, User
 from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, read_db, require_user
+from tavern.web.deps import CurrentUser, form_fields, read_db, require_user, write
 from tavern.web.rendering import render
-from tavern.web.routers.auth import UserOut, user_out
+from tavern.web.routers.auth import (MAX_PASSWORD, UserOut, check_password, password_problem,
+                                     user_out)
+from tavern.web.session import end_all_sessions, get_session
+
+WRONG_CURRENT = "Le mot de passe actuel est incorrect."
 
 pages = APIRouter(dependencies=[Depends(csrf_protect)], include_in_schema=False)
 api = APIRouter(prefix="/api", tags=["compte"], dependencies=[Depends(csrf_protect)])
@@ -57,13 +62,77 @@ def account_out(db: Session, user: CurrentUser, now: dt.datetime) -> AccountOut:
     )
 
 
+class PasswordChange(BaseModel):
+    current: str = Field(max_length=MAX_PASSWORD)
+    new: str = Field(max_length=MAX_PASSWORD)
+
+
+class PasswordChanged(BaseModel):
+    ended: int = Field(description="other sessions of the account, now logged out")
+    csrf_token: str
+
+
+def change_password(request: Request, user: CurrentUser, current: str, new: str) -> int:
+    """Check the current password (throttled like a login), refuse a weak new
+    one, store its hash and end every other session of the account: a thief
+    logged in with the old password is out at once. This session goes on."""
+    weak = password_problem(user.username, new)
+    if weak:
+        raise HTTPException(status_code=400, detail=weak)
+    try:
+        check_password(request, user.username, current)
+    except HTTPException as exc:
+        if exc.status_code == 401:
+            raise HTTPException(status_code=400, detail=WRONG_CURRENT) from None
+        raise
+    new_hash = users_service.hash_password(new)  # outside the write transaction
+    keep = get_session(request).token
+
+    def work(s: Session) -> int:
+        row = s.get(User, user.id)
+        if row is not None:
+            row.password_hash = new_hash
+        return end_all_sessions(s, user.id, keep=keep)
+    return write(request, work)
+
+
+def _account_page(request: Request, user: CurrentUser, errors: list[str] | None = None,
+                  status: int = 200) -> Response:
+    with request.app.state.read_sessions() as db:
+        account = account_out(db, user, now_utc(request))
+    return render(request, "account.html", {"account": account, "errors": errors or []},
+                  status_code=status)
+
+
 @pages.get("/compte")
-def account_page(request: Request, user: CurrentUser = Depends(require_user),
-                 db: Session = Depends(read_db)) -> Response:
-    return render(request, "account.html", {"account": account_out(db, user, now_utc(request))})
+def account_page(request: Request, user: CurrentUser = Depends(require_user)) -> Response:
+    return _account_page(request, user)
+
+
+@pages.post("/compte/mot-de-passe")
+def password_form(request: Request, user: CurrentUser = Depends(require_user),
+                  form: dict[str, str] = Depends(form_fields)) -> Response:
+    new = form.get("new", "")
+    if new != form.get("new2", ""):
+        return _account_page(request, user, ["Les deux nouveaux mots de passe diffèrent."], status=400)
+    try:
+        ended = change_password(request, user, form.get("current", ""), new)
+    except HTTPException as exc:
+        return _account_page(request, user, [exc.detail], status=exc.status_code)
+    get_session(request).flash(
+        f"Mot de passe changé. {ended} autre(s) session(s) de ce compte fermée(s).")
+    return RedirectResponse("/compte", status_code=303)
 
 
 @api.get("/me", response_model=AccountOut, summary="My balances and hands left")
 def api_me(request: Request, user: CurrentUser = Depends(require_user),
            db: Session = Depends(read_db)) -> AccountOut:
     return account_out(db, user, now_utc(request))
+
+
+@api.post("/me/password", response_model=PasswordChanged,
+          summary="Change my password (ends my other sessions)")
+def api_change_password(request: Request, body: PasswordChange,
+                        user: CurrentUser = Depends(require_user)) -> PasswordChanged:
+    ended = change_password(request, user, body.current, body.new)
+    return PasswordChanged(ended=ended, csrf_token=get_session(request).csrf)

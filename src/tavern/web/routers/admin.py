@@ -18,7 +18,7 @@ from tavern.web.errors import describe_validation
 from tavern.web.refusals import CURRENCY_LABELS
 from tavern.web.rendering import render
 from tavern.web.routers.auth import UserOut, user_out
-from tavern.web.session import get_session
+from tavern.web.session import end_all_sessions, get_session
 
 pages = APIRouter(prefix="/admin", dependencies=[Depends(csrf_protect)], include_in_schema=False)
 api = APIRouter(prefix="/api/admin", tags=["administration"], dependencies=[Depends(csrf_protect)])
@@ -240,6 +240,33 @@ def api_change(request: Request, user_id: Id, body: UserChange,
 def api_credit(request: Request, user_id: Id, body: CreditIn,
                admin: CurrentUser = Depends(require_admin)) -> AdminUserOut:
     return do_credit(request, admin, user_id, body)
+
+
+class BanIn(BaseModel):
+    banned: bool
+
+
+def do_ban(request: Request, admin: CurrentUser, user_id: int, banned: bool) -> AdminUserOut:
+    """Ban (or pardon) an account: a ban ends all its sessions at once."""
+    if user_id == admin.id:
+        raise HTTPException(status_code=400, detail="Vous ne pouvez pas vous bannir vous-même.")
+
+    def work(s: Session) -> AdminUserOut:
+        target = s.get(User, user_id)
+        if target is None:
+            raise HTTPException(status_code=404, detail="Cet utilisateur n'existe pas.")
+        target.banned = banned
+        if banned:
+            end_all_sessions(s, user_id)
+        return admin_user_out(s, target)
+    return act(request, work)
+
+
+@api.post("/users/{user_id}/ban", response_model=AdminUserOut,
+          summary="Ban an account (its sessions end at once) or lift the ban")
+def api_ban(request: Request, user_id: Id, body: BanIn,
+            admin: CurrentUser = Depends(require_admin)) -> AdminUserOut:
+    return do_ban(request, admin, user_id, body.banned)
 
 
 @api.post("/taverns", response_model=TavernCreated, status_code=201,

@@ -2,27 +2,38 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from tavern.services import passwords
 from tavern.services import users as users_service
 from tavern.store.models import User
 from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, client_ip, optional_user, write
-from tavern.web.ratelimit import LoginLimiter, keys_for
+from tavern.web.deps import CurrentUser, client_ip, optional_user, require_user, write
+from tavern.web.ratelimit import (LOGIN_LIMIT, LOGIN_WINDOW, SIGNUP_LIMIT, SIGNUP_WINDOW, Throttles,
+                                  login_keys, signup_key)
 from tavern.web.rendering import render
-from tavern.web.session import get_session
+from tavern.web.session import end_all_sessions, end_session, get_session, open_session
 
 pages = APIRouter(dependencies=[Depends(csrf_protect)], include_in_schema=False)
 api = APIRouter(prefix="/api/auth", tags=["comptes"], dependencies=[Depends(csrf_protect)])
 
 BAD_CREDENTIALS = "Nom d'utilisateur ou mot de passe incorrect."
+BANNED = "Ce compte est suspendu par l'administration du site."
 USERNAME_RULE = "Le nom d'utilisateur compte 3 à 40 lettres, chiffres, « . », « _ » ou « - »."
-PASSWORD_RULE = "Le mot de passe compte au moins 8 caractères."
-MAX_PASSWORD = 1024  # Argon2 would hash a megabyte happily; nobody needs that
+PASSWORD_RULE = f"Le mot de passe compte au moins {passwords.MIN_LENGTH} caractères (hors espaces)."
+PASSWORD_RULES = {
+    passwords.TOO_SHORT: PASSWORD_RULE,
+    passwords.TOO_LONG: f"Le mot de passe compte au plus {passwords.MAX_LENGTH} caractères.",
+    passwords.COMMON: "Ce mot de passe est l'un des plus courants : choisissez-en un autre.",
+    passwords.NAME: "Le mot de passe ne doit pas contenir le nom d'utilisateur.",
+}
+MAX_PASSWORD = passwords.MAX_LENGTH
 
 
 class UserOut(BaseModel):
@@ -46,51 +57,105 @@ def user_out(user: User | CurrentUser) -> UserOut:
     return UserOut(id=user.id, username=user.username, role=user.role, level=user.level)
 
 
-def too_many(wait: int) -> HTTPException:
+def too_many(wait: int, what: str = "de connexion échouées") -> HTTPException:
     minutes = max(1, (wait + 59) // 60)
     return HTTPException(
         status_code=429,
-        detail=f"Trop de tentatives de connexion échouées. Réessayez dans {minutes} minute(s).",
+        detail=f"Trop de tentatives {what}. Réessayez dans {minutes} minute(s).",
         headers={"Retry-After": str(wait)},
     )
 
 
-def attempt_login(request: Request, username: str, password: str) -> CurrentUser:
-    """Check the password (rate-limited); log the session in, or raise 401/429."""
-    limiter: LoginLimiter = request.app.state.login_limiter
-    user_key, ip_key = keys_for(username, client_ip(request))
-    wait = limiter.retry_after(user_key, ip_key)
+@dataclass(frozen=True)
+class _Account:
+    user: CurrentUser
+    password_hash: str
+    banned: bool
+
+
+def _find(request: Request, username: str) -> _Account | None:
+    with request.app.state.read_sessions() as s:
+        row = users_service.find_by_username(s, username)
+        return _Account(CurrentUser.of(row), row.password_hash, row.banned) if row else None
+
+
+def check_password(request: Request, username: str, password: str) -> _Account:
+    """The account if ``password`` is its own; else 401 (or 429 when throttled).
+
+    The attempt is counted first, atomically and for every process, and only
+    then is the hash checked — outside any transaction: Argon2 is slow on
+    purpose and must hold neither a connection nor the write lock."""
+    throttles: Throttles = request.app.state.throttles
+    user_key, ip_key = login_keys(username, client_ip(request))
+    wait = throttles.hit((user_key, ip_key), LOGIN_LIMIT, LOGIN_WINDOW)
     if wait:
         raise too_many(wait)
-    user = None
-    if username and password and len(password) <= MAX_PASSWORD:
-        def work(s: Session) -> CurrentUser | None:
-            row = users_service.authenticate(s, username, password)
-            return CurrentUser.of(row) if row else None
-        user = write(request, work)
-    if user is None:
-        limiter.failed(user_key, ip_key)
+    account = _find(request, username) if username and password else None
+    if account is None:
+        users_service.verify_password(users_service.dummy_hash(), password)  # same time as a real one
         raise HTTPException(status_code=401, detail=BAD_CREDENTIALS)
-    limiter.succeeded(user_key)
-    get_session(request).login(user.id)
+    if not users_service.verify_password(account.password_hash, password):
+        raise HTTPException(status_code=401, detail=BAD_CREDENTIALS)
+    # The right password: this attempt was no guess.
+    throttles.forgive(user_key)
+    throttles.give_back(ip_key)
+    if account.banned:
+        raise HTTPException(status_code=403, detail=BANNED)
+    return account
+
+
+def start_session(request: Request, user: CurrentUser, new_hash: str | None = None) -> None:
+    """Open a server-side session for ``user`` and put it in the cookie."""
+    def work(s: Session) -> str:
+        if new_hash:
+            row = s.get(User, user.id)
+            if row is not None:
+                row.password_hash = new_hash
+        return open_session(s, user.id)
+    token = write(request, work)
+    get_session(request).login(user.id, token)
     request.state.user = user
-    return user
+
+
+def attempt_login(request: Request, username: str, password: str) -> CurrentUser:
+    """Check the password (rate-limited); log the session in, or raise 401/403/429."""
+    account = check_password(request, username, password)
+    rehash = (users_service.hash_password(password)
+              if users_service.needs_rehash(account.password_hash) else None)
+    start_session(request, account.user, rehash)
+    return account.user
+
+
+def password_problem(username: str, password: str) -> str | None:
+    reason = passwords.weakness(username, password)
+    return PASSWORD_RULES[reason] if reason else None
 
 
 def registration_problems(username: str, password: str, password2: str | None = None) -> list[str]:
     problems = []
     if not users_service.USERNAME.match(username):
         problems.append(USERNAME_RULE)
-    if len(password) < 8 or len(password) > MAX_PASSWORD:
-        problems.append(PASSWORD_RULE)
+    weak = password_problem(username, password)
+    if weak:
+        problems.append(weak)
     if password2 is not None and password != password2:
         problems.append("Les deux mots de passe diffèrent.")
     return problems
 
 
 def create_account(request: Request, username: str, password: str) -> CurrentUser:
+    """A new account, logged in. Sign-ups are counted per address before the
+    password is hashed, and the hash is made before the write transaction."""
+    throttles: Throttles = request.app.state.throttles
+    wait = throttles.hit((signup_key(client_ip(request)),), SIGNUP_LIMIT, SIGNUP_WINDOW)
+    if wait:
+        raise too_many(wait, "d'inscription depuis cette adresse")
+    password_hash = users_service.hash_password(password)
+
     def work(s: Session) -> CurrentUser:
-        return CurrentUser.of(users_service.create_user(s, username, password))
+        user = CurrentUser.of(users_service.create_user(s, username, password,
+                                                        password_hash=password_hash))
+        return user
 
     taken = HTTPException(status_code=409, detail=f"Le nom « {username} » est déjà pris.")
     try:
@@ -101,9 +166,24 @@ def create_account(request: Request, username: str, password: str) -> CurrentUse
         if "taken" in str(exc):
             raise taken from None
         raise HTTPException(status_code=400, detail=str(exc)) from None
-    get_session(request).login(user.id)
-    request.state.user = user
+    start_session(request, user)
     return user
+
+
+def logout(request: Request) -> None:
+    """End this browser's session, server-side too: its cookie is worthless."""
+    sess = get_session(request)
+    token = sess.token
+    sess.logout()
+    if token:
+        write(request, lambda s: end_session(s, token))
+
+
+def logout_everywhere(request: Request, user: CurrentUser) -> int:
+    """End every session of ``user``, this one included: how many ended."""
+    ended = write(request, lambda s: end_all_sessions(s, user.id))
+    get_session(request).logout()
+    return ended
 
 
 def safe_next(target: str | None) -> str:
@@ -150,6 +230,9 @@ def register_form(request: Request, username: str = Form(""), password: str = Fo
             user = create_account(request, username, password)
         except HTTPException as exc:
             problems = [exc.detail]
+            if exc.status_code == 429:
+                return render(request, "register.html", {"errors": problems, "username": username},
+                              status_code=429)
         else:
             get_session(request).flash(f"Compte créé. Bienvenue au village, {user.username} !")
             return RedirectResponse("/", status_code=303)
@@ -159,9 +242,15 @@ def register_form(request: Request, username: str = Form(""), password: str = Fo
 
 @pages.post("/logout")
 def logout_form(request: Request) -> Response:
-    sess = get_session(request)
-    sess.logout()
-    sess.flash("Vous êtes déconnecté. À bientôt !")
+    logout(request)
+    get_session(request).flash("Vous êtes déconnecté. À bientôt !")
+    return RedirectResponse("/", status_code=303)
+
+
+@pages.post("/logout-partout")
+def logout_everywhere_form(request: Request, user: CurrentUser = Depends(require_user)) -> Response:
+    ended = logout_everywhere(request, user)
+    get_session(request).flash(f"Vous êtes déconnecté partout ({ended} session(s) fermée(s)).")
     return RedirectResponse("/", status_code=303)
 
 
@@ -191,5 +280,17 @@ def api_register(request: Request, body: Credentials) -> SessionOut:
 
 @api.post("/logout", response_model=SessionOut, summary="Log out")
 def api_logout(request: Request) -> SessionOut:
-    get_session(request).logout()
+    logout(request)
     return SessionOut(user=None, csrf_token=get_session(request).csrf)
+
+
+class EndedOut(BaseModel):
+    ended: int
+    csrf_token: str
+
+
+@api.post("/logout-everywhere", response_model=EndedOut,
+          summary="Log out every session of this account, this one included")
+def api_logout_everywhere(request: Request, user: CurrentUser = Depends(require_user)) -> EndedOut:
+    ended = logout_everywhere(request, user)
+    return EndedOut(ended=ended, csrf_token=get_session(request).csrf)
