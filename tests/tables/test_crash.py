@@ -9,11 +9,14 @@ lost."
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 
 import pytest
 from sqlalchemy import select
 
+from tavern.services import hands as daily_hands
 from tavern.services import ledger
+from tavern.settings import get_settings
 from tavern.store.db import make_engine, session_factory
 from tavern.store.models import ArchivedHand
 from tests.tables.liveserver import LiveServer, seed_table
@@ -68,6 +71,9 @@ def test_sigkill_mid_deal_voids_the_deal_and_loses_no_chip(db_url, tmp_path):
                 # Exactly what he put into the deal is back: his whole cave.
                 assert ledger.chips(s, uid, table_id) == 150
                 assert ledger.balance(s, "user", uid, "ecus") == 850
+                # The voided deal gave back the daily hand it had counted (issue 12 §12).
+                left = daily_hands.hands_left(s, uid, dt.datetime.now(dt.timezone.utc))
+                assert left.free == get_settings().free_hands_per_day
             audit = ledger.audit(s)
             assert audit.ok, audit
         engine.dispose()

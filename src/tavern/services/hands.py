@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
@@ -145,7 +146,8 @@ class NoHandsLeftFor(NoHandsLeft):
 
 
 def deal_in(
-    session: Session, user_ids: list[int], tavern_id: int | None, now: dt.datetime
+    session: Session, user_ids: list[int], tavern_id: int | None, now: dt.datetime,
+    spent: dict[int, list[Any]] | None = None,
 ) -> dict[int, HandsLeft | None]:
     """Count one hand for every player dealt into a deal, all at once: the
     rules of :func:`consume` (free hands first, then the oldest pack; level 0
@@ -201,11 +203,27 @@ def deal_in(
             row.count += 1
         else:
             packs[u][0].hands_left -= 1  # oldest pack first
+        if spent is not None:  # where each hand came from, to give it back (give_back)
+            spent[u] = ["free", day.isoformat()] if free else ["pack", packs[u][0].id]
         allowance = 0 if levels[u] <= 0 else settings.free_hands_per_day
         used = usages[u].count if u in usages else (1 if free else 0)
         left[u] = HandsLeft(max(0, allowance - used), sum(p.hands_left for p in packs[u]))
     session.flush()
     return left
+
+
+def give_back(session: Session, spent: dict[Any, list[Any]]) -> None:
+    """Undo :func:`deal_in`'s count for a deal that never happened (voided by
+    a crash): each free hand goes back to its day, each paid one to its pack."""
+    for uid, (source, where) in spent.items():
+        if source == "free":
+            row = _usage(session, int(uid), dt.date.fromisoformat(where), create=False)
+            if row is not None and row.count > 0:
+                row.count -= 1
+        elif source == "pack":
+            pack = session.get(PremiumPack, int(where), with_for_update=True)
+            if pack is not None:
+                pack.hands_left += 1
 
 
 def consume(session: Session, user_id: int, tavern_id: int | None, now: dt.datetime) -> str:

@@ -333,7 +333,14 @@ class TableActor:
             raise CommandError(f"this action was chosen on an older view (#{seq}, now #{self.seq}); look again")
         if not self._in_deal(seat):
             raise CommandError("you are not in the current deal")
-        self.engine.act(username, action, **(args or {}))  # IllegalAction names the rule
+        try:
+            self.engine.act(username, action, **(args or {}))  # IllegalAction names the rule
+        except TypeError:
+            # An argument the action does not take (or of a type it cannot
+            # use): the engines check their arguments before changing
+            # anything, so this is a refusal, not a bug to log with a traceback.
+            names = ", ".join(sorted(args or {})) or "none"
+            raise CommandError(f"bad arguments for {action!r} (given: {names})") from None
         seat.timeouts = 0
         seat.auto = seat.auto if seat.sitting_out else None
         self.deadlines.pop(username, None)

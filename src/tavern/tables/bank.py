@@ -205,15 +205,19 @@ class SqlBank:
 
         def work(s: Session) -> tuple[int | None, dict[str, Any]]:
             now = _now()
+            spent: dict[int, list[Any]] = {}
             try:
-                left = hands.deal_in(s, list(candidates.values()), tavern_id, now)
+                left = hands.deal_in(s, list(candidates.values()), tavern_id, now, spent)
             except hands.NoHandsLeftFor as exc:
                 names = {uid: name for name, uid in candidates.items()}
                 raise _Refused({names[uid]: why for uid, why in exc.players.items()}) from None
             # The big blind owed is now paid or waived.
             s.execute(update(Seat).where(Seat.table_id == table_id, Seat.user_id.in_(list(candidates.values())))
                       .values(owes_big_blind=False))
-            row = archive.archive_hand(s, table_id, record, {"in_progress": True, "finished": False},
+            # Where each hand came from: a deal voided by a crash gives them back.
+            row = archive.archive_hand(s, table_id, record,
+                                       {"in_progress": True, "finished": False,
+                                        "spent": {str(u): w for u, w in spent.items()}},
                                        voided=True, started=now)
             info = {}
             for name, uid in candidates.items():
@@ -317,7 +321,8 @@ class SqlBank:
     def void_interrupted(self, table_id: int | None = None) -> list[int]:
         """At start-up: every deal archived as in progress was interrupted by
         the death of the process. Nothing of it reached the ledger, so every
-        player holds what he put into it; mark it voided for good."""
+        player holds what he put into it; mark it voided for good and give
+        back the hands it counted."""
 
         def work(s: Session) -> list[int]:
             stmt = select(ArchivedHand).where(ArchivedHand.voided.is_(True))
@@ -326,8 +331,12 @@ class SqlBank:
             out = []
             for row in s.scalars(stmt):
                 if (row.result or {}).get("in_progress"):
+                    # The daily hands (or pack hands) it used come back in
+                    # this same transaction: a deal that never finished
+                    # cost nobody a hand.
+                    hands.give_back(s, (row.result or {}).get("spent") or {})
                     row.result = {"voided": "the server stopped during the deal; nobody paid, no rake",
-                                  "finished": False, "rake": 0}
+                                  "finished": False, "rake": 0, "hands_given_back": True}
                     row.ended = _now()
                     out.append(row.id)
             return out
