@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Protocol
 
 RANKS = "23456789TJQKA"
@@ -112,6 +112,20 @@ def shuffle(cards: Iterable[str], rng: RandomSource | None = None) -> list[str]:
         j = source.randbelow(i + 1)
         out[i], out[j] = out[j], out[i]
     return out
+
+
+def shuffled_decks(count: int, cards: Sequence[str] | None = None,
+                   rng: RandomSource | None = None) -> Iterator[list[str]]:
+    """``count`` independent shuffles of ``cards`` (a 52-card deck by default)
+    drawn from ``rng`` (the CSPRNG by default), as the tables deal them.
+
+    The statistical tests of the shuffle (tests/reliability/test_shuffle.py)
+    read their decks from here: any other source of randomness (a provably
+    fair stream, a hardware generator) is put to the same test by handing it
+    in as ``rng``."""
+    base = list(cards) if cards is not None else deck52()
+    for _ in range(count):
+        yield shuffle(base, rng)
 
 
 def check_deck_order(order: Sequence[str], composition: Sequence[str]) -> None:
