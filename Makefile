@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 export TAVERN_DATA_DIR ?= $(CURDIR)/data
 
-.PHONY: run test bench install clean migrate seed
+.PHONY: run test bench reliability install clean migrate seed
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,13 @@ test: $(VENV)/.installed-test
 
 bench: $(VENV)/.installed-bench
 	@for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+# The reliability suite (docs/reliability.md): on SQLite, then the database
+# scenarios again on a throwaway PostgreSQL. Prints the figures it measures.
+reliability: $(VENV)/.installed-test
+	bash scripts/system-deps.sh
+	$(BIN)/python -m pytest tests/reliability -s -q -p no:cacheprovider
+	bash scripts/with-postgres.sh $(BIN)/python -m pytest tests/reliability -m db -s -q -p no:cacheprovider
 
 clean:
 	rm -rf $(VENV) data/*.db data/*.db-*

@@ -67,6 +67,10 @@ def run_burst(db_url: str, data_dir) -> dict[str, object]:  # noqa: ANN001
                     assert r.status_code == 200, r.text
                     await asyncio.sleep(0.02)
 
+            # Open the buyer's connections first (a hundred reads at once, no
+            # 5xx either), so that the purchases arrive together.
+            warm = await asyncio.gather(*(buyer.get("/api/me") for _ in range(BURST)))
+            assert [r.status_code for r in warm] == [200] * BURST
             watcher = asyncio.create_task(neighbour())
             t0 = time.perf_counter()
             answers = await asyncio.gather(*(buyer.post("/api/premium/packs", headers={"X-CSRF-Token": token})
