@@ -114,7 +114,13 @@ def test_an_admins_ban_ends_the_sessions_and_the_logins(client: TestClient, new_
     assert r.status_code == 400
     r = admin.post(f"/api/admin/users/{uid}/ban", json={"banned": False},
                    headers={"X-CSRF-Token": api_csrf(admin)})
+    assert r.status_code == 200 and r.json()["banned"] is False
     assert login(client, "gilles").status_code == 303
+    # The admin page's button bans too.
+    r = post_form(admin, f"/admin/utilisateurs/{uid}/bannir", {"banned": "1"}, page="/admin/utilisateurs")
+    assert r.status_code == 303
+    assert _me(client) == 401
+    assert "banni" in page(admin.get("/admin/utilisateurs"))
 
 
 def test_parallel_login_attempts_cannot_pass_the_limit(client: TestClient, app: FastAPI,

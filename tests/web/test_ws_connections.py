@@ -132,3 +132,45 @@ def test_a_socket_opened_before_sitting_keeps_the_player_connected(app: FastAPI,
         # Now no socket of his is open.
         _sockets_settle(app, ids["ana"], 0)
         assert _connected(client, table_id, bob, "ana") is False
+
+
+@pytest.mark.parametrize("how", ["logout", "everywhere", "password", "ban"])
+def test_an_ended_session_closes_its_open_table_sockets(app: FastAPI, client: TestClient, new_client,
+                                                        table, how: str) -> None:  # noqa: ANN001
+    """Issue 12 §2: logout, log out everywhere, a password change and a ban
+    end the sessions "at once" — the table sockets opened with them too
+    (close code 4401), not only the cookie."""
+    from tavern.services import users as users_service
+    from tavern.store.db import session_scope
+    from tavern.web.wslimits import SESSION_ENDED
+    from webtools import api_csrf
+
+    table_id, ids = table
+    if how == "ban":
+        with session_scope() as s:
+            users_service.create_user(s, "chef", PASSWORD, role="admin")
+    login(client, "ana", PASSWORD)
+    with _connect(client, table_id) as ws:
+        _state(ws)
+        h = {"X-CSRF-Token": api_csrf(client)}
+        if how == "logout":
+            client.post("/api/auth/logout", headers=h)
+        elif how == "everywhere":
+            client.post("/api/auth/logout-everywhere", headers=h)
+        elif how == "password":
+            # Another browser changes the password: this socket's session ends.
+            other = new_client()
+            login(other, "ana", PASSWORD)
+            r = other.post("/api/me/password", json={"current": PASSWORD, "new": "une autre phrase"},
+                           headers={"X-CSRF-Token": api_csrf(other)})
+            assert r.status_code == 200
+        else:
+            admin = new_client()
+            login(admin, "chef", PASSWORD)
+            r = admin.post(f"/api/admin/users/{ids['ana']}/ban", json={"banned": True},
+                           headers={"X-CSRF-Token": api_csrf(admin)})
+            assert r.status_code == 200
+        with pytest.raises(WebSocketDisconnect) as closed:
+            for _ in range(100):
+                ws.receive_json()
+        assert closed.value.code == SESSION_ENDED == 4401

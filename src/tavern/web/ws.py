@@ -106,7 +106,8 @@ async def table_channel(ws: WebSocket, table_id: int) -> None:
         await ws.close(code=1008, reason="this table is closed")
         return
     address = ws.client.host if ws.client else "unknown"
-    slot = ws.app.state.ws_limits.take(user.id, address)
+    token = ws.app.state.codec.load(ws).token  # its session ending closes this socket
+    slot = ws.app.state.ws_limits.take(user.id, address, ws, token)
     if slot is None:
         # Accepted, then closed with a code the client can read (docs/protocol.md).
         await ws.accept()

@@ -7,29 +7,53 @@ the cap is accepted and closed at once with the close code
 :data:`TOO_MANY_CONNECTIONS` (docs/protocol.md), so the client knows why.
 The counts are per process: with N workers an account holds at most N times
 the cap, still a bound.
+
+The same registry closes a player's open sockets when his sessions end
+(logout, « log out everywhere », a password change, a ban) with the close
+code :data:`SESSION_ENDED`: an ended session neither opens a table nor keeps
+playing at one (in this process; another worker's sockets end when they
+next connect).
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 #: Application close code (4000–4999 are the application's): too many sockets.
 TOO_MANY_CONNECTIONS = 4429
+#: Application close code: the session this socket was opened with has ended.
+SESSION_ENDED = 4401
 #: A player at a few tables in a few tabs; a household or an office behind
 #: one address.
 PER_ACCOUNT = 16
 PER_ADDRESS = 64
 
 
-@dataclass
+def _close_soon(ws: Any) -> None:
+    async def close() -> None:
+        try:
+            await ws.close(code=SESSION_ENDED, reason="session ended")
+        except (RuntimeError, OSError):
+            pass  # already closing or closed
+    asyncio.ensure_future(close())
+
+
+@dataclass(eq=False)
 class Slot:
     """One open socket's place in the counts; give it back when it closes."""
 
     limits: "ConnectionLimits"
     user_id: int
     address: str
+    #: The socket, its session token and its event loop, to close it when
+    #: the session ends (None in the counting-only uses).
+    ws: Any = None
+    token: str | None = None
+    loop: asyncio.AbstractEventLoop | None = field(default=None, repr=False)
     released: bool = False
 
     def release(self) -> None:
@@ -46,17 +70,35 @@ class ConnectionLimits:
         self.addresses: Counter[str] = Counter()
         self._lock = threading.Lock()
 
-    def take(self, user_id: int, address: str) -> Slot | None:
+        self.open: set[Slot] = set()
+
+    def take(self, user_id: int, address: str, ws: Any = None, token: str | None = None) -> Slot | None:
         """A slot for one more socket, or None when a cap is reached."""
+        loop = asyncio.get_running_loop() if ws is not None else None
         with self._lock:
             if self.accounts[user_id] >= self.per_account or self.addresses[address] >= self.per_address:
                 return None
             self.accounts[user_id] += 1
             self.addresses[address] += 1
-        return Slot(self, user_id, address)
+            slot = Slot(self, user_id, address, ws, token, loop)
+            self.open.add(slot)
+        return slot
+
+    def end_sessions(self, user_id: int, *, only: str | None = None, keep: str | None = None) -> int:
+        """Close the sockets of ``user_id`` opened with session ``only`` (or
+        with any session but ``keep``); callable from any thread. Returns how
+        many were asked to close."""
+        with self._lock:
+            doomed = [s for s in self.open if s.user_id == user_id and s.ws is not None
+                      and (only is None or s.token == only) and (keep is None or s.token != keep)]
+        for slot in doomed:
+            assert slot.loop is not None
+            slot.loop.call_soon_threadsafe(_close_soon, slot.ws)
+        return len(doomed)
 
     def _give_back(self, slot: Slot) -> None:
         with self._lock:
+            self.open.discard(slot)
             self.accounts[slot.user_id] -= 1
             self.addresses[slot.address] -= 1
             if self.accounts[slot.user_id] <= 0:

@@ -93,7 +93,9 @@ def change_password(request: Request, user: CurrentUser, current: str, new: str)
         if row is not None:
             row.password_hash = new_hash
         return end_all_sessions(s, user.id, keep=keep)
-    return write(request, work)
+    ended = write(request, work)
+    request.app.state.ws_limits.end_sessions(user.id, keep=keep)
+    return ended
 
 
 def _account_page(request: Request, user: CurrentUser, errors: list[str] | None = None,

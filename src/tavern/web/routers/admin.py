@@ -30,6 +30,7 @@ MAX_LEVEL = 1000
 class AdminUserOut(UserOut):
     ecus: int
     tokens: int
+    banned: bool = False
 
 
 class UserChange(BaseModel):
@@ -68,7 +69,8 @@ class AuditOut(BaseModel):
 def admin_user_out(db: Session, user: User | CurrentUser) -> AdminUserOut:
     return AdminUserOut(**user_out(user).model_dump(),
                         ecus=ledger.balance(db, "user", user.id, "ecus"),
-                        tokens=ledger.balance(db, "user", user.id, "tokens"))
+                        tokens=ledger.balance(db, "user", user.id, "tokens"),
+                        banned=bool(getattr(user, "banned", False)))
 
 
 def all_users(db: Session) -> list[AdminUserOut]:
@@ -188,6 +190,19 @@ def credit_form(request: Request, user_id: Id, admin: CurrentUser = Depends(requ
     return _users_page(request, db, problems, status=400)
 
 
+@pages.post("/utilisateurs/{user_id}/bannir")
+def ban_form(request: Request, user_id: Id, admin: CurrentUser = Depends(require_admin),
+             db: Session = Depends(read_db), form: dict[str, str] = Depends(form_fields)) -> Response:
+    banned = form.get("banned", "1") != "0"
+    try:
+        out = do_ban(request, admin, user_id, banned)
+    except HTTPException as exc:
+        return _users_page(request, db, [exc.detail], status=exc.status_code)
+    get_session(request).flash(f"{out.username} est banni : ses sessions sont fermées." if banned
+                               else f"{out.username} peut de nouveau se connecter.")
+    return RedirectResponse("/admin/utilisateurs", status_code=303)
+
+
 def _taverns_page(request: Request, db: Session, errors: list[str] | None = None,
                   form: dict[str, str] | None = None, status: int = 200) -> Response:
     villages = [(v, taverns.list_taverns(db, v.id)) for v in taverns.list_villages(db)]
@@ -259,7 +274,10 @@ def do_ban(request: Request, admin: CurrentUser, user_id: int, banned: bool) -> 
         if banned:
             end_all_sessions(s, user_id)
         return admin_user_out(s, target)
-    return act(request, work)
+    out = act(request, work)
+    if banned:
+        request.app.state.ws_limits.end_sessions(user_id)
+    return out
 
 
 @api.post("/users/{user_id}/ban", response_model=AdminUserOut,

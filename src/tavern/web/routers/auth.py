@@ -173,15 +173,18 @@ def create_account(request: Request, username: str, password: str) -> CurrentUse
 def logout(request: Request) -> None:
     """End this browser's session, server-side too: its cookie is worthless."""
     sess = get_session(request)
-    token = sess.token
+    token, uid = sess.token, sess.user_id
     sess.logout()
     if token:
         write(request, lambda s: end_session(s, token))
+        if uid is not None:  # and the table sockets opened with it
+            request.app.state.ws_limits.end_sessions(uid, only=token)
 
 
 def logout_everywhere(request: Request, user: CurrentUser) -> int:
     """End every session of ``user``, this one included: how many ended."""
     ended = write(request, lambda s: end_all_sessions(s, user.id))
+    request.app.state.ws_limits.end_sessions(user.id)
     get_session(request).logout()
     return ended
 
