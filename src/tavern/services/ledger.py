@@ -46,6 +46,7 @@ class House(IntEnum):
     ISSUANCE = 1  #: admin credits: écus and tokens come from here
     SHOP = 2  #: deck items bought for écus
     PREMIUM = 3  #: hand packs bought for tokens
+    CONTESTS = 4  #: prizes the house adds to contests (and gets back if cancelled)
 
 
 class LedgerError(ValueError):
@@ -69,6 +70,14 @@ class InsufficientFunds(LedgerError):
 
 #: Owner kinds whose balance may be negative (sources of money).
 MAY_GO_NEGATIVE = frozenset({"house", "table"})
+
+
+def may_go_negative(acc: LedgerAccount) -> bool:
+    """Sources of money: the house, a table's cashier, and a contest's chips
+    (contest chips are not écus: the contest issues each player's starting
+    stack and takes the winner's chips back at the end). A contest's écus
+    (its escrow of fees and prizes) never go below zero."""
+    return acc.owner_kind in MAY_GO_NEGATIVE or (acc.owner_kind == "contest" and acc.currency == "chips")
 
 
 def _key(owner_kind: str, owner_id: int, currency: str, table_id: int | None) -> str:
@@ -187,7 +196,7 @@ def post(
         net[leg.credit.id] = net.get(leg.credit.id, 0) + leg.amount
     for acc_id, change in net.items():
         acc = by_id[acc_id]
-        if acc.owner_kind not in MAY_GO_NEGATIVE and acc.balance + change < 0:
+        if not may_go_negative(acc) and acc.balance + change < 0:
             raise InsufficientFunds(acc, -change)
 
     tid = transfer_id or uuid.uuid4().hex
@@ -383,7 +392,7 @@ def audit(session: Session) -> Audit:
             issued[acc.currency] -= from_entries
         elif acc.owner_kind == "table":
             cashiers[acc.owner_id] = cashiers.get(acc.owner_id, 0) + from_entries
-        elif from_entries < 0:
+        elif from_entries < 0 and not may_go_negative(acc):
             negative.append(acc.key)
     unbacked = sorted(t for t, v in cashiers.items() if v != 0)
     return Audit(totals, issued, mismatched, negative, unbacked)
@@ -405,6 +414,7 @@ __all__ = [
     "history",
     "house",
     "issue",
+    "may_go_negative",
     "post",
     "settle_deal",
     "transfer",

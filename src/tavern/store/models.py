@@ -76,7 +76,9 @@ ITEM_KINDS = ("deck52", "deck32")
 CURRENCIES = ("ecus", "tokens", "chips")
 #: ``pot``: chips a table carries from one deal to the next (a Rams pot, the
 #: Rummoli board): they belong to no player until a deal awards them.
-OWNER_KINDS = ("user", "tavern", "table", "house", "pot")
+#: ``contest``: a contest's escrow of entry fees and prizes (écus), and its
+#: supply of contest chips at each of its tables (chips, may go negative).
+OWNER_KINDS = ("user", "tavern", "table", "house", "pot", "contest")
 TABLE_STATUSES = ("open", "closed")
 
 
@@ -170,7 +172,8 @@ class Inventory(Base):
 
 
 class TableConfig(Base):
-    """A card table of a tavern, as its owner configured it."""
+    """A card table of a tavern, as its owner configured it — or a table of a
+    contest (``contest_id``; no tavern), run by the contest's director."""
 
     __tablename__ = "table_configs"
     __table_args__ = (
@@ -180,7 +183,8 @@ class TableConfig(Base):
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    tavern_id: Mapped[int] = mapped_column(ForeignKey("taverns.id"), index=True)
+    tavern_id: Mapped[int | None] = mapped_column(ForeignKey("taverns.id"), index=True)
+    contest_id: Mapped[int | None] = mapped_column(ForeignKey("contests.id"), index=True)
     name: Mapped[str] = mapped_column(String(80), default="")
     game: Mapped[str] = mapped_column(String(30))
     variant: Mapped[str] = mapped_column(String(30), default="")
@@ -201,7 +205,7 @@ class TableConfig(Base):
     created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
     closed: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
 
-    tavern: Mapped[Tavern] = relationship()
+    tavern: Mapped[Tavern | None] = relationship()
     decks: Mapped[list[Inventory]] = relationship(foreign_keys=[Inventory.table_id])
     seated: Mapped[list[Seat]] = relationship(back_populates="table", order_by="Seat.seat_no")
 
@@ -237,7 +241,7 @@ class LedgerAccount(Base):
     __tablename__ = "ledger_accounts"
     __table_args__ = (
         CheckConstraint("currency IN ('ecus', 'tokens', 'chips')", name="currency"),
-        CheckConstraint("owner_kind IN ('user', 'tavern', 'table', 'house', 'pot')", name="owner_kind"),
+        CheckConstraint("owner_kind IN ('user', 'tavern', 'table', 'house', 'pot', 'contest')", name="owner_kind"),
         Index("ix_ledger_accounts_owner", "owner_kind", "owner_id"),
     )
 
@@ -318,6 +322,97 @@ class ArchivedHand(Base):
     voided: Mapped[bool] = mapped_column(Boolean, default=False)
     record: Mapped[dict[str, Any]] = mapped_column(JSON)
     result: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    #: The contest this deal was played in (``None``: a tavern's table).
+    contest_id: Mapped[int | None] = mapped_column(ForeignKey("contests.id"), index=True)
+
+
+CONTEST_STATUSES = ("registering", "running", "finished", "cancelled")
+
+
+class Contest(Base):
+    """A Concours de Ramponneau launched by an admin (docs/contests.md).
+    Its entry fees and the house's added prize wait in its escrow account
+    (owner kind ``contest``) until prizes are paid or refunds made."""
+
+    __tablename__ = "contests"
+    __table_args__ = (
+        CheckConstraint("status IN ('registering', 'running', 'finished', 'cancelled')", name="status"),
+        CheckConstraint("fee >= 0 AND house_prize >= 0", name="money"),
+        CheckConstraint("seats >= 2 AND seats <= 10", name="seats"),
+        CheckConstraint("min_players >= 2 AND max_players >= min_players", name="players"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    status: Mapped[str] = mapped_column(String(12), default="registering", index=True)
+    starts_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, index=True)
+    fee: Mapped[int] = mapped_column(BigInteger, default=0)
+    house_prize: Mapped[int] = mapped_column(BigInteger, default=0)
+    starting_chips: Mapped[int] = mapped_column(BigInteger)
+    seats: Mapped[int] = mapped_column(Integer)
+    min_players: Mapped[int] = mapped_column(Integer)
+    max_players: Mapped[int] = mapped_column(Integer)
+    #: Levels: [{"small_blind", "big_blind", "ante", "seconds"}, …]
+    structure: Mapped[list[Any]] = mapped_column(JSON)
+    #: Late registration until the end of this level (0: none).
+    late_levels: Mapped[int] = mapped_column(Integer, default=0)
+    action_timer_seconds: Mapped[int] = mapped_column(Integer, default=30)
+    #: Percent of the prize pool by place; ``None``: the default for the field size.
+    payouts: Mapped[list[Any] | None] = mapped_column(JSON)
+    created_by: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    started_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    finished_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    #: Why it was cancelled (shown in the lobby).
+    cancelled_reason: Mapped[str | None] = mapped_column(String(200))
+    #: The prize pool paid out (fixed when the contest ends).
+    prize_pool: Mapped[int | None] = mapped_column(BigInteger)
+
+    entries: Mapped[list[ContestEntry]] = relationship(back_populates="contest", order_by="ContestEntry.id")
+
+
+class ContestEntry(Base):
+    """A player registered in a contest: his fee, then his place and prize."""
+
+    __tablename__ = "contest_entries"
+    __table_args__ = (UniqueConstraint("contest_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    contest_id: Mapped[int] = mapped_column(ForeignKey("contests.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    fee_paid: Mapped[int] = mapped_column(BigInteger, default=0)
+    registered: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    late: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: Best place of his finish (tied players share it); ``None`` while in.
+    place: Mapped[int | None] = mapped_column(Integer)
+    #: Order among players tied on the same place (odd écus go to the first).
+    tie_order: Mapped[int] = mapped_column(Integer, default=0)
+    #: Chips he had at the start of the deal that knocked him out.
+    out_stack: Mapped[int | None] = mapped_column(BigInteger)
+    prize: Mapped[int | None] = mapped_column(BigInteger)
+    out_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+
+    contest: Mapped[Contest] = relationship(back_populates="entries")
+    user: Mapped[User] = relationship()
+
+
+class ContestMove(Base):
+    """Every seat a contest gives: the start, a late registration, a move to
+    balance the tables, a broken table's players ("Record every move")."""
+
+    __tablename__ = "contest_moves"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    contest_id: Mapped[int] = mapped_column(ForeignKey("contests.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    from_table_id: Mapped[int | None] = mapped_column(ForeignKey("table_configs.id"))
+    from_seat: Mapped[int | None] = mapped_column(Integer)
+    to_table_id: Mapped[int] = mapped_column(ForeignKey("table_configs.id"))
+    to_seat: Mapped[int] = mapped_column(Integer)
+    chips: Mapped[int] = mapped_column(BigInteger)
+    #: "start", "late", "balance" or "break"
+    reason: Mapped[str] = mapped_column(String(10))
+    time: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 __all__ = [
@@ -334,6 +429,9 @@ __all__ = [
     "DailyHandUsage",
     "PremiumPack",
     "ArchivedHand",
+    "Contest",
+    "ContestEntry",
+    "ContestMove",
     "WebSession",
     "Throttle",
     "UTCDateTime",

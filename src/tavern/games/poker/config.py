@@ -44,12 +44,15 @@ class RakeConfig(BaseModel):
 
 
 class RamponneauConfig(BaseModel):
-    """No-limit hold'em: the two blinds and the rake."""
+    """No-limit hold'em: the two blinds, the ante (a contest's later levels:
+    every player dealt in puts it in the pot before the blinds; 0 at cash
+    tables) and the rake."""
 
     model_config = ConfigDict(extra="ignore")
 
     small_blind: int = Field(ge=0)
     big_blind: int = Field(ge=1)
+    ante: int = Field(default=0, ge=0)
     rake: RakeConfig = Field(default_factory=RakeConfig)
 
     @model_validator(mode="after")
@@ -109,5 +112,8 @@ def validate(model: type[BaseModel], config: Any, game: str) -> tuple[Any, dict[
         raise IllegalAction(f"{game} config: {where}: {first['msg']}") from None
     if len(_CACHE) > 256:
         _CACHE.clear()
-    hit = _CACHE[key] = (cfg, cfg.model_dump(), cfg.rake.make())  # type: ignore[attr-defined]
+    dumped = cfg.model_dump()
+    if dumped.get("ante") == 0:  # records without antes stay as they were
+        dumped.pop("ante")
+    hit = _CACHE[key] = (cfg, dumped, cfg.rake.make())  # type: ignore[attr-defined]
     return hit

@@ -155,6 +155,10 @@ class PokerDeal:
     def _post_blinds(self, order: list[int], seats: list[dict[str, Any]]) -> None:
         sb, bb = self._blind_seats()
         b = self.b
+        ante = self.config.get("ante", 0)
+        if ante:  # dead money before the blinds; a short stack antes what he has
+            for i in range(len(self.players)):
+                b.post(i, ante, dead=True)
         b.post(sb, self.small_blind)
         b.post(bb, self.big_blind)
         for i, k in enumerate(order):

@@ -89,7 +89,7 @@ def to_phh(record: dict[str, Any]) -> str:
     out = [
         'variant = "NT"',
         "ante_trimming_status = true",
-        f"antes = {_toml([0] * n)}",
+        f"antes = {_toml([int(cfg.get('ante', 0) or 0)] * n)}",
         f"blinds_or_straddles = {_toml(blinds)}",
         f"min_bet = {cfg['big_blind']}",
         f"starting_stacks = {_toml(start)}",
