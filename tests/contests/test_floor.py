@@ -167,6 +167,9 @@ def test_director_over_random_elimination_orders(n: int, seats: int, seed: int) 
             dealing.pop(closed, None)
         assert sum(floor.stacks[p] for t in floor.tables.values() for p in t.seats.values()) == n * 100
         assert all(len(t.seats) <= seats for t in floor.tables.values())
+        active = [t for t in floor.tables.values() if t.seats]
+        # "break a table as soon as the remaining players fit at one table fewer"
+        assert len(active) <= 1 or floor.left > seats * (len(active) - 1)
         counts = floor.counts()
         if out.winner is None and counts:
             assert max(counts.values()) - min(counts.values()) <= 1, counts

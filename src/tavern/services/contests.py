@@ -455,6 +455,10 @@ def load_floor(s: Session, c: Contest, rng: RandomSource) -> Floor:
     return floor
 
 
+def contest_table_ids(s: Session, contest_id: int) -> list[int]:
+    return list(s.scalars(select(TableConfig.id).where(TableConfig.contest_id == contest_id)))
+
+
 def running_ids(s: Session) -> list[int]:
     return list(s.scalars(select(Contest.id).where(Contest.status == "running").order_by(Contest.id)))
 

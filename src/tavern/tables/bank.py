@@ -138,8 +138,8 @@ class SqlBank:
     def table_info(self, table_id: int) -> TableInfo | None:
         def work(s: Session) -> TableInfo | None:
             t = s.get(TableConfig, table_id)
-            if t is None or t.status != "open":
-                return None
+            if t is None or t.status != "open" or t.contest_id is not None:
+                return None  # a contest's tables are its director's (tavern.contests)
             owner_id = s.get(Tavern, t.tavern_id).owner_id
             return TableInfo(
                 t.id, t.tavern_id, owner_id, t.game, t.variant, dict(t.stakes or {}), dict(t.options or {}),

@@ -1,0 +1,108 @@
+"""The directors of this process's running contests, and the clock that
+starts contests at their start time.
+
+At start-up the running contests resume from the database (their deals in
+progress were voided with the cash tables' by the table manager). Then every
+``poll`` seconds the contests whose start time has come begin: below their
+minimum they are cancelled and refunded, else seated and directed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from tavern.cards import CSPRNG, RandomSource
+from tavern.contests.director import Director, utcnow
+from tavern.contests.table import ContestBank
+from tavern.services import contests as svc
+from tavern.tables.manager import TableManager
+
+log = logging.getLogger(__name__)
+
+
+class ContestManager:
+    def __init__(self, bank: ContestBank, tables: TableManager, *, poll: float = 1.0,
+                 rng: RandomSource = CSPRNG, now: Callable[[], dt.datetime] = utcnow,
+                 **actor_options: Any) -> None:
+        self.bank = bank
+        self.tables = tables
+        self.poll = poll
+        self.rng = rng
+        self.now = now
+        self.actor_options = actor_options
+        self.directors: dict[int, Director] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    def _director(self, contest_id: int) -> Director:
+        d = Director(contest_id, self.bank, self.tables, self.tables.broadcaster, rng=self.rng, now=self.now,
+                     actor_options=self.actor_options)
+        self.directors[contest_id] = d
+        return d
+
+    async def start(self) -> None:
+        """Resume the running contests, then watch the start times."""
+        for cid in await asyncio.to_thread(self.bank._tx, svc.running_ids):
+            try:
+                await self._director(cid).start()
+            except Exception:
+                log.exception("contest %s could not resume", cid)
+        self._task = asyncio.create_task(self._watch(), name="contests")
+
+    async def _watch(self) -> None:
+        while True:
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("contests: the start-time check failed")
+            await asyncio.sleep(self.poll)
+
+    async def tick(self) -> list[int]:
+        """Begin every contest whose start time has come. Returns their ids."""
+        now = self.now()
+        due = await asyncio.to_thread(self.bank._tx, lambda s: svc.due_ids(s, now))
+        for cid in due:
+            await self.begin(cid)
+        return due
+
+    async def begin(self, contest_id: int) -> Director | None:
+        def work(s: Session) -> Any:
+            return svc.begin(s, contest_id, self.now(), self.rng)
+
+        floor = await asyncio.to_thread(self.bank._tx, work)
+        if floor is None:  # cancelled: below its minimum
+            return None
+        d = self._director(contest_id)
+        await d.start(floor)
+        return d
+
+    async def register(self, contest_id: int, user_id: int) -> dict[str, Any]:
+        """Register: before the start in the database alone, during late
+        registration through the contest's director (who seats him)."""
+        d = self.directors.get(contest_id)
+        if d is not None and not d.done.is_set():
+            return await d.late_register(user_id)
+        now = self.now()
+        await asyncio.to_thread(self.bank._tx, lambda s: svc.register(s, contest_id, user_id, now))
+        return {}
+
+    def table_clock(self, table_id: int) -> dict[str, Any] | None:
+        for d in self.directors.values():
+            if table_id in d.actors:
+                return d.clock_view()
+        return None
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+        for d in list(self.directors.values()):
+            await d.stop()

@@ -1,0 +1,191 @@
+"""A contest table: the same game-agnostic :class:`TableActor` in "contest
+mode" — the director's hooks around its deals, and what differs from a cash
+table:
+
+* the stakes are the director's current level, read at each deal start ("a
+  table starts a new level at its next deal");
+* no cave, no "Ramasser ses gains", no sitting out, no seat to take: the
+  director seats and moves players; "a player keeps his seat until he is out";
+* "A player who is away is dealt in and blinded: his time-outs fold (check
+  when free); he is never removed for time-outs" — no time bank either;
+* no daily hands, no rake (:class:`ContestBank`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.orm import Session
+
+from tavern.services import archive
+from tavern.store.models import ArchivedHand, TableConfig
+from tavern.tables.actor import CommandError, TableActor
+from tavern.tables.bank import SqlBank, TableInfo, _now
+from tavern.tables.broadcast import SPECTATORS
+from tavern.tables.seating import SeatState
+
+if TYPE_CHECKING:
+    from tavern.contests.director import Director
+
+
+class ContestBank(SqlBank):
+    """The database side of contest tables: deals archived with the
+    contest's id, no daily hands counted, never a rake."""
+
+    def table_info(self, table_id: int) -> TableInfo | None:
+        def work(s: Session) -> TableInfo | None:
+            t = s.get(TableConfig, table_id)
+            if t is None or t.status != "open" or t.contest_id is None:
+                return None
+            return TableInfo(t.id, 0, 0, t.game, t.variant, dict(t.stakes or {}), {}, t.buy_in_min, t.buy_in_max,
+                             0, None, True, t.seats, t.action_timer_seconds, t.name)
+
+        return self._tx(work)
+
+    def hands_info(self, user_id: int, tavern_id: int) -> dict[str, Any]:
+        return {"contest": True, "can_deal": True, "why": "concours : pas de mains quotidiennes"}
+
+    def begin_deal(self, table_id: int, tavern_id: int, candidates: dict[str, int],
+                   record: dict[str, Any]) -> tuple[int | None, dict[str, Any]]:
+        """Archive the deal as in progress (voided until it ends), with the contest's id."""
+
+        def work(s: Session) -> tuple[int, dict[str, Any]]:
+            t = s.get(TableConfig, table_id)
+            row = archive.archive_hand(s, table_id, record, {"in_progress": True, "finished": False},
+                                       voided=True, started=_now())
+            row.contest_id = t.contest_id
+            return row.id, {name: self.hands_info(0, 0) for name in candidates}
+
+        return self._tx(work)
+
+    def finish_deal(self, archive_id: int, table_id: int, owner_id: int, deltas: dict[int, int], rake: int,
+                    record: dict[str, Any], result: dict[str, Any], carried: int = 0) -> None:
+        if rake:
+            raise ValueError("a contest deal carries no rake")
+        super().finish_deal(archive_id, table_id, owner_id, deltas, 0, record, result, carried)
+
+    def contest_deals(self, contest_id: int) -> list[int]:
+        from sqlalchemy import select
+
+        return self._tx(lambda s: list(s.scalars(select(ArchivedHand.id).where(ArchivedHand.contest_id == contest_id))))
+
+
+class ContestTableActor(TableActor):
+    """A table of a running contest (see the module's docstring)."""
+
+    def __init__(self, info: TableInfo, bank: SqlBank, broadcaster: Any, director: Director,
+                 **options: Any) -> None:
+        options["time_bank"] = 0.0
+        super().__init__(info, bank, broadcaster, **options)
+        self.director = director
+
+    async def start(self) -> None:
+        await super().start()
+        for seat in self.seats.values():
+            seat.owes_big_blind = False  # everybody with chips is dealt in
+        self.button_seat = self.director.floor.tables[self.info.id].button
+
+    def post_nowait(self, command: str, **args: Any) -> None:
+        """Queue a command from the director without waiting for it (the
+        director must never wait on a table that may be waiting on it)."""
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        fut.add_done_callback(lambda f: f.exception())  # nobody awaits it: never "never retrieved"
+        self._queue.put_nowait((command, None, args, fut))
+
+    async def _handle(self, command: str, username: str | None, args: dict[str, Any]) -> Any:
+        if command == "contest_arrive":
+            return await self._cmd_contest_arrive(**args)
+        if command == "contest_close":
+            return await self._cmd_contest_close(**args)
+        return await super()._handle(command, username, args)
+
+    # --- what a contest table refuses ---------------------------------------------
+
+    async def _cmd_sit(self, username: str, **_: Any) -> dict[str, Any]:
+        raise CommandError("Les places d'un concours sont tirées au sort : inscrivez-vous au concours.")
+
+    async def _cmd_cave(self, username: str, **_: Any) -> dict[str, Any]:
+        raise CommandError("En concours, pas de cave : les jetons du concours ne s'achètent pas.")
+
+    async def _cmd_leave(self, username: str, **_: Any) -> dict[str, Any]:
+        raise CommandError("En concours, on garde sa place jusqu'à ce qu'on n'ait plus de jetons.")
+
+    async def _cmd_sit_out(self, username: str, **_: Any) -> dict[str, Any]:
+        raise CommandError("En concours, un joueur absent reçoit ses cartes et paie ses blindes.")
+
+    async def _cmd_close(self, username: str | None, **_: Any) -> dict[str, Any]:
+        raise CommandError("Une table de concours ferme quand le directeur la casse.")
+
+    # --- the director's hooks ------------------------------------------------------
+
+    def _timeout(self, name: str) -> None:
+        """Time-outs fold, or check when free; the player is never removed."""
+        seat = self.dealt[name]
+        self.deadlines.pop(name, None)
+        move = self.engine.timeout_action(name)
+        self.engine.act(name, move["action"], **{k: v for k, v in move.items() if k != "action"})
+        seat.timeouts += 1
+
+    async def _start_deal(self) -> bool:
+        departures = await self.director.before_deal(self.info.id)
+        await self._depart(departures)
+        level = self.director.level()
+        stakes = {"small_blind": level.small_blind, "big_blind": level.big_blind}
+        if level.ante:
+            stakes["ante"] = level.ante
+        self.info = dataclasses.replace(self.info, stakes=stakes)
+        return await super()._start_deal()
+
+    async def _finish_deal(self) -> None:
+        order = list(getattr(self.engine, "players", None) or self.dealt)  # from the button's left
+        started = [(name, self.dealt[name].chips) for name in order]
+        await super()._finish_deal()
+        chips = {name: self.dealt[name].chips for name in order}
+        departures = await self.director.deal_ended(self.info.id, started, chips)
+        await self._depart(departures)
+
+    async def _depart(self, departures: list[tuple[str, dict[str, Any]]]) -> None:
+        """Players leaving this table (knocked out, moved): each told where
+        to go, then gone from the table."""
+        for name, notice in departures:
+            seat = next((s for s in self.seats.values() if s.name == name), None)
+            if seat is None:
+                continue
+            del self.seats[seat.seat_no]
+            text = json.dumps({"type": "contest", "seq": self.seq, "table_id": self.info.id, **notice},
+                              separators=(",", ":"))
+            await self.broadcaster.publish(self.info.id, {name: text})
+        if departures and not self.seats:
+            await self._cmd_contest_close()
+
+    async def _cmd_contest_arrive(self, *, seat: int, user_id: int, name: str, chips: int) -> dict[str, Any]:
+        """A player moved here (or a late registrant): seated with his chips,
+        dealt in from the next deal."""
+        self.seats[seat] = SeatState(seat, user_id, name, chips, owes_big_blind=False, time_bank=0.0,
+                                     extra={"hands": self.bank.hands_info(user_id, 0)})
+        return {}
+
+    async def _cmd_contest_close(self) -> dict[str, Any]:
+        """The table is broken (or the contest over): it stops."""
+        if self.closed:
+            return {}
+        self.closed = True
+        self.next_deal_at = None
+        self.deadlines = {}
+        summary = {"closed": True, "awards": {}, "ecus": {}, "contest_id": self.director.contest_id}
+        self.last_result = {"deal": self.deals, "closing": summary}
+        await self.publish()
+        text = json.dumps({"type": "closed", "seq": self.seq, "table_id": self.info.id, **summary},
+                          separators=(",", ":"))
+        await self.broadcaster.publish(self.info.id, {SPECTATORS: text})
+        if self.on_closed is not None:
+            self.on_closed()
+        return {}
+
+    def public_table(self) -> dict[str, Any]:
+        table = super().public_table()
+        table["contest"] = self.director.clock_view()
+        return table
