@@ -60,6 +60,10 @@ class Director:
         self.started_at: dt.datetime = now()
         self.ids: dict[str, int] = {}
         self.actors: dict[int, ContestTableActor] = {}
+        #: Players sent to a table and not seated there yet: the table takes
+        #: them (:meth:`take_arrivals`) before its next word with the director,
+        #: so its seats never lag behind the floor's.
+        self.arrivals: dict[int, list[dict[str, Any]]] = {}
         self.done = asyncio.Event()
         self.prizes: dict[int, int] = {}
         #: What the tests check at every deal boundary (sum of stacks, counts).
@@ -125,6 +129,17 @@ class Director:
                 "seconds_left": None if left == float("inf") else round(left, 1),
                 "players_left": self.floor.left}
 
+    def _send(self, table_id: int, **arrival: Any) -> None:
+        """A player goes to ``table_id``: into its mailbox, and the table is
+        woken (without waiting: it may itself be waiting on the director)."""
+        self.arrivals.setdefault(table_id, []).append(arrival)
+        actor = self.actors.get(table_id)
+        if actor is not None:
+            actor.post_nowait("contest_sync")
+
+    def take_arrivals(self, table_id: int) -> list[dict[str, Any]]:
+        return self.arrivals.pop(table_id, [])
+
     # --- the hooks of the tables -----------------------------------------------------
 
     async def before_deal(self, table_id: int) -> list[tuple[str, dict[str, Any]]]:
@@ -175,10 +190,8 @@ class Director:
             notice = {"event": "moved", "to_table": m.to_table, "contest_id": self.contest_id}
             if m.from_table == table_id:  # the floor moves players only from the table asking
                 departures.append((m.player, notice))
-            dest = self.actors.get(m.to_table)
-            if dest is not None:
-                dest.post_nowait("contest_arrive", seat=m.to_seat, user_id=self.ids[m.player], name=m.player,
-                                 chips=chips_of[m.player])
+            self._send(m.to_table, seat=m.to_seat, user_id=self.ids[m.player], name=m.player,
+                       chips=chips_of[m.player])
         if out.winner is not None:
             self.prizes = prizes
             departures.append((out.winner, {"event": "won", "place": 1, "contest_id": self.contest_id}))
@@ -220,6 +233,5 @@ class Director:
             if new:
                 await self._start_table(m.to_table)
             else:
-                self.actors[m.to_table].post_nowait("contest_arrive", seat=m.to_seat, user_id=user_id, name=name,
-                                                    chips=chips)
+                self._send(m.to_table, seat=m.to_seat, user_id=user_id, name=name, chips=chips)
             return {"table_id": m.to_table, "seat": m.to_seat}

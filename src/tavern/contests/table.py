@@ -33,7 +33,14 @@ if TYPE_CHECKING:
 
 class ContestBank(SqlBank):
     """The database side of contest tables: deals archived with the
-    contest's id, no daily hands counted, never a rake."""
+    contest's id, no daily hands counted, never a rake. ``share_with``: the
+    cash tables' bank, whose SQLite writer queue it joins (one queue per
+    process)."""
+
+    def __init__(self, factory: Any = None, share_with: SqlBank | None = None) -> None:
+        super().__init__(factory)
+        if share_with is not None:
+            self._writer = share_with._writer
 
     def table_info(self, table_id: int) -> TableInfo | None:
         def work(s: Session) -> TableInfo | None:
@@ -96,8 +103,9 @@ class ContestTableActor(TableActor):
         self._queue.put_nowait((command, None, args, fut))
 
     async def _handle(self, command: str, username: str | None, args: dict[str, Any]) -> Any:
-        if command == "contest_arrive":
-            return await self._cmd_contest_arrive(**args)
+        if command == "contest_sync":
+            await self._depart([])
+            return {}
         if command == "contest_close":
             return await self._cmd_contest_close(**args)
         return await super()._handle(command, username, args)
@@ -148,8 +156,11 @@ class ContestTableActor(TableActor):
         await self._depart(departures)
 
     async def _depart(self, departures: list[tuple[str, dict[str, Any]]]) -> None:
-        """Players leaving this table (knocked out, moved): each told where
-        to go, then gone from the table."""
+        """The players the director sent here since it last heard from this
+        table sit down first (the director's floor has them already), then
+        those leaving (knocked out, moved) are told where to go and leave."""
+        for arrival in self.director.take_arrivals(self.info.id):
+            self._arrive(**arrival)
         for name, notice in departures:
             seat = next((s for s in self.seats.values() if s.name == name), None)
             if seat is None:
@@ -161,12 +172,11 @@ class ContestTableActor(TableActor):
         if departures and not self.seats:
             await self._cmd_contest_close()
 
-    async def _cmd_contest_arrive(self, *, seat: int, user_id: int, name: str, chips: int) -> dict[str, Any]:
+    def _arrive(self, *, seat: int, user_id: int, name: str, chips: int) -> None:
         """A player moved here (or a late registrant): seated with his chips,
         dealt in from the next deal."""
         self.seats[seat] = SeatState(seat, user_id, name, chips, owes_big_blind=False, time_bank=0.0,
                                      extra={"hands": self.bank.hands_info(user_id, 0)})
-        return {}
 
     async def _cmd_contest_close(self) -> dict[str, Any]:
         """The table is broken (or the contest over): it stops."""

@@ -19,6 +19,8 @@ from tavern.web import errors, headers
 from tavern.web.guard import RequestGuard
 from tavern.web.ratelimit import Throttles
 from tavern.web.rendering import STATIC_DIR
+from tavern.contests.manager import ContestManager
+from tavern.contests.table import ContestBank
 from tavern.tables.bank import SqlBank
 from tavern.tables.broadcast import LocalBroadcaster, RedisBroadcaster
 from tavern.tables.manager import TableManager
@@ -52,9 +54,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # The live tables: deals interrupted by a previous crash are voided
         # before any table starts again (tavern.tables.bank).
         await app.state.tables.start()
+        # Running contests resume (their interrupted deals were just voided),
+        # then contests begin at their start time.
+        await app.state.contests.start()
         try:
             yield
         finally:
+            await app.state.contests.close()
             await app.state.tables.close()
             app.state.engine.dispose()
 
@@ -81,6 +87,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.tables = TableManager(SqlBank(app.state.write_sessions), app.state.broadcaster,
                                     deal_pause=settings.deal_pause_seconds,
                                     grace=settings.reconnect_grace_seconds)
+    app.state.contests = ContestManager(ContestBank(app.state.write_sessions, share_with=app.state.tables.bank),
+                                       app.state.tables, deal_pause=settings.deal_pause_seconds,
+                                       grace=settings.reconnect_grace_seconds)
 
     # Inside the session middleware (added later, so outside): its refusals
     # get the security headers and a page drawn with the visitor's session.
