@@ -69,8 +69,9 @@ class SeatOut(BaseModel):
 
 
 class TableOut(TableBrief):
-    tavern_id: int
+    tavern_id: int | None
     tavern_name: str
+    contest_id: int | None = None
     status: str
     buy_in_min: int
     buy_in_max: int
@@ -110,7 +111,9 @@ def table_out(db: Session, table_id: int) -> TableOut:
               for s in seats.seats(db, table.id)]
     b = brief(table, len(seated))
     return TableOut(
-        **b.model_dump(), tavern_id=table.tavern_id, tavern_name=table.tavern.name, status=table.status,
+        **b.model_dump(), tavern_id=table.tavern_id, tavern_name=table.tavern.name if table.tavern is not None else "Concours",
+        contest_id=table.contest_id,
+        status=table.status,
         buy_in_min=table.buy_in_min, buy_in_max=table.buy_in_max, rake_percent=table.rake_percent,
         rake_cap=table.rake_cap, action_timer_seconds=table.action_timer_seconds, seated=seated,
     )

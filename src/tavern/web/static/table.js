@@ -141,6 +141,8 @@
       var stale = document.getElementById("static-seats");  // the live felt shows the seats now
       if (stale) stale.hidden = true;
       render();
+    } else if (m.type === "contest") {
+      onContest(m);
     } else if (m.type === "error") {
       delete pending[m.id];
       showError(m.message);
@@ -153,11 +155,28 @@
     }
   }
 
+  /** A contest's word to this player: moved to another table (the page
+   *  follows him there), knocked out with his place, or the winner. */
+  function onContest(m) {
+    var link = "/concours/" + m.contest_id;
+    if (m.event === "moved") {
+      showNotice("Changement de table : vous êtes attendu à la table " + m.to_table + ".");
+      setTimeout(function () { location.href = "/tables/" + m.to_table; }, 1500);
+    } else if (m.event === "out") {
+      showNotice("Vous n'avez plus de jetons : vous terminez " + m.place + "e. Le classement est sur la page du concours.");
+      elContest.appendChild(h("a", { href: link, id: "contest-link", text: " Voir le classement" }));
+    } else if (m.event === "won") {
+      showNotice("Vous remportez le concours !");
+      elContest.appendChild(h("a", { href: link, id: "contest-link", text: " Voir le classement et les prix" }));
+    }
+  }
+
   // --- the page's skeleton (built once) -----------------------------------
 
   clear(root);
   root.classList.add("tl");
   var elStatus = h("p", { cls: "tl-status", role: "status" });
+  var elContest = h("p", { cls: "tl-contest", hidden: true });
   var elFelt = h("div", { cls: "tl-felt" });
   var elTable = h("div", { cls: "tl-oval" }, elFelt);
   var elPublic = h("div", { cls: "tl-public", "aria-label": "cartes sur la table", hidden: true });
@@ -173,7 +192,7 @@
   var elControls = h("div", { cls: "tl-controls" });
   var elHands = h("p", { cls: "tl-hands" });
   var elResult = h("div", { cls: "tl-result", "aria-live": "polite" });
-  add(root, [elStatus, elTable, elPublic,
+  add(root, [elStatus, elContest, elTable, elPublic,
     elPlay,
     h("div", { cls: "tl-panel tl-side" }, elControls, elHands), elResult]);
 
@@ -228,6 +247,7 @@
     var key = m.table.deal_no + ":" + phase + ":" + (d ? d.round || 0 : "");
     if (key !== S.selKey) { S.selKey = key; S.selected = []; }
     renderSeats(); renderCenter(); renderActions(); renderAuto(); renderControls(); renderHands(); renderResult();
+    renderContest();
     syncPanel(); tick();
   }
 
@@ -619,8 +639,28 @@
     renderSeats();
     caveInput.focus();
   }
+  /** A contest table: the level, its blinds and the contest's clock. */
+  function renderContest() {
+    var c = S.msg.table.contest;
+    elContest.hidden = !c;
+    if (!c) return;
+    var left = c.seconds_left === null ? null : Math.max(0, c.seconds_left - (performance.now() - S.at) / 1000);
+    var text = "Concours — niveau " + c.level + " : blindes " + fmt(c.small_blind) + "/" + fmt(c.big_blind) +
+      (c.ante ? ", ante " + fmt(c.ante) : "") + " · " +
+      (left === null ? "dernier niveau" : "niveau suivant dans " + Math.floor(left / 60) + " min " +
+        Math.floor(left % 60) + " s") + " · " + c.players_left + " joueurs restants";
+    var span = elContest.querySelector(".tl-contest-clock");
+    if (!span) { span = h("span", { cls: "tl-contest-clock" }); elContest.insertBefore(span, elContest.firstChild); }
+    span.textContent = text;
+  }
+
   function renderControls() {
     var m = S.msg, t = m.table, y = me(), d = m.deal, name = myName();
+    if (t.contest) {  // no cave, no leaving, no sitting out at a contest
+      clear(elControls);
+      add(elControls, h("p", { cls: "muted", text: "Concours : vous gardez votre place tant qu'il vous reste des jetons ; absent, vous recevez vos cartes et vos coups sont joués (parole ou passe)." }));
+      return;
+    }
     var inDeal = !!(y && d && d.phase !== "over" && dealPlayers()[name]);
     var lo = t.buy_in[0], hi = t.buy_in[1];
     // A seat picked then taken by somebody else is forgotten.
@@ -731,6 +771,7 @@
 
   function tick() {
     if (!S.msg) return;
+    renderContest();
     var clock = S.msg.table.clock || {}, timer = S.msg.table.timer || 30;
     var gone = (performance.now() - S.at) / 1000;
     var els = elSeats.querySelectorAll(".tl-clock");
