@@ -187,8 +187,8 @@ def test_a_large_body_is_refused_before_it_is_read(client: TestClient) -> None:
                     headers={"Content-Type": "application/json"})
     assert r.status_code == 413
     assert "Kio" in r.json()["detail"]
-    # Logging in takes less: 8 Kio.
-    r = client.post("/api/auth/login", json={"username": "a", "password": "p" * 10_000})
+    # Logging in takes less: 16 Kio.
+    r = client.post("/api/auth/login", json={"username": "a", "password": "p" * 20_000})
     assert r.status_code == 413
 
 
@@ -214,3 +214,13 @@ def test_a_streamed_body_is_refused_as_it_passes_the_limit(app: FastAPI) -> None
     anyio.run(app, scope, receive, send)
     assert answer[0]["type"] == "http.response.start" and answer[0]["status"] == 413
     assert len(received) <= 2
+
+
+def test_the_longest_allowed_password_fits_under_the_login_limit(client: TestClient) -> None:
+    """1024 characters, each escaped as a JSON surrogate pair (12 bytes), and
+    a 40-character name: refused as a wrong password (401), not as too large."""
+    body = json.dumps({"username": "x" * 40, "password": "\U0001F0A1" * 1024})  # ensure_ascii
+    assert len(body) > 12_000
+    r = client.post("/api/auth/login", content=body,
+                    headers={"X-CSRF-Token": api_csrf(client), "Content-Type": "application/json"})
+    assert r.status_code == 401

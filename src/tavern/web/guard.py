@@ -29,8 +29,9 @@ from tavern.web import errors
 
 KIB = 1024
 #: Body limits per route kind (bytes). Logging in or signing up carries a
-#: name and a password (at most 1024 characters each, in JSON or a form).
-AUTH_LIMIT = 8 * KIB
+#: name and a password (at most 1024 characters, even escaped as JSON
+#: surrogate pairs: 12 bytes each).
+AUTH_LIMIT = 16 * KIB
 #: Every other form or JSON body: names, amounts, a table's settings.
 DEFAULT_LIMIT = 64 * KIB
 AUTH_PATHS = ("/login", "/register", "/logout", "/api/auth/")
