@@ -207,3 +207,72 @@ def test_thirty_players_to_the_end(session_factory: sessionmaker[Session]) -> No
         assert any(m.reason == "break" for m in moves)
         deals = list(s.scalars(select(ArchivedHand).where(ArchivedHand.contest_id == cid)))
         assert deals and all(not d.voided and d.rake == 0 for d in deals)
+
+
+def test_below_its_minimum_at_the_start_time_cancelled_and_refunded(session_factory: sessionmaker[Session]) -> None:
+    """"At the start time (a contest below its minimum is cancelled and refunded)"."""
+    admin_id, ids = make_players(session_factory, 2)
+    settings = Settings(name="Trop peu", starts_at=NOW + dt.timedelta(minutes=5), fee=30, house_prize=20,
+                        starting_chips=1000, seats=6, min_players=3, max_players=9, structure=FAST, late_levels=0,
+                        action_timer=30, payouts=None)
+    with session_factory() as s, s.begin():
+        cid = svc.create(s, admin_id, settings, NOW).id
+        for uid in ids.values():
+            svc.register(s, cid, uid, NOW)
+
+    async def main() -> list[int]:
+        bank = ContestBank(session_factory)
+        tables = TableManager(bank, LocalBroadcaster())
+        mgr = ContestManager(bank, tables, now=lambda: NOW + dt.timedelta(minutes=6))
+        try:
+            return await mgr.tick()
+        finally:
+            await mgr.close()
+
+    assert asyncio.run(main()) == [cid]
+    with session_factory() as s:
+        c = s.get(Contest, cid)
+        assert c.status == "cancelled" and "Pas assez de joueurs" in c.cancelled_reason
+        assert all(ledger.balance(s, "user", uid, "ecus") == 1000 for uid in ids.values())
+        assert ledger.balance(s, "contest", cid, "ecus") == 0
+        assert ledger.audit(s).ok
+
+
+def test_late_registration_opens_a_table_and_balancing_fills_it(session_factory: sessionmaker[Session]) -> None:
+    """"late registration while allowed": a random free seat at a table with
+    the fewest players; every seat taken, a new table opens and balancing
+    fills it. After the late levels, refused clearly."""
+    admin_id, ids = make_players(session_factory, 4)
+    settings = Settings(name="Tardif", starts_at=NOW + dt.timedelta(minutes=5), fee=10, house_prize=0,
+                        starting_chips=1000, seats=3, min_players=2, max_players=9, structure=FAST, late_levels=1,
+                        action_timer=30, payouts=None)
+    names = list(ids)
+    with session_factory() as s, s.begin():
+        cid = svc.create(s, admin_id, settings, NOW).id
+        for name in names[:3]:
+            svc.register(s, cid, ids[name], NOW)
+    clock = {"now": NOW + dt.timedelta(minutes=5)}
+
+    async def main() -> None:
+        bank = ContestBank(session_factory)
+        tables = TableManager(bank, LocalBroadcaster())
+        mgr = ContestManager(bank, tables, now=lambda: clock["now"], deal_pause=3600.0)
+        director = await mgr.begin(cid)
+        assert director is not None and [len(t.seats) for t in director.floor.tables.values()] == [3]
+        seat = await mgr.register(cid, ids[names[3]])
+        assert seat["table_id"] not in (director.floor.tables.keys() - {seat["table_id"]})
+        assert sorted(len(t.seats) for t in director.floor.tables.values()) == [1, 3]
+        assert director.actors[seat["table_id"]].seats  # seated at his new table
+        clock["now"] += dt.timedelta(seconds=6)  # level 1 is over: late registration closed
+        with pytest.raises(svc.ContestError, match="closes"):
+            await mgr.register(cid, ids[names[0]])
+        await mgr.close()
+        await tables.close()
+
+    asyncio.run(main())
+    with session_factory() as s:
+        late = s.scalars(select(ContestEntry).where(ContestEntry.contest_id == cid, ContestEntry.late)).one()
+        assert late.user_id == ids[names[3]]
+        assert s.scalars(select(ContestMove).where(ContestMove.contest_id == cid, ContestMove.reason == "late")).one()
+        assert ledger.balance(s, "contest", cid, "ecus") == 40
+        assert ledger.audit(s).ok
