@@ -20,6 +20,7 @@ from tavern.contests.floor import Outcome
 from tavern.contests.manager import ContestManager
 from tavern.contests.rules import Level, Settings, default_payouts, place_prizes
 from tavern.contests.table import ContestBank
+from tavern.games import registry
 from tavern.services import contests as svc
 from tavern.services import ledger
 from tavern.store.models import ArchivedHand, Contest, ContestEntry, ContestMove, LedgerAccount, TableConfig, User
@@ -207,6 +208,10 @@ def test_thirty_players_to_the_end(session_factory: sessionmaker[Session]) -> No
         assert any(m.reason == "break" for m in moves)
         deals = list(s.scalars(select(ArchivedHand).where(ArchivedHand.contest_id == cid)))
         assert deals and all(not d.voided and d.rake == 0 for d in deals)
+        # "every deal is archived with the contest's id and replays with `tavern replay`"
+        for d in deals[:: max(1, len(deals) // 10)]:
+            assert registry.replay(d.record)["chips"] == d.result["chips"]
+        assert any(d.record["config"].get("ante") for d in deals) or len(seen["levels"]) < 4
 
 
 def test_below_its_minimum_at_the_start_time_cancelled_and_refunded(session_factory: sessionmaker[Session]) -> None:
