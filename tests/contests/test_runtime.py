@@ -281,3 +281,36 @@ def test_late_registration_opens_a_table_and_balancing_fills_it(session_factory:
         assert s.scalars(select(ContestMove).where(ContestMove.contest_id == cid, ContestMove.reason == "late")).one()
         assert ledger.balance(s, "contest", cid, "ecus") == 40
         assert ledger.audit(s).ok
+
+
+def test_a_deal_over_as_soon_as_dealt_is_settled_at_once(session_factory: sessionmaker[Session]) -> None:
+    """Both players all-in from the blinds: the deal is over when dealt, nobody
+    has a turn or a button; the table settles it and deals on by itself (it
+    once waited for somebody's click forever)."""
+    admin_id, ids = make_players(session_factory, 2)
+    levels = (Level(150, 300, 0, 5), Level(300, 600, 0, 60))
+    settings = Settings(name="Tapis", starts_at=NOW + dt.timedelta(minutes=5), fee=0, house_prize=0,
+                        starting_chips=300, seats=2, min_players=2, max_players=2, structure=levels, late_levels=0,
+                        action_timer=30, payouts=None)
+    with session_factory() as s, s.begin():
+        cid = svc.create(s, admin_id, settings, NOW).id
+        for uid in ids.values():
+            svc.register(s, cid, uid, NOW)
+    clock = {"now": NOW + dt.timedelta(minutes=5)}
+
+    async def main() -> None:
+        bank = ContestBank(session_factory)
+        tables = TableManager(bank, LocalBroadcaster())
+        mgr = ContestManager(bank, tables, now=lambda: clock["now"], deal_pause=0.05)
+        director = await mgr.begin(cid)
+        assert director is not None
+        clock["now"] += dt.timedelta(seconds=6)  # level 2: 300/600, both all-in from the blinds
+        try:
+            await asyncio.wait_for(director.done.wait(), 20)
+        finally:
+            await mgr.close()
+            await tables.close()
+
+    asyncio.run(main())
+    with session_factory() as s:
+        assert s.get(Contest, cid).status == "finished"
