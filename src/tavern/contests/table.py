@@ -129,14 +129,6 @@ class ContestTableActor(TableActor):
 
     # --- the director's hooks ------------------------------------------------------
 
-    def _next_wake(self) -> float | None:
-        """A deal over as soon as dealt (everybody all-in from the blinds and
-        antes, common at a contest's last levels) is settled at once: nothing
-        else would wake the table (no turn to time, nobody to click)."""
-        if self.engine is not None and self.engine.over and self.archive_id is not None:
-            return 0.0
-        return super()._next_wake()
-
     def _timeout(self, name: str) -> None:
         """Time-outs fold, or check when free; the player is never removed."""
         seat = self.dealt[name]

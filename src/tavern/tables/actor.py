@@ -190,6 +190,10 @@ class TableActor:
             self.next_deal_at = self.clock() + self.deal_pause
 
     def _next_wake(self) -> float | None:
+        if self.engine is not None and self.engine.over and self.archive_id is not None:
+            # A deal over as soon as dealt (everybody all-in from the blinds):
+            # settle it now — no turn to time, nobody to click would wake us.
+            return 0.0
         times = list(self.deadlines.values())
         if self.next_deal_at is not None:
             times.append(self.next_deal_at)
