@@ -21,6 +21,7 @@ from tavern.cards import CSPRNG, RandomSource
 from tavern.contests.director import Director, utcnow
 from tavern.contests.table import ContestBank
 from tavern.services import contests as svc
+from tavern.store.db import read_session_factory
 from tavern.tables.manager import TableManager
 
 log = logging.getLogger(__name__)
@@ -38,6 +39,8 @@ class ContestManager:
         self.actor_options = actor_options
         self.directors: dict[int, Director] = {}
         self._task: asyncio.Task[None] | None = None
+        bind = getattr(bank._factory, "kw", {}).get("bind")
+        self._reads = read_session_factory(bind) if bind is not None else None
 
     def _director(self, contest_id: int) -> Director:
         d = Director(contest_id, self.bank, self.tables, self.tables.broadcaster, rng=self.rng, now=self.now,
@@ -65,10 +68,18 @@ class ContestManager:
     async def tick(self) -> list[int]:
         """Begin every contest whose start time has come. Returns their ids."""
         now = self.now()
-        due = await asyncio.to_thread(self.bank._tx, lambda s: svc.due_ids(s, now))
+        due = await asyncio.to_thread(self._due, now)
         for cid in due:
             await self.begin(cid)
         return due
+
+    def _due(self, now: dt.datetime) -> list[int]:
+        """A read (deferred BEGIN on SQLite): the watch asks every second and
+        must not take the write lock the tables' settlements wait for."""
+        if self._reads is None:
+            return self.bank._tx(lambda s: svc.due_ids(s, now))
+        with self._reads() as s:
+            return svc.due_ids(s, now)
 
     async def begin(self, contest_id: int) -> Director | None:
         def work(s: Session) -> Any:
