@@ -211,7 +211,11 @@ def test_thirty_players_to_the_end(session_factory: sessionmaker[Session]) -> No
         # "every deal is archived with the contest's id and replays with `tavern replay`"
         for d in deals[:: max(1, len(deals) // 10)]:
             assert registry.replay(d.record)["chips"] == d.result["chips"]
-        assert any(d.record["config"].get("ante") for d in deals) or len(seen["levels"]) < 4
+        # each deal dealt at one of the structure's levels, antes included
+        levels = {(lv.small_blind, lv.big_blind, lv.ante) for lv in FAST}
+        for d in deals:
+            cfg = d.record["config"]
+            assert (cfg["small_blind"], cfg["big_blind"], cfg.get("ante", 0)) in levels
 
 
 def test_below_its_minimum_at_the_start_time_cancelled_and_refunded(session_factory: sessionmaker[Session]) -> None:

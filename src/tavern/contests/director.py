@@ -177,7 +177,9 @@ class Director:
             return {}
 
         try:
-            prizes = await asyncio.to_thread(self._tx, work)
+            # Most deal starts and ends change nothing on the floor: no transaction then.
+            busy = out.finishes or out.moves or out.closed or out.winner is not None
+            prizes = await asyncio.to_thread(self._tx, work) if busy else {}
         except Exception:
             log.exception("contest %s: the ruling at table %s could not be recorded", self.contest_id, table_id)
             self.floor = saved
