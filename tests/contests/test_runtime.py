@@ -268,6 +268,9 @@ def test_late_registration_opens_a_table_and_balancing_fills_it(session_factory:
         mgr = ContestManager(bank, tables, now=lambda: clock["now"], deal_pause=3600.0)
         director = await mgr.begin(cid)
         assert director is not None and [len(t.seats) for t in director.floor.tables.values()] == [3]
+        # Not behind the director's back: an entry without a seat would never play.
+        with session_factory() as s, s.begin(), pytest.raises(svc.ContestError, match="réessayez"):
+            svc.register(s, cid, ids[names[3]], clock["now"])
         seat = await mgr.register(cid, ids[names[3]])
         assert seat["table_id"] not in (director.floor.tables.keys() - {seat["table_id"]})
         assert sorted(len(t.seats) for t in director.floor.tables.values()) == [1, 3]

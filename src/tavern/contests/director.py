@@ -215,7 +215,7 @@ class Director:
 
             def work(s: Session) -> tuple[Any, str, int, bool]:
                 c = s.get(Contest, self.contest_id)
-                svc.register(s, self.contest_id, user_id, now)
+                svc.register(s, self.contest_id, user_id, now, director=True)
                 name = s.get(User, user_id).username
                 full = all(len(t.seats) >= self.floor.seats_per_table for t in self.floor.tables.values())
                 new_id = None

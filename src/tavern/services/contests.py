@@ -153,14 +153,18 @@ def cancel(s: Session, contest_id: int, reason: str) -> Contest:
 # --- the players ------------------------------------------------------------------
 
 
-def register(s: Session, contest_id: int, user_id: int, now: dt.datetime) -> ContestEntry:
+def register(s: Session, contest_id: int, user_id: int, now: dt.datetime, *, director: bool = False) -> ContestEntry:
     """Register (the fee into the escrow). Refused clearly: no funds, full,
-    already registered, closed. A late registration is only recorded here;
-    the director seats the player."""
+    already registered, closed. A late registration is recorded here by the
+    contest's director (``director=True``), who seats the player in the same
+    transaction; without it a running contest refuses (an entry without a
+    seat would never play)."""
     c = _locked(s, contest_id)
     late = c.status == "running"
     if c.status != "registering" and not late_registration_open(c, now):
         raise ContestError("Les inscriptions à ce concours sont closes.")
+    if late and not director:
+        raise ContestError("Le concours commence : réessayez l'inscription tardive dans un instant.")
     if s.scalars(select(ContestEntry).where(ContestEntry.contest_id == c.id,
                                             ContestEntry.user_id == user_id)).first() is not None:
         raise ContestError("Vous êtes déjà inscrit à ce concours.")
