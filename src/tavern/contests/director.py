@@ -176,12 +176,18 @@ class Director:
                 return svc.finish(s, c, self.ids[out.winner], table_id, now)
             return {}
 
-        try:
-            # Most deal starts and ends change nothing on the floor: no transaction then.
-            busy = out.finishes or out.moves or out.closed or out.winner is not None
-            prizes = await asyncio.to_thread(self._tx, work) if busy else {}
-        except Exception:
-            log.exception("contest %s: the ruling at table %s could not be recorded", self.contest_id, table_id)
+        # Most deal starts and ends change nothing on the floor: no transaction then.
+        busy = out.finishes or out.moves or out.closed or out.winner is not None
+        prizes: dict[int, int] = {}
+        for attempt in range(3):  # the ruling must be recorded: the floor already moved on
+            try:
+                prizes = await asyncio.to_thread(self._tx, work) if busy else {}
+                break
+            except Exception:
+                log.exception("contest %s: the ruling at table %s could not be recorded (attempt %d)",
+                              self.contest_id, table_id, attempt + 1)
+                await asyncio.sleep(0.5)
+        else:  # nothing recorded: the floor goes back to what the database holds
             self.floor = saved
             return []
         departures: list[tuple[str, dict[str, Any]]] = []
