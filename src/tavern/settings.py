@@ -34,6 +34,10 @@ class Settings(BaseSettings):
 
     # --- quotas (RULES.md "Daily hands": "Counts and prices are site settings")
     free_hands_per_day: int = 20
+    #: Écus the house gives every new account, so that a newcomer can sit
+    #: down at once: 500 is a few caves at the demo's smallest stakes
+    #: (Ramponneau 1/2: a cave of 20 to 200). 0 turns the grant off.
+    welcome_ecus: int = Field(default=500, ge=0)
     pack_hands: int = 200
     pack_price_tokens: int = 10
     timezone: str = "Europe/Paris"

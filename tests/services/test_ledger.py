@@ -40,7 +40,7 @@ def test_a_player_account_never_goes_negative(session):
     ledger.issue(session, a.id, 100)
     session.commit()
     src, dst = ledger.account(session, "user", a.id, "ecus"), ledger.account(session, "user", b.id, "ecus")
-    with pytest.raises(InsufficientFunds, match="insufficient funds: 101 ecus needed, 100 available"):
+    with pytest.raises(InsufficientFunds, match="Fonds insuffisants : il faut 101 écus, vous n'en avez que 100."):
         ledger.transfer(session, src, dst, 101, "ecus", "gift")
     session.rollback()
     assert ledger.balance(session, "user", a.id, "ecus") == 100

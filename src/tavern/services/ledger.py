@@ -47,6 +47,7 @@ class House(IntEnum):
     SHOP = 2  #: deck items bought for écus
     PREMIUM = 3  #: hand packs bought for tokens
     CONTESTS = 4  #: prizes the house adds to contests (and gets back if cancelled)
+    WELCOME = 5  #: the écus every new account receives
 
 
 class LedgerError(ValueError):
@@ -62,9 +63,11 @@ class InsufficientFunds(LedgerError):
         self.currency = account.currency
         self.balance = account.balance
         self.amount = amount
+        # Said to the player as it is (the table's cave refusal): French, and
+        # no internal account key in it.
+        label = {"ecus": "écus", "tokens": "tokens", "chips": "jetons"}.get(account.currency, account.currency)
         super().__init__(
-            f"insufficient funds: {amount} {account.currency} needed, "
-            f"{account.balance} available ({account.key})"
+            f"Fonds insuffisants : il faut {amount} {label}, vous n'en avez que {account.balance}."
         )
 
 
@@ -237,6 +240,17 @@ def issue(
     return transfer(
         session, house(session, House.ISSUANCE, currency), account(session, "user", user_id, currency),
         amount, currency, "issue", reference,
+    )
+
+
+def welcome(session: Session, user_id: int, amount: int) -> str | None:
+    """The house's welcome écus to a new account (none when ``amount`` is 0).
+    From its own house account, so the audit shows what welcomes cost."""
+    if amount <= 0:
+        return None
+    return transfer(
+        session, house(session, House.WELCOME, "ecus"), account(session, "user", user_id, "ecus"),
+        amount, "ecus", "welcome", f"user:{user_id}",
     )
 
 
@@ -418,4 +432,5 @@ __all__ = [
     "post",
     "settle_deal",
     "transfer",
+    "welcome",
 ]

@@ -22,12 +22,7 @@ CURRENCY_LABELS = {"ecus": "écus", "tokens": "tokens", "chips": "jetons"}
 
 
 def insufficient(exc: ledger.InsufficientFunds) -> str:
-    label = "fonds"
-    for code, name in CURRENCY_LABELS.items():
-        if f" {code} needed" in str(exc):  # the ledger names the currency there
-            label = name
-    return (f"Fonds insuffisants : il faut {exc.amount} {label}, "
-            f"vous n'en avez que {exc.balance}. Rien n'a été débité.")
+    return f"{exc} Rien n'a été débité."
 
 
 def refusal(exc: Exception) -> HTTPException | None:

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from tavern.services import passwords
+from tavern.services import ledger, passwords
 from tavern.services import users as users_service
 from tavern.store.models import User
 from tavern.web.csrf import csrf_protect
@@ -153,9 +153,11 @@ def create_account(request: Request, username: str, password: str) -> CurrentUse
     password_hash = users_service.hash_password(password)
 
     def work(s: Session) -> CurrentUser:
-        user = CurrentUser.of(users_service.create_user(s, username, password,
-                                                        password_hash=password_hash))
-        return user
+        created = users_service.create_user(s, username, password, password_hash=password_hash)
+        # The welcome écus in the same transaction: an account never exists
+        # without them, and a failed grant creates no account.
+        ledger.welcome(s, created.id, request.app.state.settings.welcome_ecus)
+        return CurrentUser.of(created)
 
     taken = HTTPException(status_code=409, detail=f"Le nom « {username} » est déjà pris.")
     try:
