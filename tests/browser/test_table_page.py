@@ -306,16 +306,22 @@ def seat_buttons(p: Player) -> None:
     blind again (or wait for the big blind to reach them)"; ""Ramasser ses
     gains" converts all the player's chips back to écus and leaves the seat"."""
     page = p.page
-    p.sit(0, 60)
+    # The seat clicked is the seat taken (issue 11: clicking "Place 5" used
+    # to leave the prompt on "Place 1" and seat the player there).
+    page.click(f"{LIVE} button.tl-sit[data-seat='4']")
+    assert page.locator(f"{LIVE} .tl-controls p").first.text_content().startswith("Place 5 :")
+    p.sit(4, 60)
     me = page.locator(f"{LIVE} .tl-seat.me")
     cave = page.locator(f"{LIVE} .tl-cave-input")
     assert cave.get_attribute("max") == "140", "a top-up is bounded by the table's maximum cave (200)"
     cave.fill("500")
     page.click(f"{LIVE} .tl-controls button[data-action=cave]")
     assert "entre 1 et 140" in page.locator(f"{LIVE} .tl-error").text_content()
-    cave.fill("40")
+    cave.fill("140")
     page.click(f"{LIVE} .tl-controls button[data-action=cave]")
-    page.wait_for_selector(f"{LIVE} .tl-seat.me .tl-stack[data-chips='100']")
+    page.wait_for_selector(f"{LIVE} .tl-seat.me .tl-stack[data-chips='200']")
+    # The amount just added is not offered again: the box holds the room left (none).
+    page.wait_for_function("() => document.querySelector('.tl-cave-input').value === '0'")
     page.click(f"{LIVE} .tl-controls button[data-action=sit_out]")
     me.locator(".badge", has_text="Levé").wait_for()
     page.check(f"{LIVE} .tl-controls input[name=post]")
@@ -323,9 +329,11 @@ def seat_buttons(p: Player) -> None:
     page.locator(f"{LIVE} .tl-note", has_text="Vous poserez la grosse blinde").wait_for()
     assert me.locator(".badge", has_text="Levé").count() == 0
     page.click(f"{LIVE} .tl-controls button[data-action=leave]")
-    page.locator(f"{LIVE} .tl-notice", has_text="100 écus rendus").wait_for()
-    page.wait_for_selector(f"{LIVE} button.tl-sit[data-seat='0']")  # the seat is free again
+    page.locator(f"{LIVE} .tl-notice", has_text="200 écus rendus").wait_for()
+    page.wait_for_selector(f"{LIVE} button.tl-sit[data-seat='4']")  # the seat is free again
     assert page.locator(f"{LIVE} .tl-seat.me").count() == 0
+    # The cave box offers a cave the table accepts again (it showed 0).
+    assert cave.input_value() == "200", "pre-filled with the table's largest cave"
 
 
 def test_draw_poker_deal_with_a_draw(browser, players, db_url, tmp_path):

@@ -637,7 +637,13 @@
   function chooseSeat(s) {
     S.seatChoice = s;
     renderSeats();
+    renderControls();  // the prompt and the "Cave" button name the seat clicked
     caveInput.focus();
+  }
+  /** Whether the cave box holds a whole amount between lo and hi. */
+  function caveValid(lo, hi) {
+    var v = Number(caveInput.value);
+    return caveInput.value !== "" && Math.round(v) === v && v >= lo && v <= hi;
   }
   /** A contest table: the level, its blinds and the contest's clock. */
   function renderContest() {
@@ -674,7 +680,9 @@
     if (!y) {
       // Sit on a free seat with a cave between the table's bounds.
       caveInput.min = lo; caveInput.max = hi;
-      if (!caveInput.value) caveInput.value = hi;
+      // Pre-filled with a cave the table accepts (after "Ramasser ses gains"
+      // the box held the 0 left to add while seated).
+      if (!caveValid(lo, hi)) caveInput.value = hi;
       var free = firstFree();
       var seat = S.seatChoice !== null ? S.seatChoice : free;
       add(elControls, [
@@ -689,10 +697,12 @@
     }
     var room = Math.max(0, hi - y.chips);
     caveInput.min = 1; caveInput.max = room;
-    if (!caveInput.value || Number(caveInput.value) > room) caveInput.value = room;
+    if (!caveValid(1, room)) caveInput.value = room;
     var cave = btn("Cave", "cave", function () {
       var v = clampCave(1, room);
-      if (v !== null) send({ type: "cave", amount: v }, "cave");
+      // Emptied once sent: pressing "Cave" again must not add the same amount
+      // again; the next drawing fills in what room is left.
+      if (v !== null) { send({ type: "cave", amount: v }, "cave"); caveInput.value = ""; }
     });
     cave.disabled = inDeal || room <= 0;
     cave.title = inDeal ? "Entre deux donnes seulement" : room <= 0 ? "Cave maximale atteinte" : "";
