@@ -76,6 +76,6 @@ def test_a_refusal_names_each_player_and_counts_nothing(session):
     with pytest.raises(hands.NoHandsLeftFor) as refused:
         hands.deal_in(session, [rich, broke, level0], tavern, NOW)
     assert set(refused.value.players) == {broke, level0}
-    assert "midnight" in refused.value.players[broke]
-    assert "level 0" in refused.value.players[level0]
+    assert "minuit" in refused.value.players[broke]
+    assert "niveau 0" in refused.value.players[level0]
     assert _state(session, [rich, broke, level0]) == before

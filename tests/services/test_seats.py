@@ -34,11 +34,11 @@ def test_sitting_down_is_a_cave_of_ecus_into_chips(session, table_and_players):
     assert seat.owes_big_blind and not seat.sitting_out
     assert ledger.chips(session, alice.id, table.id) == 150
     assert ledger.balance(session, "user", alice.id, "ecus") == 350
-    with pytest.raises(SeatError, match="taken"):
+    with pytest.raises(SeatError, match="prise"):
         seats.sit(session, table.id, bruno.id, 2, 100)
-    with pytest.raises(SeatError, match="between 20 and 200"):
+    with pytest.raises(SeatError, match="entre 20 et 200"):
         seats.sit(session, table.id, bruno.id, 3, 19)
-    with pytest.raises(SeatError, match="already seated"):
+    with pytest.raises(SeatError, match="déjà assis"):
         seats.sit(session, table.id, alice.id, 4, 50)
 
 
@@ -54,7 +54,7 @@ def test_top_up_only_up_to_the_maximum_cave(session, table_and_players):
     _, table, (alice, _) = table_and_players
     seats.sit(session, table.id, alice.id, 0, 150)
     assert seats.add_chips(session, table.id, alice.id, 50) == 200
-    with pytest.raises(SeatError, match="up to 0"):
+    with pytest.raises(SeatError, match="jusqu.à 0"):
         seats.add_chips(session, table.id, alice.id, 1)
 
 

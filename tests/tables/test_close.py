@@ -139,14 +139,14 @@ def test_rummoli_board_is_shared_out_when_the_owner_closes(session_factory):
         out = await t.manager.close_table(w.table_id, w.owner_id)
         assert out == {"closed": False, "notice": "the table will close at the end of the deal in progress"}
         assert not actor.closed
-        with pytest.raises(CommandError, match="closing"):
+        with pytest.raises(CommandError, match="Le patron ferme"):
             await actor.submit("sit", "dan", user_id=w.users["dan"], seat=4, cave=CAVE)
         seen = spy_close(actor, w)
         await t.play_deal(actor, timeout_policy)
         assert actor.closed and actor.deals == 4  # no new deal started
         assert w.table_id not in t.manager.actors  # stopped and forgotten
         assert await t.manager.get(w.table_id) is None
-        with pytest.raises(CommandError, match="closed"):
+        with pytest.raises(CommandError, match="fermée"):
             await actor.submit("sit_out", "ana")
         await t.manager.close()
         return seen, t
@@ -238,7 +238,7 @@ def test_only_the_owner_closes_and_a_refusal_changes_nothing(session_factory):
         actor = await t.start()
         actor.deal_pause = 60.0
         actor.next_deal_at = None
-        with pytest.raises(CommandError, match="owner"):
+        with pytest.raises(CommandError, match="patron"):
             await t.manager.close_table(w.table_id, w.users["ana"])
         assert not actor.closed and len(actor.seats) == 3
         await t.manager.close()

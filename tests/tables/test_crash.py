@@ -48,7 +48,7 @@ def test_sigkill_mid_deal_voids_the_deal_and_loses_no_chip(db_url, tmp_path):
                 r = await c.send(type="act", action="raise", args={"amount": raise_["min"]}, seq=c.state["seq"])
                 if r["type"] == "ok":
                     break
-                assert "older view" in r["message"], r
+                assert "plus ancien" in r["message"], r
                 await a.state_at_least(st["seq"] + 1)
             assert r["type"] == "ok", r
             return clients

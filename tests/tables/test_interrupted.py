@@ -69,7 +69,7 @@ def test_act_with_an_unexpected_argument_is_refused_cleanly(session_factory, cap
         legal = actor.engine.legal_actions(name)
         before = actor.engine.view(name)
         with caplog.at_level(logging.WARNING, logger="tavern"):
-            with pytest.raises(CommandError, match="bad arguments"):
+            with pytest.raises(CommandError, match="Arguments invalides"):
                 await actor.submit("act", name, action=legal[0]["action"], args={"player": "bob"})
         assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
         assert actor.engine.view(name) == before

@@ -58,7 +58,7 @@ def test_cave_bounds_and_no_chips_added_mid_deal(world):
         await h.sit("bob", 1, 100)
         await h.settle()
         assert actor.engine is not None and not actor.engine.over
-        with pytest.raises(CommandError, match="never during one"):
+        with pytest.raises(CommandError, match="jamais pendant une donne"):
             await actor.submit("cave", "ana", amount=10)
         await actor.stop()
 
@@ -81,7 +81,7 @@ def test_a_player_without_hands_left_is_not_dealt_in(session_factory):
 
     actor, h = run(scenario())
     assert actor.engine is None
-    assert "no free hands" in h.last("ana")["you"]["notice"]
+    assert "pas de donnes gratuites" in h.last("ana")["you"]["notice"]
 
 
 def all_in_ana(name, legal):
@@ -170,7 +170,7 @@ def test_timeouts_check_or_fold_then_sit_the_player_out(world):
     out = [s for s in actor.seats.values() if s.sitting_out]
     # Heads-up, the small blind faces the big blind: each time-out folds (no
     # check is possible), so the first player sat out has folded three deals.
-    assert len(out) == 1 and "time-outs" in out[0].notice
+    assert len(out) == 1 and "temps écoulés" in out[0].notice
     assert actor.deals >= 5
     from tavern.store.models import ArchivedHand
     with world.factory() as s:
@@ -213,7 +213,7 @@ def test_stale_action_is_refused(world):
         await h.sit("bob", 1)
         await h.settle()
         name = actor.engine.to_act()[0]
-        with pytest.raises(CommandError, match="older view"):
+        with pytest.raises(CommandError, match="plus ancien"):
             await actor.submit("act", name, action="call", seq=actor.seq - 1, args={})
         await actor.stop()
 

@@ -120,19 +120,19 @@ def can_deal(
         return False, "unknown player"
     left = hands_left(session, user_id, now)
     if left.free:
-        return True, f"{left.free} free hands left today"
+        return True, f"{left.free} donnes gratuites restantes aujourd'hui"
     if left.paid:
-        return True, f"{left.paid} premium hands left"
+        return True, f"{left.paid} donnes premium restantes"
     return False, _why_none(_free_allowance(user, get_settings()))
 
 
 def _why_none(allowance: int) -> str:
     """What a player with no hands left is told."""
     if allowance == 0:
-        return "level 0 players get no free hands: buy a pack of hands on the premium page"
+        return "Les joueurs de niveau 0 n'ont pas de donnes gratuites : achetez un paquet de donnes sur la page Premium."
     return (
-        "no hands left: your free hands come back at midnight (Paris time), "
-        "or buy a pack of hands on the premium page"
+        "Plus de donnes pour aujourd'hui : vos donnes gratuites reviennent à minuit (heure de Paris), "
+        "ou achetez un paquet de donnes sur la page Premium."
     )
 
 

@@ -131,7 +131,7 @@ class TableActor:
         if self.closed:
             if command in ("connect", "disconnect", "sync"):
                 return {"seq": self.seq} if command != "disconnect" else None
-            raise CommandError("this table is closed")
+            raise CommandError("Cette table est fermée.")
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         await self._queue.put((command, username, args, fut))
         return await fut
@@ -163,7 +163,7 @@ class TableActor:
                 except Exception as exc:  # the table must outlive any bug
                     log.exception("table %s: command %s failed", self.info.id, command)
                     if not fut.done():
-                        fut.set_exception(CommandError(f"the table could not do that ({type(exc).__name__})"))
+                        fut.set_exception(CommandError(f"La table n'a pas pu faire cela ({type(exc).__name__})."))
             try:
                 changed = await self._tick() or changed
                 if self.closed:
@@ -181,7 +181,7 @@ class TableActor:
             if command in ("connect", "disconnect", "sync"):
                 fut.set_result({"seq": self.seq} if command != "disconnect" else None)
             else:
-                fut.set_exception(CommandError("this table is closed"))
+                fut.set_exception(CommandError("Cette table est fermée."))
 
     def _want_deal(self) -> None:
         """After a change of seats: deal when enough players are ready."""
@@ -205,7 +205,7 @@ class TableActor:
         for s in self.seats.values():
             if s.name == username:
                 return s
-        raise CommandError("you are not seated at this table")
+        raise CommandError("Vous n'êtes pas assis à cette table.")
 
     def _in_deal(self, seat: SeatState) -> bool:
         return self.engine is not None and not self.engine.over and seat.name in self.dealt
@@ -213,9 +213,9 @@ class TableActor:
     async def _handle(self, command: str, username: str | None, args: dict[str, Any]) -> Any:
         handler = getattr(self, f"_cmd_{command}", None)
         if handler is None:
-            raise CommandError(f"unknown command {command!r}")
+            raise CommandError(f"Commande inconnue : « {command} ».")
         if username is None and command not in ("connect", "disconnect", "sync", "close"):
-            raise CommandError("log in to play")
+            raise CommandError("Connectez-vous pour jouer.")
         return await handler(username, **args)
 
     async def _cmd_sync(self, username: str | None) -> dict[str, Any]:
@@ -247,11 +247,11 @@ class TableActor:
 
     async def _cmd_sit(self, username: str, *, user_id: int, seat: int, cave: int) -> dict[str, Any]:
         if self.closing_owner is not None:
-            raise CommandError("the owner is closing this table: it closes at the end of this deal")
+            raise CommandError("Le patron ferme cette table : elle fermera à la fin de cette donne.")
         if any(s.name == username for s in self.seats.values()):
-            raise CommandError("you are already seated at this table")
+            raise CommandError("Vous êtes déjà assis à cette table.")
         if seat in self.seats:
-            raise CommandError("this seat is taken")
+            raise CommandError("Cette place est prise.")
         try:
             chips = await asyncio.to_thread(self.bank.sit, self.info.id, user_id, seat, cave)
         except ValueError as exc:  # SeatError, InsufficientFunds: the player's words
@@ -269,7 +269,7 @@ class TableActor:
         """Add chips — "between hands, never during one"."""
         seat = self._seat_of(username)
         if self._in_deal(seat):
-            raise CommandError("chips can be added between hands, never during one")
+            raise CommandError("On ne recave qu'entre deux donnes, jamais pendant une donne.")
         try:
             seat.chips = await asyncio.to_thread(self.bank.add_chips, self.info.id, seat.user_id, amount)
         except ValueError as exc:
@@ -323,7 +323,7 @@ class TableActor:
 
     async def _cmd_auto(self, username: str, *, auto: str | None) -> dict[str, Any]:
         if auto is not None and auto not in AUTO_ACTIONS:
-            raise CommandError(f"unknown auto-action {auto!r}; one of {', '.join(AUTO_ACTIONS)}")
+            raise CommandError(f"Action automatique inconnue : « {auto} » (au choix : {', '.join(AUTO_ACTIONS)}).")
         seat = self._seat_of(username)
         seat.auto = auto
         if auto and self._in_deal(seat):
@@ -334,9 +334,9 @@ class TableActor:
                        args: dict[str, Any] | None = None) -> dict[str, Any]:
         seat = self._seat_of(username)
         if seq is not None and seq != self.seq:
-            raise CommandError(f"this action was chosen on an older view (#{seq}, now #{self.seq}); look again")
+            raise CommandError(f"Ce coup a été choisi sur un état plus ancien de la table (n° {seq}, maintenant n° {self.seq}) : regardez de nouveau.")
         if not self._in_deal(seat):
-            raise CommandError("you are not in the current deal")
+            raise CommandError("Vous ne jouez pas cette donne.")
         try:
             self.engine.act(username, action, **(args or {}))  # IllegalAction names the rule
         except TypeError:
@@ -344,7 +344,7 @@ class TableActor:
             # use): the engines check their arguments before changing
             # anything, so this is a refusal, not a bug to log with a traceback.
             names = ", ".join(sorted(args or {})) or "none"
-            raise CommandError(f"bad arguments for {action!r} (given: {names})") from None
+            raise CommandError(f"Arguments invalides pour « {action} » (reçus : {names}).") from None
         seat.timeouts = 0
         seat.auto = seat.auto if seat.sitting_out else None
         self.deadlines.pop(username, None)
@@ -387,7 +387,7 @@ class TableActor:
         if seat.timeouts >= MAX_TIMEOUTS:  # "after three time-outs in a row the player is sat out"
             seat.sitting_out = True
             seat.auto = "check_fold"
-            seat.notice = "three time-outs in a row: you are sitting out (Se rasseoir to come back)"
+            seat.notice = "Trois temps écoulés de suite : vous êtes levé (« Se rasseoir » pour revenir)."
 
     def _play_auto(self, name: str) -> bool:
         """Play ``name``'s auto-action if it is his turn and it applies."""
@@ -530,7 +530,7 @@ class TableActor:
             except Exception as exc:  # the table stays open and deals on
                 log.exception("table %s: closing after the deal failed", self.info.id)
                 for seat in self.seats.values():
-                    seat.notice = f"the table could not close: {getattr(exc, 'rule', None) or exc}"
+                    seat.notice = f"La table n'a pas pu fermer : {getattr(exc, 'rule', None) or exc}"
 
     # --- the end of the game ----------------------------------------------------
 
@@ -539,12 +539,12 @@ class TableActor:
         database checks again). Between deals it closes now; during a deal it
         closes at the deal's end and no new deal starts meanwhile."""
         if owner_id != self.info.owner_id:
-            raise CommandError("only the tavern's owner can close a table")
+            raise CommandError("Seul le patron de la taverne peut fermer une table.")
         if self.engine is not None and not self.engine.over:
             self.closing_owner = owner_id
             self.next_deal_at = None
             for seat in self.seats.values():
-                seat.notice = "the owner is closing the table: it closes at the end of this deal"
+                seat.notice = "Le patron ferme la table : elle fermera à la fin de cette donne."
             return {"closed": False, "notice": "the table will close at the end of the deal in progress"}
         if self.engine is not None and self.archive_id is not None:
             await self._finish_deal()  # a deal just over: settle it first

@@ -228,7 +228,7 @@ class SqlBank:
                 else:
                     info[name] = {"free": hl.free, "paid": hl.paid, "unlimited": False,
                                   "can_deal": hl.total > 0,
-                                  "why": f"{hl.free} free hands left today, {hl.paid} in packs"}
+                                  "why": f"{hl.free} donnes gratuites restantes aujourd'hui, {hl.paid} en paquets"}
             return row.id, info
 
         try:

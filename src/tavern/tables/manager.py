@@ -61,7 +61,7 @@ class TableManager:
         :class:`~tavern.tables.actor.CommandError` with the reason."""
         actor = await self.get(table_id)
         if actor is None:
-            raise CommandError("this table is closed")
+            raise CommandError("Cette table est fermée.")
         return await actor.submit("close", None, owner_id=owner_id)
 
     async def discard(self, table_id: int) -> None:

@@ -91,19 +91,19 @@ def _user(ws: WebSocket) -> CurrentUser | None:
 async def table_channel(ws: WebSocket, table_id: int) -> None:
     if not 1 <= table_id <= MAX_ID:
         # The HTTP routes' range (web.deps.Id): a larger id overflowed the database.
-        await ws.close(code=1008, reason="no such table")
+        await ws.close(code=1008, reason="Table inconnue.")
         return
     if not _origin_allowed(ws):
-        await ws.close(code=1008, reason="origin not allowed")  # HTTP 403 before the handshake
+        await ws.close(code=1008, reason="Origine non autorisée.")  # HTTP 403 before the handshake
         return
     user = await asyncio.to_thread(_user, ws)
     if user is None:
-        await ws.close(code=1008, reason="log in to watch or play")
+        await ws.close(code=1008, reason="Connectez-vous pour regarder ou jouer.")
         return
     manager = ws.app.state.tables
     actor = await manager.get(table_id)
     if actor is None:
-        await ws.close(code=1008, reason="this table is closed")
+        await ws.close(code=1008, reason="Cette table est fermée.")
         return
     address = ws.client.host if ws.client else "unknown"
     token = ws.app.state.codec.load(ws).token  # its session ending closes this socket
@@ -111,7 +111,7 @@ async def table_channel(ws: WebSocket, table_id: int) -> None:
     if slot is None:
         # Accepted, then closed with a code the client can read (docs/protocol.md).
         await ws.accept()
-        await ws.close(code=TOO_MANY_CONNECTIONS, reason="too many connections")
+        await ws.close(code=TOO_MANY_CONNECTIONS, reason="Trop de connexions ouvertes.")
         return
     try:
         await _serve(ws, actor, user, table_id)
@@ -151,10 +151,10 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int) ->
             tokens = min(BURST, tokens + (now - last) * RATE_PER_SECOND)
             last = now
             if len(raw.encode()) > MAX_MESSAGE_BYTES:
-                await _error(ws, None, f"message too large (at most {MAX_MESSAGE_BYTES} bytes)")
+                await _error(ws, None, f"Message trop long (au plus {MAX_MESSAGE_BYTES} octets).")
                 continue
             if tokens < 1:
-                await _error(ws, None, "too many messages: slow down")
+                await _error(ws, None, "Trop de messages : ralentissez.")
                 continue
             tokens -= 1
             try:
@@ -162,7 +162,7 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int) ->
             except ValidationError as exc:
                 first = exc.errors()[0]
                 where = ".".join(str(p) for p in first.get("loc", ()))
-                await _error(ws, None, f"malformed message: {where} {first.get('msg')}".strip())
+                await _error(ws, None, f"Message mal formé (champ « {where} »)." if where else "Message mal formé.")
                 continue
             await _run(ws, actor, name, user.id, cmd)
     except WebSocketDisconnect:
@@ -195,7 +195,7 @@ async def _run(ws: WebSocket, actor: Any, name: str, user_id: int, cmd: Any) -> 
         await _error(ws, cmd.id, str(exc))
         return
     except TypeError as exc:  # arguments the engine does not take
-        await _error(ws, cmd.id, f"bad arguments: {exc}")
+        await _error(ws, cmd.id, "Arguments invalides pour ce coup.")
         return
     await _send(ws, json.dumps({"type": "ok", "id": cmd.id, "result": out or {}}, separators=(",", ":")))
 
