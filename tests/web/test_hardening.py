@@ -29,19 +29,30 @@ class PoolWatch:
 
     def __init__(self, app: FastAPI) -> None:
         self.out = self.peak = 0
+        self.owners: dict[int, int] = {}
         self._lock = threading.Lock()
         pool = app.state.engine.pool
         event.listen(pool, "checkout", self._checkout)
         event.listen(pool, "checkin", self._checkin)
 
-    def _checkout(self, *_: object) -> None:
+    def _checkout(self, dbapi_connection: object, *_: object) -> None:
         with self._lock:
             self.out += 1
             self.peak = max(self.peak, self.out)
+            self.owners[id(dbapi_connection)] = threading.get_ident()
 
-    def _checkin(self, *_: object) -> None:
+    def _checkin(self, dbapi_connection: object, *_: object) -> None:
         with self._lock:
-            self.out -= 1
+            # A connection checked out before the watch began (the contest
+            # manager's background reads) is not counted when it comes back.
+            if self.owners.pop(id(dbapi_connection), None) is not None:
+                self.out -= 1
+
+    def held_by_this_thread(self) -> int:
+        """Connections the calling thread has checked out (and not returned)."""
+        me = threading.get_ident()
+        with self._lock:
+            return sum(1 for owner in self.owners.values() if owner == me)
 
     def reset(self) -> None:
         self.peak = self.out

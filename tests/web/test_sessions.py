@@ -184,7 +184,7 @@ def test_passwords_are_hashed_outside_the_write_transaction(client: TestClient, 
     real = users_service.hash_password
 
     def watching(password: str) -> str:
-        held.append(watch.out)
+        held.append(watch.held_by_this_thread())
         return real(password)
 
     monkeypatch.setattr(users_service, "hash_password", watching)
