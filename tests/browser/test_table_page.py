@@ -464,3 +464,50 @@ def seat_everyone_generic(ps: dict[str, Player]) -> None:
         p.sit(k, 100)
     for p in ps.values():
         p.page.wait_for_selector(f"{LIVE} .tl-seat.me .tl-myhand .pc.face", timeout=15_000)
+
+
+def close_as_owner(srv: LiveServer) -> None:
+    """The owner (« patron ») closes the table through the JSON API."""
+    import httpx
+
+    with httpx.Client(base_url=srv.base, headers={"origin": srv.base}) as c:
+        token = c.get("/api/auth/session").json()["csrf_token"]
+        r = c.post("/api/auth/login", json={"username": "patron", "password": PASSWORD},
+                   headers={"X-CSRF-Token": token})
+        assert r.status_code == 200, r.text
+        token = r.json()["csrf_token"]
+        tavern = c.get(f"/api/tables/{srv.table_id}").json()["tavern_id"]
+        r = c.post(f"/api/taverns/{tavern}/tables/{srv.table_id}/close", headers={"X-CSRF-Token": token})
+        assert r.status_code in (202, 204), r.text
+
+
+def test_a_closed_table_shows_its_closing_and_stops_reconnecting(browser, players, db_url, tmp_path):
+    """Issue 11 §6: a player seated when the owner closes the table saw
+    "Connecté", "En attente de joueurs…" and seat buttons, and a later visit
+    retried "Déconnecté — nouvelle tentative" forever. He now sees the
+    closing with what he was paid, and the page stops connecting. The
+    header's seat count follows the live table (it said 0/6 with players seated)."""
+    srv = start_server(db_url, tmp_path, game="ramponneau", stakes={"small_blind": 1, "big_blind": 2})
+    try:
+        ps = players(srv)
+        ana = ps["ana"]
+        ana.sit(2, 150)
+        ana.page.wait_for_function("() => document.getElementById('facts-seats').textContent === '1/6'")
+        close_as_owner(srv)
+        closed = ana.page.locator(f"{LIVE} .tl-closed")
+        closed.wait_for(timeout=10_000)
+        assert "ana : 150 écus rendus" in closed.text_content()
+        assert ana.page.locator(f"{LIVE} button.tl-sit").count() == 0
+        assert ana.page.locator(f"{LIVE} .tl-center").text_content() == "Table fermée par le patron."
+        assert ana.page.locator(f"{LIVE} .tl-status").text_content() == "Table fermée"
+        ana.page.screenshot(path=str(ARTIFACTS / "closed-table.png"), full_page=True)
+        # A later visit: the page says the table is closed and never opens a socket.
+        sockets: list[str] = []
+        ana.page.on("websocket", lambda ws: sockets.append(ws.url))
+        ana.page.reload()
+        ana.page.locator(f"{LIVE} .tl-note", has_text="Cette table est fermée").wait_for()
+        ana.page.wait_for_timeout(1500)
+        assert sockets == [] and ana.page.locator(f"{LIVE} .tl-status").text_content() == "Table fermée"
+        assert ana.errors == []
+    finally:
+        srv.stop()

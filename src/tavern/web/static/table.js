@@ -113,6 +113,7 @@
     ws.onclose = function (ev) {
       ws = null;
       root.setAttribute("data-connected", "0");
+      if (S.closed) { setStatus("Table fermée", "ko"); return; }  // nothing to come back to
       // Back off: 0.5 s, 1 s, 2 s … up to 15 s, so a dead server is not hammered.
       var delay = Math.min(15000, 500 * Math.pow(2, attempt++));
       var why = ev.reason ? " (" + ev.reason + ")" : "";
@@ -141,6 +142,8 @@
       var stale = document.getElementById("static-seats");  // the live felt shows the seats now
       if (stale) stale.hidden = true;
       render();
+    } else if (m.type === "closed") {
+      onClosed(m);
     } else if (m.type === "contest") {
       onContest(m);
     } else if (m.type === "error") {
@@ -154,6 +157,28 @@
       if (r.ecus !== undefined) showNotice("Vos gains : " + fmt(r.ecus) + " écus rendus.");
     }
   }
+
+  /** The owner closed the table: say so, show what each player was paid,
+   *  and stop (no controls, no reconnecting to a table that is gone). */
+  function onClosed(m) {
+    S.closed = m;
+    if (retryTimer) { clearTimeout(retryTimer); retryTimer = null; }
+    if (ws) ws.close();
+    setStatus("Table fermée", "ko");
+    root.setAttribute("data-closed", "1");
+    clear(elControls); clear(elActions); clear(elSeats);  // nobody sits at a closed table
+    clear(elCenter); add(elCenter, h("p", { cls: "tl-wait", text: "Table fermée par le patron." }));
+    var lines = Object.keys(m.ecus || {}).sort().map(function (name) {
+      var won = (m.awards || {})[name];
+      return h("li", { "data-player": name }, name + " : " + fmt(m.ecus[name]) + " écus rendus" +
+        (won ? " (dont " + fmt(won) + " jetons du pot partagé" + (m.method ? ", " + (METHODS[m.method] || m.method) : "") + ")" : ""));
+    });
+    add(elControls, [h("div", { cls: "tl-closed" },
+      h("p", { cls: "tl-note", text: "Le patron a fermé cette table : chacun a ramassé ses gains." }),
+      lines.length ? h("ul", {}, lines) : null,
+      h("p", {}, h("a", { href: "/", text: "Retour au village" })))]);
+  }
+  var METHODS = { cut: "à la plus haute carte coupée", poker: "à la meilleure main de poker", equal: "à parts égales" };
 
   /** A contest's word to this player: moved to another table (the page
    *  follows him there), knocked out with his place, or the winner. */
@@ -246,6 +271,9 @@
     if (m.table.game === "draw" && (phase === "bet" || phase === "draw")) phase = "play";
     var key = m.table.deal_no + ":" + phase + ":" + (d ? d.round || 0 : "");
     if (key !== S.selKey) { S.selKey = key; S.selected = []; }
+    var facts = document.getElementById("facts-seats");  // the header's count, live
+    if (facts) facts.textContent = m.table.players.length + "/" + m.table.seats;
+    if (S.closed) return;  // the closing summary stays as it is
     renderSeats(); renderCenter(); renderActions(); renderAuto(); renderControls(); renderHands(); renderResult();
     renderContest();
     syncPanel(); tick();
@@ -796,5 +824,12 @@
   }
   setInterval(tick, 250);
 
-  connect();
+  if (root.getAttribute("data-closed") === "1") {
+    // A closed table (served as such): nothing to connect to.
+    S.closed = { ecus: {} };
+    setStatus("Table fermée", "ko");
+    add(elControls, h("p", { cls: "tl-note" }, "Cette table est fermée. ", h("a", { href: "/", text: "Retour au village" })));
+  } else {
+    connect();
+  }
 })();
