@@ -511,3 +511,74 @@ def test_a_closed_table_shows_its_closing_and_stops_reconnecting(browser, player
         assert ana.errors == []
     finally:
         srv.stop()
+
+
+def rams_move(p: Player) -> bool:
+    """One Rams move by clicking, if it is ``p``'s turn: declare "Je joue",
+    keep one's hand at the exchange, else play the first card the page lets
+    him play (a card that may not be played leaves "Jouer" disabled)."""
+    buttons = p.page.locator(f"{LIVE} .tl-actions button[data-action]")
+    labels = [b for b in buttons.all_text_contents()]
+    if not labels:
+        return False
+    if "Je joue" in labels:
+        p.click_action_button(p.page.locator(f"{LIVE} .tl-actions button", has_text="Je joue"))
+        return True
+    if "Garder mon jeu (ne pas échanger)" in labels:
+        p.click_action_button(p.page.locator(f"{LIVE} .tl-actions button", has_text="Garder mon jeu"))
+        return True
+    play = p.page.locator(f"{LIVE} .tl-actions button[data-action=play]")
+    if play.count():
+        for c in p.page.locator(f"{LIVE} .tl-seat.me .tl-myhand button.pc").all():
+            c.click()
+            if play.is_enabled():
+                p.click_action_button(play)
+                return True
+    return False
+
+
+def test_rams_buttons_say_what_they_do(browser, players, db_url, tmp_path):
+    """Issue 11 §8 and §11: Rams showed "Annoncer widow", "Annoncer Jouer",
+    two buttons both called "Échanger" and an empty "pli n° 1" box. RULES.md
+    (Rams): each player in turn declares whether he plays, passes or takes
+    the widow (« la fille »); the dealer may exchange a card with the turned
+    card. The buttons now say what they do, and a deal clicked to its end
+    shows its result."""
+    srv = start_server(db_url, tmp_path, game="rams", stakes={"unit": 1})
+    try:
+        ps = players(srv)
+        seat_everyone_generic(ps)
+        seen: set[str] = set()
+        deadline = time.monotonic() + 90
+        while not result_shown(ps, 1)():
+            assert time.monotonic() < deadline, f"the deal did not end; buttons seen: {seen}"
+            moved = False
+            for p in ps.values():
+                labels = p.page.locator(f"{LIVE} .tl-actions button[data-action]").all_text_contents()
+                seen.update(labels)
+                if not p.page.locator(f"{LIVE} .tl-played").count():
+                    assert p.page.locator(f"{LIVE} .tl-trick").count() == 0, "no empty trick box"
+                if rams_move(p):
+                    moved = True
+                    if len(seen) < 40:
+                        p.shot("rams-mid-deal.png")
+            if not moved:
+                time.sleep(0.05)
+        assert "Je joue" in seen
+        for label in seen:
+            assert "widow" not in label and not label.startswith("Annoncer"), label
+        assert sum(label.startswith("Échanger") for label in set(seen)) <= 1 or all(
+            "contre la retournée" in label or "choisissez" in label for label in seen if label.startswith("Échanger"))
+        for p in ps.values():
+            assert p.page.locator(f"{LIVE} .tl-phase").all_text_contents() != ["done"]
+            assert not p.errors, f"{p.name}'s page: {p.errors}"
+        # The result tells the tricks: RULES.md (Rams) "With a widow: 3–5
+        # players 5 cards": five tricks in all; a player who took none is "rams".
+        for p in ps.values():
+            line = p.page.locator(f"{LIVE} .tl-result .tl-tricks").text_content()
+            counts = [int(n) for n in re.findall(r"(?:ana|bob|cid) (\d+)", line)]
+            assert len(counts) >= 1 and sum(counts) == 5, line
+            assert ("(rams)" in line) == (0 in counts), line
+        ps["ana"].shot("rams-end.png", full=True)
+    finally:
+        srv.stop()

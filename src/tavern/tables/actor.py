@@ -650,5 +650,9 @@ class TableActor:
 def _public_result(result: dict[str, Any]) -> dict[str, Any]:
     """What everybody may see of a finished deal: chips, pots, shown hands —
     never the record's deck or the mucked cards."""
-    keep = ("chips", "delta", "pots", "rake", "shown", "scores", "winner", "winners", "ending")
+    # "scoring" (rami family: how the deal ended, points, what was paid, the
+    # Gin sheet — every hand is shown at the end there), "tricks" (Rams) and
+    # "outcome" (Rummoli) tell the deal's story in the result panel.
+    keep = ("chips", "delta", "pots", "rake", "shown", "scores", "winner", "winners", "ending",
+            "scoring", "tricks", "outcome")
     return {k: result[k] for k in keep if k in result}

@@ -531,7 +531,8 @@
   var LABELS = { discard: "défausse", top: "dessus", table: "sur la table", tricks: "plis", played: "joué",
     widow: "la fille", turned: "retournée", trump: "atout", play: "jeu", draw: "pioche", speak: "annonces",
     exchange: "échange", auction: "enchères", betting: "mises", rummoli: "rummoli", over: "donne terminée",
-    sequence: "séquence", called: "demandée", cards: "cartes", poker: "poker", shown: "montrées" };
+    sequence: "séquence", called: "demandée", cards: "cartes", poker: "poker", shown: "montrées",
+    done: "donne terminée", drawn_from_discard: "prise dans la défausse" };
 
   /** Public card piles of any view: every value made of card codes, labelled by its key. */
   function genericPublic(d) {
@@ -553,8 +554,9 @@
       for (var k in v) walk(v[k], label ? label + " · " + (LABELS[k] || k) : (LABELS[k] || k), depth + 1);
     }
     // Trick games (Rams): the trick on the table, each card under its player's name.
-    if (Array.isArray(d.tricks) && d.tricks.length) {
-      var trick = d.tricks[d.tricks.length - 1];
+    var trick = Array.isArray(d.tricks) && d.tricks.length ? d.tricks[d.tricks.length - 1] : null;
+    if (trick && !(trick.cards || []).length) { skip.tricks = 1; trick = null; }  // no card played yet: no empty box
+    if (trick) {
       box.appendChild(h("div", { cls: "tl-pile tl-trick" }, h("small", { text: "pli n° " + d.tricks.length }),
         (trick.cards || []).map(function (c) {
           return h("span", { cls: "tl-played" }, isCard(c.card) ? card(c.card) : back(), h("small", { text: c.player }));
@@ -585,7 +587,9 @@
       var perCard = list.filter(function (a) { return isCard(a.card); });
       if (perCard.length) {
         var hit = perCard.filter(function (a) { return a.card === sel; })[0];
-        var b = btn(word(name) + (hit ? " " + cardText(sel) : " (choisissez une carte)"), name,
+        var b = btn(name === "exchange"  // Rams: the dealer's swap with the turned card
+          ? (hit ? "Échanger " + cardText(sel) + " contre la retournée" : "Échanger une carte (choisissez-la)")
+          : word(name) + (hit ? " " + cardText(sel) : " (choisissez une carte)"), name,
           function () { act(name, argsOf(hit)); });
         b.disabled = !hit;
         row.appendChild(b);
@@ -599,6 +603,16 @@
         } else if (Array.isArray(a.melds)) {
           a.melds.forEach(function (m) {
             row.appendChild(btn(word(name) + " " + m.map(cardText).join(" "), name, function () { act(name, { cards: m }); }));
+          });
+        } else if (Array.isArray(a.options) && name === "move_joker") {
+          // Double rami: the legal entry lists the run's free `ends`; the
+          // engine takes one `end` (low or high) with the meld and the card.
+          a.options.forEach(function (o) {
+            (o.ends || []).forEach(function (end) {
+              row.appendChild(btn("Remplacer le joker par " + cardText(o.card) + " (joker " +
+                (end === "low" ? "en bas" : "en haut") + " de la suite)", name,
+                function () { act(name, { meld: o.meld, card: o.card, end: end }); }));
+            });
           });
         } else if (Array.isArray(a.options)) {
           a.options.forEach(function (o) {
@@ -624,13 +638,18 @@
           })));
         } else {
           var args = argsOf(a);
-          var label = word(name) + Object.keys(args).map(function (k) { return " " + word(args[k]); }).join("");
+          var label = CHOICES[name + ":" + (args.choice || "")] ||
+            word(name) + Object.keys(args).map(function (k) { return " " + word(args[k]); }).join("");
           row.appendChild(btn(label, name, function () { act(name, args); }));
         }
       });
     });
     elActions.appendChild(row);
   }
+  /** Buttons named by what they do (Rams' declarations, the exchange kept). */
+  var CHOICES = { "speak:play": "Je joue", "speak:pass": "Je passe", "speak:widow": "Prendre la fille",
+    "speak:thrown": "Prendre le jeu jeté", "speak:general": "Rams général",
+    "exchange:": "Garder mon jeu (ne pas échanger)" };
   /** Actions whose `cards` lists the cards allowed, one of which is sent as
    * `card` (rami/francais.py, remigio.py, gin.py ACTIONS). */
   var PICK_ONE = { discard: 1, close: 1, knock: 1, gin: 1 };
@@ -802,7 +821,57 @@
     });
     add(elResult, [h("h3", { text: "Donne n° " + lr.deal }),
       h("table", { cls: "tl-results" }, rows),
-      r.rake ? h("p", { cls: "muted", text: "Rake : " + fmt(r.rake) }) : null]);
+      r.rake ? h("p", { cls: "muted", text: "Rake : " + fmt(r.rake) }) : null,
+      story(r)]);
+  }
+
+  /** The deal's story in the game's own words, from the public result:
+   *  how a rami deal ended and each count, Gin's knock and sheet, Rams'
+   *  tricks and who is "rams", Rummoli's sections and pots. */
+  var ENDINGS = { rami: "rami : tout posé d'un coup", out: "sortie", stock: "pioche épuisée",
+    knock: "frappe", "petit gin": "petit gin", "grand gin": "grand gin", void: "donne annulée (pioche épuisée)" };
+  function story(r) {
+    var box = h("div", { cls: "tl-story" }), sc = r.scoring || {};
+    if (sc.ending) {
+      var who = sc.knocker || sc.winner || (sc.winners || []).join(", ");
+      box.appendChild(h("p", { cls: "tl-ending", text: "Fin de la donne : " + (ENDINGS[sc.ending] || sc.ending) +
+        (who ? " — " + who : "") + (sc.factor > 1 ? " (×" + sc.factor + ")" : "") + "." }));
+    }
+    if (sc.points && typeof sc.points === "object") {
+      box.appendChild(h("p", { cls: "tl-points", text: "Points restés en main : " + Object.keys(sc.points).map(function (p) {
+        return p + " " + fmt(sc.points[p]); }).join(", ") + "." }));
+    } else if (typeof sc.points === "number" && sc.ending && sc.ending !== "void") {
+      box.appendChild(h("p", { cls: "tl-points", text: "Points de la donne : " + fmt(sc.points) +
+        (sc.cocottes ? " (cocotte)" : "") + "." }));
+    }
+    if (sc.paid) box.appendChild(h("p", { text: "Payé : " + Object.keys(sc.paid).map(function (p) {
+      return p + " " + fmt(sc.paid[p]) + " jetons"; }).join(", ") + "." }));
+    if (sc.sheet && sc.sheet.points) box.appendChild(ginSheet(sc.sheet));
+    if (r.tricks && typeof r.tricks === "object" && Object.keys(r.tricks).length) {
+      box.appendChild(h("p", { cls: "tl-tricks", text: "Plis : " + Object.keys(r.tricks).map(function (p) {
+        return p + " " + r.tricks[p] + (r.tricks[p] === 0 ? " (rams)" : ""); }).join(", ") + "." }));
+    }
+    if (Array.isArray(r.pots) && r.pots.some(function (x) { return x.section; })) {
+      box.appendChild(h("ul", { cls: "tl-sections" }, r.pots.map(function (x) {
+        var label = x.section === "poker" ? "pot du poker" : x.section === "rummoli" ? "pot du Rummoli" :
+          isCard(x.section) ? cardText(x.section) : String(x.section).split("+").map(function (c) { return isCard(c) ? cardText(c) : c; }).join("+");
+        return h("li", { "data-section": x.section }, label + " : " + fmt(x.amount) + " jetons à " + (x.winners || []).join(", "));
+      })));
+    }
+    return box.childNodes.length ? box : null;
+  }
+  /** Gin's match sheet: three columns of points per player, cocottes. */
+  function ginSheet(sheet) {
+    var cols = [];
+    for (var c = 0; c < (sheet.ncols || 3); c++) cols.push(c);
+    return h("table", { cls: "tl-sheet" },
+      h("tr", {}, h("th", { text: "Feuille" }), cols.map(function (c) { return h("th", { text: "Colonne " + (c + 1) }); }),
+        h("th", { text: "Cocottes" })),
+      (sheet.players || []).map(function (p) {
+        return h("tr", { "data-player": p }, h("th", { text: p }),
+          cols.map(function (c) { return h("td", { cls: "money", text: fmt((sheet.points[p] || [])[c] || 0) }); }),
+          h("td", { text: String((sheet.cocottes || {})[p] || 0) }));
+      }));
   }
 
   // --- the countdown -------------------------------------------------------
