@@ -412,6 +412,14 @@
     var can = picking();
     var drawing = can && S.msg.table.game === "draw";  // picked cards are the ones to change
     var wrap = h("div", { cls: "tl-myhand" + (can ? " picking" : "") + (drawing ? " discarding" : ""), "aria-label": "vos cartes" });
+    var order = sortOrder(hand);
+    if (hand.length >= 7) {  // rami hands (7 to 13 cards): sorted, and the player picks how
+      var bar = h("span", { cls: "tl-sort" },
+        btn("Trier par couleur", "sort-suit", function () { setSort("suit"); }, "small" + (order === "suit" ? " on" : "")),
+        btn("par rang", "sort-rank", function () { setSort("rank"); }, "small" + (order === "rank" ? " on" : "")));
+      wrap.appendChild(bar);
+      hand = sortHand(hand, order);
+    }
     hand.forEach(function (c) {
       var on = S.selected.indexOf(c) >= 0;
       wrap.appendChild(card(c, {
@@ -420,6 +428,30 @@
       }));
     });
     return wrap;
+  }
+
+  // A hand of 10 to 13 cards in dealing order is unreadable: sorted by suit
+  // (then rank) unless the player asked for rank order; the choice is kept.
+  var RANK_ORDER = "23456789TJQKA", SUIT_ORDER = "shdc";
+  function sortOrder(hand) {
+    var kept = null;
+    try { kept = localStorage.getItem("tavern.sort"); } catch (e) { kept = null; }
+    return kept === "rank" ? "rank" : "suit";
+  }
+  function setSort(order) {
+    try { localStorage.setItem("tavern.sort", order); } catch (e) { /* private mode: this page only */ }
+    render();
+  }
+  function sortHand(hand, order) {
+    function key(c) {
+      if (c[0] === "X") return [9, 99];  // jokers last
+      var r = RANK_ORDER.indexOf(c[0]), su = SUIT_ORDER.indexOf(c[1]);
+      return order === "rank" ? [r, su] : [su, r];
+    }
+    return hand.slice().sort(function (a, b) {
+      var ka = key(a), kb = key(b);
+      return ka[0] - kb[0] || ka[1] - kb[1];
+    });
   }
 
   function toggle(c) {
