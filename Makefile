@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 export TAVERN_DATA_DIR ?= $(CURDIR)/data
 
-.PHONY: run test bench reliability install clean migrate seed
+.PHONY: run test test-fast lint bench reliability install clean migrate seed
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,10 @@ $(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e '.[bench,test]'
 	touch $@
 
+$(VENV)/.installed-lint: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e '.[lint]'
+	touch $@
+
 install: $(VENV)/.installed
 
 migrate: install
@@ -39,6 +43,14 @@ run: seed
 test: $(VENV)/.installed-test
 	bash scripts/system-deps.sh
 	$(BIN)/python -m pytest
+
+# The edit loop: engines and pure units, no database, server or browser (< 1 min).
+test-fast: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -q -m "not slow and not browser and not redis and not db" tests/games tests/test_cards.py tests/contests
+
+# Ruff over the code and its tests (rules in pyproject.toml); CI runs it first.
+lint: $(VENV)/.installed-lint
+	$(BIN)/ruff check src tests bench
 
 bench: $(VENV)/.installed-bench
 	@for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

@@ -86,6 +86,7 @@ class TableBot:
         self.ws, self.name, self.seat, self.cave = ws, name, seat, cave
         self.stats, self.rng, self.think = stats, rng, think
         self.counts_deals = counts_deals
+        self.tasks: set[asyncio.Future[None]] = set()
         self.state: dict[str, Any] | None = None
         self.n = 0
         self.pending: dict[str, Any] | None = None  #: the command awaiting its reply
@@ -177,7 +178,8 @@ class TableBot:
                 self._think(), lambda: asyncio.ensure_future(self._act(action, args, seq)))
         elif you["chips"] == 0 and not self.broke and not self._in_deal():
             self.pending = {"id": None, "ok": None, "kind": "thinking"}
-            asyncio.ensure_future(self.send({"type": "cave", "amount": self.cave}, kind="cave"))
+            self.tasks.add(task := asyncio.ensure_future(self.send({"type": "cave", "amount": self.cave}, kind="cave")))
+            task.add_done_callback(self.tasks.discard)  # held until done: the loop keeps tasks weakly
 
     def _in_deal(self) -> bool:
         deal = self.state.get("deal") if self.state else None
@@ -197,7 +199,7 @@ class TableBot:
 class EchoBot:
     """One member of an echo room: acts when the frame names it."""
 
-    def __init__(self, ws: ClientConnection, index: int, room: "EchoRoom", stats: Stats,
+    def __init__(self, ws: ClientConnection, index: int, room: EchoRoom, stats: Stats,
                  rng: random.Random) -> None:
         self.ws, self.index, self.room, self.stats, self.rng = ws, index, room, stats, rng
         self.sent_at: float | None = None
@@ -264,7 +266,7 @@ async def _worker(cfg: dict[str, Any], ready: Any, go: Any) -> dict[str, Any]:
             _open(f"{base}/ws/tables/{table_id}", {"Cookie": cookie}, origin, sem)
             for table_id, players in cfg["tables"] for _name, cookie in players])
         it = iter(conns)
-        for table_id, players in cfg["tables"]:
+        for _table_id, players in cfg["tables"]:
             for seat, (name, _cookie) in enumerate(players):
                 ws = next(it)
                 await ws.recv()  # the snapshot sent on connection
@@ -275,7 +277,7 @@ async def _worker(cfg: dict[str, Any], ready: Any, go: Any) -> dict[str, Any]:
             _open(f"{base}/ws/echo/{room}", {}, origin, sem)
             for room in cfg["rooms"] for _ in range(cfg["size"])])
         it = iter(conns)
-        for room_id in cfg["rooms"]:
+        for _room_id in cfg["rooms"]:
             room = EchoRoom(cfg["size"], cfg["frame_size"], cfg["actions_per_deal"], cfg["pause"],
                             cfg["think"], random.Random(rng.random()))
             for i in range(cfg["size"]):

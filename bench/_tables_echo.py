@@ -47,7 +47,7 @@ def create_app() -> Starlette:
             members.discard(outbox)
             sender.cancel()
 
-    async def healthz(request):  # noqa: ANN001, ANN202
+    async def healthz(request):
         return PlainTextResponse("ok")
 
     return Starlette(routes=[Route("/healthz", healthz), WebSocketRoute("/ws/echo/{room}", echo)])

@@ -19,11 +19,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-import eval7  # noqa: E402
-from treys import Card, Evaluator  # noqa: E402
+import itertools
 
-from tavern.cards import deck52  # noqa: E402
-from tavern.games.poker import evaluator as ours  # noqa: E402
+import eval7
+from treys import Card, Evaluator
+
+from tavern.cards import deck52
+from tavern.games.poker import evaluator as ours
 
 HANDS = 20_000  # ours and eval7
 TREYS_HANDS = 4_000  # treys is ~20x slower; fewer hands keep the run short
@@ -49,8 +51,8 @@ def main() -> None:
 
     # The three must agree before their speeds mean anything.
     t_eval = Evaluator()
-    sample = list(zip(hands[:400], treys_hands[:400], eval7_hands[:400]))
-    for (a, ta, ea), (b, tb, eb) in zip(sample, sample[1:]):
+    sample = list(zip(hands[:400], treys_hands[:400], eval7_hands[:400], strict=False))
+    for (a, ta, ea), (b, tb, eb) in itertools.pairwise(sample):
         mine = (ours.rank7(a) > ours.rank7(b)) - (ours.rank7(a) < ours.rank7(b))
         # treys: lower is better.
         theirs = (t_eval.evaluate(ta[:2], ta[2:]) < t_eval.evaluate(tb[:2], tb[2:])) - (

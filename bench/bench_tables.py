@@ -36,7 +36,6 @@ import secrets
 import shutil
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -112,7 +111,7 @@ def run_phase(server: Server, configs: list[dict[str, Any]], warmup: float, seco
     ready, results = ctx.Queue(), ctx.Queue()
     gos = [ctx.Queue() for _ in configs]
     procs = [ctx.Process(target=worker_main, args=(cfg, ready, go, results), daemon=True)
-             for cfg, go in zip(configs, gos)]
+             for cfg, go in zip(configs, gos, strict=False)]
     for p in procs:
         p.start()
     try:

@@ -27,8 +27,8 @@ from pathlib import Path
 
 import pytest
 from alembic import command
-from hypothesis import settings as hypothesis_settings
 from alembic.config import Config
+from hypothesis import settings as hypothesis_settings
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import NullPool

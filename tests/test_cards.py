@@ -1,7 +1,7 @@
 """Cards, decks and the shuffle (RULES.md, conventions for every game)."""
 
-from collections import Counter
 import random
+from collections import Counter
 
 import pytest
 

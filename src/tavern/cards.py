@@ -46,7 +46,7 @@ class _Secrets:
 class SeededSource:
     """A reproducible source for tests and benchmarks (never for real deals)."""
 
-    def __init__(self, rng: "object") -> None:
+    def __init__(self, rng: object) -> None:
         self._rng = rng
 
     def randbelow(self, n: int) -> int:

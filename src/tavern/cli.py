@@ -43,7 +43,7 @@ def _export_phh(args: argparse.Namespace) -> int:
     return 0
 
 
-def _alembic_config():  # noqa: ANN202
+def _alembic_config():
     """alembic.ini from the working directory, else from the source checkout."""
     from alembic.config import Config
 

@@ -86,7 +86,7 @@ class Settings(BaseSettings):
         return value
 
     @model_validator(mode="after")
-    def _defaults_from_data_dir(self) -> "Settings":
+    def _defaults_from_data_dir(self) -> Settings:
         if not self.database_url:
             self.database_url = f"sqlite:///{(self.data_dir / 'tavern.db').resolve()}"
         if self.database_url.startswith("postgresql://"):

@@ -12,12 +12,12 @@ from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
+from tests.browser.test_table_page import ARTIFACTS, LIVE, browser  # noqa: F401  (the module's browser fixture)
+from tests.tables.liveserver import PASSWORD, LiveServer
 
 from tavern.services import ledger, users
 from tavern.store.db import make_engine, session_factory
 from tavern.store.models import User
-from tests.browser.test_table_page import ARTIFACTS, LIVE, browser  # noqa: F401  (the module's browser fixture)
-from tests.tables.liveserver import PASSWORD, LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.db]
 
@@ -37,7 +37,7 @@ def seed(db_url: str) -> None:
     engine.dispose()
 
 
-def open_page(browser, srv: LiveServer, name: str, errors: list[str]):  # noqa: ANN001, ANN201, F811
+def open_page(browser, srv: LiveServer, name: str, errors: list[str]):  # noqa: F811
     context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=srv.base)
     page = context.new_page()
     page.on("pageerror", lambda exc: errors.append(f"{name}: {exc}"))
@@ -82,14 +82,14 @@ def test_admin_creates_three_players_register_play_to_the_end(browser, db_url, t
             ctx, page = open_page(browser, srv, name, errors)
             contexts.append(ctx)
             page.goto("/concours")
-            page.click(f"text=Concours éclair")
+            page.click("text=Concours éclair")
             page.click("button:has-text(\"S'inscrire\")")
             page.wait_for_selector("text=Vous êtes inscrit au concours.")
             pages[name] = page
 
         # The contest starts on time: each player follows the link to his table.
         deadline = time.monotonic() + 40
-        for name, page in pages.items():
+        for page in pages.values():
             while page.locator("#my-table").count() == 0:
                 assert time.monotonic() < deadline, "the contest did not start"
                 time.sleep(0.5)

@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-
 from tests.tables.liveserver import PASSWORD, ROOT, LiveServer, seed_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.db]

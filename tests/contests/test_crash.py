@@ -14,13 +14,13 @@ import time
 import httpx
 import pytest
 from sqlalchemy import select
+from tests.tables.liveserver import PASSWORD, LiveServer
 
 from tavern.contests.rules import Level, Settings
 from tavern.services import contests as svc
 from tavern.services import ledger, users
 from tavern.store.db import make_engine, session_factory
 from tavern.store.models import ArchivedHand, Contest, Seat, TableConfig, User
-from tests.tables.liveserver import PASSWORD, LiveServer
 
 pytestmark = [pytest.mark.db]
 
@@ -30,7 +30,7 @@ NAMES = ("ana", "bob", "cid", "dan", "eve", "fox")
 def seed(db_url: str) -> int:
     engine = make_engine(db_url)
     factory = session_factory(engine)
-    now = dt.datetime.now(dt.timezone.utc)
+    now = dt.datetime.now(dt.UTC)
     with factory() as s, s.begin():
         hashed = users.hash_password(PASSWORD)
         admin = User(username="admin", password_hash=hashed, role="admin")
@@ -71,7 +71,7 @@ def snapshot(db_url: str, cid: int) -> dict:
     return out
 
 
-def wait_for(what, timeout: float = 30.0):  # noqa: ANN001, ANN201
+def wait_for(what, timeout: float = 30.0):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         got = what()

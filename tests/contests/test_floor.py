@@ -153,16 +153,16 @@ def test_director_over_random_elimination_orders(n: int, seats: int, seed: int) 
         total = sum(c for _, c in dealt)
         # A random deal: some players lose everything, chips are conserved.
         cut = sorted(r.randint(0, total) for _ in range(len(dealt) - 1))
-        shares = [b - a for a, b in zip([0, *cut], [*cut, total])]
+        shares = [b - a for a, b in zip([0, *cut], [*cut, total], strict=False)]
         if r.random() < 0.3:  # equal stacks busting together happen too
             shares = [0] * len(dealt)
             shares[r.randrange(len(dealt))] = total
-        chips = {p: s for (p, _), s in zip(dealt, shares)}
+        chips = {p: s for (p, _), s in zip(dealt, shares, strict=False)}
         in_deals = {p for d in dealing.values() for p, _ in d}
         where = {p: floor.table_of(p)[0] for p in in_deals}
         out = floor.deal_ended(tid, dealt, chips)
         assert all(m.from_table == tid for m in out.moves), "only the table between deals moves players now"
-        assert all(floor.table_of(p)[0] == where[p] for p in in_deals if p in floor.stacks and floor.stacks[p])
+        assert all(floor.table_of(p)[0] == where[p] for p in in_deals if floor.stacks.get(p))
         for closed in out.closed:
             dealing.pop(closed, None)
         assert sum(floor.stacks[p] for t in floor.tables.values() for p in t.seats.values()) == n * 100

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import itertools
 
 import pytest
 
@@ -26,7 +27,7 @@ from tavern.contests.rules import (
     structure_text,
 )
 
-NOW = dt.datetime(2026, 11, 24, 12, 0, tzinfo=dt.timezone.utc)
+NOW = dt.datetime(2026, 11, 24, 12, 0, tzinfo=dt.UTC)
 
 
 def good(**kw: object) -> Settings:
@@ -40,7 +41,7 @@ def test_default_structure_increases_and_is_accepted() -> None:
     """"a blind structure (levels of small blind / big blind / ante / minutes;
     a sensible default structure offered)"."""
     s = default_structure()
-    assert all(b.big_blind > a.big_blind for a, b in zip(s, s[1:]))
+    assert all(b.big_blind > a.big_blind for a, b in itertools.pairwise(s))
     assert all(lv.small_blind * 2 == lv.big_blind for lv in s)
     check_settings(good(), NOW)
 
@@ -53,7 +54,7 @@ def test_default_payouts_by_field_size(field: int, places: int) -> None:
     table = default_payouts(field)
     assert len(table) == places
     assert sum(table) == 100
-    assert all(b <= a for a, b in zip(table, table[1:]))
+    assert all(b <= a for a, b in itertools.pairwise(table))
     assert all(p > 0 for p in table)
 
 

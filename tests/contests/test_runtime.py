@@ -31,7 +31,7 @@ from tavern.tables.manager import TableManager
 pytestmark = pytest.mark.db
 
 _HASH = "$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG"
-NOW = dt.datetime.now(dt.timezone.utc)
+NOW = dt.datetime.now(dt.UTC)
 FAST = tuple(Level(sb, 2 * sb, 0 if i < 3 else sb // 4, 5) for i, sb in enumerate((10, 20, 40, 80, 160, 320, 640)))
 
 
@@ -155,9 +155,9 @@ def test_thirty_players_to_the_end(session_factory: sessionmaker[Session]) -> No
         tables = TableManager(bank, LocalBroadcaster())
         await tables.start()
         # Fast levels: the contest's clock runs 20 times faster than the wall clock.
-        t0 = dt.datetime.now(dt.timezone.utc)
+        t0 = dt.datetime.now(dt.UTC)
         mgr = ContestManager(bank, tables, rng=SeededSource(random.Random(3)), deal_pause=0.0,
-                             now=lambda: t0 + (dt.datetime.now(dt.timezone.utc) - t0) * 20)
+                             now=lambda: t0 + (dt.datetime.now(dt.UTC) - t0) * 20)
         director = await mgr.begin(cid)
         assert director is not None
         assert sorted(len(t.seats) for t in director.floor.tables.values()) == [6, 6, 6, 6, 6]

@@ -658,7 +658,7 @@ def test_close_table_best_poker_hand_takes_the_board_ties_share():
     a = h("As Ks Qs Js Ts")
     b = h("Ah Kh Qh Jh Th")
     c = h("2c 3d 5h 7s 9c")
-    order = [x for trio in zip(a, b, c) for x in trio]
+    order = [x for trio in zip(a, b, c, strict=False) for x in trio]
     order += [x for x in deck52() if x not in order]
     out = rummoli.close_table({"board": {"rummoli": 7}}, ["A", "B", "C"], "poker", deck=order)
     assert out["awards"] == {"A": 4, "B": 3, "C": 0}

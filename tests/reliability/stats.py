@@ -51,7 +51,7 @@ def count_decks(decks: Iterable[list[str]], order: list[str]) -> tuple[int, list
     n = 0
     for deck in decks:
         n += 1
-        for row, card in zip(positions, deck):
+        for row, card in zip(positions, deck, strict=False):
             row[index[card]] += 1
         pairs[index[deck[0]] * N_CARDS + index[deck[1]]] += 1
     return n, positions, pairs

@@ -16,11 +16,11 @@ import time
 
 import httpx
 import pytest
+from tests.tables.liveserver import PASSWORD, LiveServer
 
 from tavern.services import ledger, users
 from tavern.store.db import make_engine, session_factory
 from tavern.store.models import PremiumPack
-from tests.tables.liveserver import PASSWORD, LiveServer
 
 pytestmark = [pytest.mark.db, pytest.mark.slow]
 
@@ -39,7 +39,7 @@ async def _client(srv: LiveServer, name: str) -> tuple[httpx.AsyncClient, str]:
     return c, r.json()["csrf_token"]
 
 
-def run_burst(db_url: str, data_dir) -> dict[str, object]:  # noqa: ANN001
+def run_burst(db_url: str, data_dir) -> dict[str, object]:
     """The scenario, also run by ``make reliability``: returns its figures."""
     engine = make_engine(db_url)
     factory = session_factory(engine)
@@ -94,7 +94,7 @@ def run_burst(db_url: str, data_dir) -> dict[str, object]:  # noqa: ANN001
     return out
 
 
-def test_a_burst_of_purchases_from_one_player(db_url, tmp_path) -> None:  # noqa: ANN001
+def test_a_burst_of_purchases_from_one_player(db_url, tmp_path) -> None:
     out = run_burst(db_url, tmp_path)
     codes = out["codes"]
     print({k: v for k, v in out.items() if k != "codes"}, "5xx:", sum(c >= 500 for c in codes))

@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 import schemathesis
-from schemathesis import GenerationMode
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
+from schemathesis import GenerationMode
 
 from tavern.services import ledger, taverns, users
 from tavern.store.db import session_scope

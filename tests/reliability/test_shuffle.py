@@ -16,9 +16,9 @@ import os
 import random
 
 import pytest
+from tests.reliability.stats import chi_squares, count_decks
 
 from tavern.cards import SeededSource, deck52, shuffled_decks
-from tests.reliability.stats import chi_squares, count_decks
 
 #: GLI-style evaluations use at least a million decks; ``TAVERN_SHUFFLE_DECKS``
 #: raises it for ``make reliability``.
@@ -26,14 +26,14 @@ DECKS = max(1_000_000, int(os.environ.get("TAVERN_SHUFFLE_DECKS", "0") or 0))
 ALPHA = 1e-5
 
 
-def _check(n_decks: int, decks) -> list:  # noqa: ANN001
+def _check(n_decks: int, decks) -> list:
     n, positions, pairs = count_decks(decks, deck52())
     assert n == n_decks
     return list(chi_squares(n, positions, pairs))
 
 
 @pytest.mark.slow
-def test_a_million_shuffled_decks_are_uniform(record_property) -> None:  # noqa: ANN001
+def test_a_million_shuffled_decks_are_uniform(record_property) -> None:
     results = _check(DECKS, shuffled_decks(DECKS))
     for r in results:
         record_property(r.name, f"X2={r.statistic:.1f} dof={r.dof} p={r.p_upper:.4f}")

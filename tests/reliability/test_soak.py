@@ -21,12 +21,12 @@ from typing import Any
 
 import pytest
 from sqlalchemy import select
+from tests.tables.liveserver import LiveServer, seed_table
 from websockets.asyncio.client import connect
 
 from tavern.services import ledger
 from tavern.store.db import make_engine, session_factory
 from tavern.store.models import ArchivedHand, LedgerEntry
-from tests.tables.liveserver import LiveServer, seed_table
 
 pytestmark = [pytest.mark.db, pytest.mark.slow]
 
@@ -116,7 +116,7 @@ def run_soak(db_url: str, data_dir: Path, kills: int = KILLS, seed: int | None =
         books = check_books(db_url)
         cookies = {n: srv.login(n) for n in PLAYERS}
 
-        async def round_() -> None:
+        async def round_(cookies: dict[str, str] = cookies) -> None:
             tasks = [asyncio.create_task(player(srv, n, i, cookies[n], random.Random(rnd.random()), stats))
                      for i, n in enumerate(PLAYERS)]
             await asyncio.sleep(rnd.uniform(0.3, 2.5))
@@ -133,7 +133,7 @@ def run_soak(db_url: str, data_dir: Path, kills: int = KILLS, seed: int | None =
     return {"kills": survived, **books, **stats}
 
 
-def test_twenty_sigkills_lose_nothing_and_settle_no_deal_twice(db_url, tmp_path) -> None:  # noqa: ANN001
+def test_twenty_sigkills_lose_nothing_and_settle_no_deal_twice(db_url, tmp_path) -> None:
     out = run_soak(db_url, tmp_path)
     print(out)
     assert out["kills"] == KILLS

@@ -4,10 +4,9 @@ order, every action, result) so that it can be replayed exactly." """
 from __future__ import annotations
 
 import pytest
+from tests.services.helpers import make_table, make_user
 
 from tavern.services import archive
-
-from tests.services.helpers import make_table, make_user
 
 pytestmark = pytest.mark.db
 

@@ -15,17 +15,16 @@ import datetime as dt
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.services.helpers import make_tavern, make_user
 
 from tavern.services import hands, ledger
 from tavern.services.hands import NoHandsLeft
 from tavern.services.ledger import House, InsufficientFunds
 from tavern.settings import get_settings
 
-from tests.services.helpers import make_tavern, make_user
-
 pytestmark = pytest.mark.db
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 # A winter day: Paris is UTC+1, so Paris midnight is 23:00 UTC.
 WINTER = dt.datetime(2026, 1, 15, 12, 0, tzinfo=UTC)
 
@@ -181,7 +180,7 @@ def test_an_owner_plays_unlimited_hands_in_his_own_tavern_but_not_elsewhere(sess
 
 def test_counts_are_site_settings(session, world, monkeypatch):
     """"Counts and prices are site settings." """
-    _, tavern, _ = world
+    _, _tavern, _ = world
     monkeypatch.setenv("TAVERN_FREE_HANDS_PER_DAY", "3")
     monkeypatch.setenv("TAVERN_PACK_HANDS", "7")
     get_settings.cache_clear()

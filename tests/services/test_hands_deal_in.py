@@ -6,14 +6,15 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tests.services.helpers import make_tavern, make_user
 
 from tavern.services import hands, ledger
-from tests.services.helpers import make_tavern, make_user
 
 pytestmark = [pytest.mark.db]
 
-NOW = dt.datetime(2026, 1, 15, 12, 0, tzinfo=dt.timezone.utc)
+NOW = dt.datetime(2026, 1, 15, 12, 0, tzinfo=dt.UTC)
 
 
 def _setup(session, levels_used_packs):
@@ -71,7 +72,7 @@ def test_deal_in_counts_like_consume_one_by_one(fresh_db, table):
 
 
 def test_a_refusal_names_each_player_and_counts_nothing(session):
-    owner, tavern, (rich, broke, level0) = _setup(session, [(1, 3, 0), (1, 20, 0), (0, 0, 0)])
+    _owner, tavern, (rich, broke, level0) = _setup(session, [(1, 3, 0), (1, 20, 0), (0, 0, 0)])
     before = _state(session, [rich, broke, level0])
     with pytest.raises(hands.NoHandsLeftFor) as refused:
         hands.deal_in(session, [rich, broke, level0], tavern, NOW)

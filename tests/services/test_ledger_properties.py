@@ -13,12 +13,12 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.services.helpers import make_table, make_user
 
 from tavern.services import ledger
 from tavern.services.ledger import House, InsufficientFunds
-from tavern.store.db import run_transaction, session_factory as make_factory
-
-from tests.services.helpers import make_table, make_user
+from tavern.store.db import run_transaction
+from tavern.store.db import session_factory as make_factory
 
 pytestmark = pytest.mark.db
 
@@ -92,13 +92,13 @@ class World:
                 got = ledger.cash_out(s, uid[p], self.table)
                 return [(("user", uid[p], "ecus", None), got), (("user", uid[p], "chips", self.table), -got)]
             if kind == "deal":
-                _, w, l, amount, rake = op
-                if w == l or rake > amount:
+                _, w, loser, amount, rake = op
+                if w == loser or rake > amount:
                     return []
-                ledger.settle_deal(s, self.table, {uid[w]: amount - rake, uid[l]: -amount}, rake, self.owner, "h")
+                ledger.settle_deal(s, self.table, {uid[w]: amount - rake, uid[loser]: -amount}, rake, self.owner, "h")
                 return [
                     (("user", uid[w], "chips", self.table), amount - rake),
-                    (("user", uid[l], "chips", self.table), -amount),
+                    (("user", uid[loser], "chips", self.table), -amount),
                     (("user", self.owner, "ecus", None), rake),
                 ]
             raise AssertionError(kind)
@@ -160,8 +160,8 @@ def world_preview(world: World, op: tuple, model: Counter) -> list:
     if kind == "cave":
         return [(("user", u[op[1]], "ecus", None), -op[2])]
     if kind == "deal":
-        _, w, l, amount, rake = op
-        return [(("user", u[l], "chips", t), -amount)]
+        _, _w, loser, amount, _rake = op
+        return [(("user", u[loser], "chips", t), -amount)]
     raise AssertionError(f"{op} cannot be refused")
 
 

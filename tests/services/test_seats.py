@@ -7,12 +7,11 @@ again."""
 from __future__ import annotations
 
 import pytest
+from tests.services.helpers import make_table, make_user
 
 from tavern.services import ledger, seats
 from tavern.services.ledger import InsufficientFunds
 from tavern.services.seats import SeatError
-
-from tests.services.helpers import make_table, make_user
 
 pytestmark = pytest.mark.db
 
@@ -54,7 +53,7 @@ def test_top_up_only_up_to_the_maximum_cave(session, table_and_players):
     _, table, (alice, _) = table_and_players
     seats.sit(session, table.id, alice.id, 0, 150)
     assert seats.add_chips(session, table.id, alice.id, 50) == 200
-    with pytest.raises(SeatError, match="jusqu.à 0"):
+    with pytest.raises(SeatError, match=r"jusqu.à 0"):
         seats.add_chips(session, table.id, alice.id, 1)
 
 

@@ -10,14 +10,13 @@
 from __future__ import annotations
 
 import pytest
+from tests.services.helpers import make_tavern, make_user
 
 from tavern.games.registry import GAMES
 from tavern.services import ledger, seats, taverns
 from tavern.services.ledger import House, InsufficientFunds
 from tavern.services.taverns import TavernError
 from tavern.settings import get_settings
-
-from tests.services.helpers import make_tavern, make_user
 
 pytestmark = pytest.mark.db
 

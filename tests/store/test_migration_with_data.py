@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from alembic import command
 from sqlalchemy import text
+from tests.conftest import alembic_config
 
 from tavern.store.db import make_engine
-from tests.conftest import alembic_config
 
 
 @pytest.mark.db

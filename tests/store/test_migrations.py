@@ -9,11 +9,10 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect
+from tests.conftest import alembic_config
 
 from tavern.store.db import make_engine, reset_engines
 from tavern.store.models import Base
-
-from tests.conftest import alembic_config
 
 pytestmark = pytest.mark.db
 

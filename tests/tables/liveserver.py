@@ -96,8 +96,9 @@ def seed_table(db_url: str, names: tuple[str, ...], *, game: str = "ramponneau",
                timer: int = 30) -> tuple[int, dict[str, int]]:
     """An owner (``patron``), a tavern, an open table and players with 1,000
     écus each, who log in with :data:`PASSWORD`."""
-    from tavern.store.db import make_engine
     from tests.tables.conftest import build_world
+
+    from tavern.store.db import make_engine
 
     engine = make_engine(db_url)
     world = build_world(session_factory(engine), game=game, stakes=stakes, variant=variant, names=names,

@@ -13,6 +13,7 @@ import random
 from typing import Any
 
 import pytest
+from tests.tables.conftest import World, build_world, play_deal, settle
 
 from tavern.cards import SeededSource
 from tavern.services import ledger, taverns
@@ -22,7 +23,6 @@ from tavern.tables.bank import SqlBank
 from tavern.tables.broadcast import LocalBroadcaster
 from tavern.tables.closing import order_from_dealer, share_equally
 from tavern.tables.manager import TableManager
-from tests.tables.conftest import World, build_world, play_deal, settle
 
 pytestmark = [pytest.mark.db]
 
@@ -60,7 +60,7 @@ class Table:
         self.manager = TableManager(self.bank, self.broadcaster, deal_pause=0.0, **options)
         self.inbox: dict[str | None, list[dict[str, Any]]] = {}
 
-    async def start(self):  # noqa: ANN201
+    async def start(self):
         for i, name in enumerate(NAMES):
             self.bank.sit(self.w.table_id, self.w.users[name], i, CAVE)
         for name in [*NAMES, None]:
@@ -69,16 +69,16 @@ class Table:
         await self.manager.start()
         return await self.manager.get(self.w.table_id)
 
-    async def play_deal(self, actor, policy) -> None:  # noqa: ANN001
+    async def play_deal(self, actor, policy) -> None:
         """Play the current deal to its end (and its settlement)."""
         await play_deal(actor, lambda name: policy(actor, name))
 
 
-def timeout_policy(actor, name):  # noqa: ANN001, ANN201
+def timeout_policy(actor, name):
     return actor.engine.timeout_action(name)
 
 
-def seeded_policy(seed: int):  # noqa: ANN201
+def seeded_policy(seed: int):
     rng = random.Random(seed)
     return lambda actor, name: rng.choice(actor.engine.legal_actions(name))
 
@@ -102,13 +102,13 @@ def check_closed(w: World, before: dict[str, int], awards: dict[str, int], deck_
         assert closing.record["closing"] is True and closing.result["awards"] == awards
 
 
-def spy_close(actor, w: World) -> list[tuple[dict[str, Any], dict[str, int]]]:  # noqa: ANN001
+def spy_close(actor, w: World) -> list[tuple[dict[str, Any], dict[str, int]]]:
     """Record what the table hands to the closing transaction: the carry and
     each player's chips after the last deal's settlement."""
     seen: list[tuple[dict[str, Any], dict[str, int]]] = []
     original = actor.bank.close_table
 
-    def spy(table_id, owner_id, awards, record, result):  # noqa: ANN001, ANN202
+    def spy(table_id, owner_id, awards, record, result):
         seen.append((record["carry"], {s.name: s.chips for s in actor.seats.values()}))
         assert pot(w) == sum(awards.values())
         return original(table_id, owner_id, awards, record, result)

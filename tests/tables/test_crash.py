@@ -13,14 +13,14 @@ import datetime as dt
 
 import pytest
 from sqlalchemy import select
+from tests.tables.liveserver import LiveServer, seed_table
+from tests.tables.test_ws import open_client
 
 from tavern.services import hands as daily_hands
 from tavern.services import ledger
 from tavern.settings import get_settings
 from tavern.store.db import make_engine, session_factory
 from tavern.store.models import ArchivedHand
-from tests.tables.liveserver import LiveServer, seed_table
-from tests.tables.test_ws import open_client
 
 pytestmark = [pytest.mark.db]
 
@@ -33,7 +33,7 @@ def test_sigkill_mid_deal_voids_the_deal_and_loses_no_chip(db_url, tmp_path):
     try:
         async def until_mid_deal():
             clients = {n: await open_client(srv, n) for n in ("ana", "bob", "cid")}
-            for seat, (n, c) in enumerate(clients.items()):
+            for seat, (_n, c) in enumerate(clients.items()):
                 assert (await c.send(type="sit", seat=seat, cave=150))["type"] == "ok"
             a = clients["ana"]
             st = await a.recv_until(lambda m: m["type"] == "state" and bool(m["deal"])
@@ -67,12 +67,12 @@ def test_sigkill_mid_deal_voids_the_deal_and_loses_no_chip(db_url, tmp_path):
             voided = [h for h in hands if h.voided and "voided" in (h.result or {})]
             assert len(voided) == 1 and voided[0].rake == 0
             assert voided[0].record["deck"]  # archived with its record
-            for name, uid in ids.items():
+            for _name, uid in ids.items():
                 # Exactly what he put into the deal is back: his whole cave.
                 assert ledger.chips(s, uid, table_id) == 150
                 assert ledger.balance(s, "user", uid, "ecus") == 850
                 # The voided deal gave back the daily hand it had counted (issue 12 §12).
-                left = daily_hands.hands_left(s, uid, dt.datetime.now(dt.timezone.utc))
+                left = daily_hands.hands_left(s, uid, dt.datetime.now(dt.UTC))
                 assert left.free == get_settings().free_hands_per_day
             audit = ledger.audit(s)
             assert audit.ok, audit

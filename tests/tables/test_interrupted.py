@@ -19,10 +19,10 @@ pytestmark = pytest.mark.db
 
 def _left(factory: sessionmaker[Session], uid: int) -> hands.HandsLeft:
     with factory() as s:
-        return hands.hands_left(s, uid, dt.datetime.now(dt.timezone.utc))
+        return hands.hands_left(s, uid, dt.datetime.now(dt.UTC))
 
 
-def test_a_voided_deal_gives_back_free_and_paid_hands(session_factory, world) -> None:  # noqa: ANN001
+def test_a_voided_deal_gives_back_free_and_paid_hands(session_factory, world) -> None:
     ana, bob = world.users["ana"], world.users["bob"]
     with session_factory() as s, s.begin():
         s.get(User, bob).level = 0  # no free hands: he plays from a pack
@@ -46,14 +46,15 @@ def test_a_voided_deal_gives_back_free_and_paid_hands(session_factory, world) ->
     assert {u: _left(session_factory, u) for u in (ana, bob)} == before
 
 
-def test_act_with_an_unexpected_argument_is_refused_cleanly(session_factory, caplog) -> None:  # noqa: ANN001
+def test_act_with_an_unexpected_argument_is_refused_cleanly(session_factory, caplog) -> None:
     """Issue 12 §12: "`act` with an unexpected argument writes a traceback to
     the log: refuse it cleanly" — the table carries on, nothing changed."""
     import asyncio
     import logging
 
-    from tavern.tables.actor import CommandError
     from tests.tables.conftest import Harness, build_world
+
+    from tavern.tables.actor import CommandError
 
     w = build_world(session_factory, game="rams", stakes={"unit": 1}, rake_percent=0)
 

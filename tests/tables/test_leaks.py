@@ -14,9 +14,9 @@ import random
 import re
 
 import pytest
+from tests.tables.conftest import Harness, build_world
 
 from tavern.tables.broadcast import SPECTATORS
-from tests.tables.conftest import Harness, build_world
 
 pytestmark = [pytest.mark.db]
 

@@ -8,13 +8,12 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-
 from tests.tables.conftest import Harness, build_world
 
 pytestmark = pytest.mark.db
 
 
-def test_a_deal_over_when_dealt_is_settled_without_any_command(session_factory) -> None:  # noqa: ANN001
+def test_a_deal_over_when_dealt_is_settled_without_any_command(session_factory) -> None:
     world = build_world(session_factory, names=("ana", "bob"), stakes={"small_blind": 20, "big_blind": 40},
                         rake_percent=0)
     h = Harness(world)

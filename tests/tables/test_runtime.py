@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 
 import pytest
+from tests.tables.conftest import Harness, build_world, passive
 
 from tavern.tables.actor import CommandError
-from tests.tables.conftest import Harness, build_world, passive
 
 pytestmark = [pytest.mark.db]
 
@@ -280,9 +281,8 @@ def test_a_carried_pot_is_booked_in_the_ledger_across_deals(session_factory):
     pot outlives the deal, so the table keeps it in its own ledger account."""
     import random
 
-    from tavern.services import ledger
-
     from tavern.cards import SeededSource
+    from tavern.services import ledger
 
     w = build_world(session_factory, game="rams", stakes={"unit": 1}, rake_percent=0)
 
@@ -382,4 +382,4 @@ def test_the_rams_deal_passes_to_the_right(session_factory):
 
     dealers = run(scenario())
     assert len(dealers) >= 3
-    assert all(b == (a - 1) % 3 for a, b in zip(dealers, dealers[1:])), dealers
+    assert all(b == (a - 1) % 3 for a, b in itertools.pairwise(dealers)), dealers

@@ -6,10 +6,9 @@ import asyncio
 import json
 
 import pytest
+from tests.tables.liveserver import LiveServer, seed_table
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
-
-from tests.tables.liveserver import LiveServer, seed_table
 
 pytestmark = [pytest.mark.db]
 

@@ -20,7 +20,7 @@ from tavern.store.db import session_scope
 from tavern.web.app import create_app
 
 sys.path.insert(0, str(Path(__file__).parent))
-from webtools import World, make_user  # noqa: E402
+from webtools import World, make_user
 
 
 @pytest.fixture

@@ -6,12 +6,12 @@ import re
 
 import pytest
 from fastapi.testclient import TestClient
+from webtools import World, api_csrf, login, make_user, page, post_form
 
 from tavern.services import ledger
 from tavern.settings import get_settings
 from tavern.store.db import session_scope
 from tavern.store.models import LedgerEntry
-from webtools import World, api_csrf, login, make_user, page, post_form
 
 pytestmark = pytest.mark.db
 
@@ -86,7 +86,7 @@ def test_admin_pages_are_forbidden_to_players(client: TestClient, world: World) 
     assert 'href="/admin/utilisateurs"' not in client.get("/").text
 
 
-def test_audit_is_ok_after_a_day_in_the_village(client: TestClient, world: World, new_client) -> None:  # noqa: ANN001
+def test_audit_is_ok_after_a_day_in_the_village(client: TestClient, world: World, new_client) -> None:
     """ARCHITECTURE.md: "Money never appears or disappears … At any moment the sum
     over all accounts is what the house issued; a check that recomputes this
     belongs in the test suite and in an admin page." """
@@ -128,7 +128,7 @@ def test_audit_is_ok_after_a_day_in_the_village(client: TestClient, world: World
 
 
 def test_admin_entrusts_a_tavern_which_its_owner_then_manages(client: TestClient, world: World,
-                                                              new_client) -> None:  # noqa: ANN001
+                                                              new_client) -> None:
     """RULES.md: "A village lists its taverns. A tavern has an owner." """
     with session_scope() as s:
         make_user(s, "octave", ecus=500)

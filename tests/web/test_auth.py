@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
-
-from webtools import PASSWORD, page, api_csrf, csrf_of, login, register  
+from webtools import PASSWORD, api_csrf, csrf_of, login, page, register
 
 pytestmark = pytest.mark.db
 
@@ -23,7 +22,7 @@ def test_register_logs_in_and_logout_logs_out(client: TestClient) -> None:
     assert "Connexion" in client.get("/").text
 
 
-def test_login_with_right_password_then_wrong_password(client: TestClient, new_client) -> None:  # noqa: ANN001
+def test_login_with_right_password_then_wrong_password(client: TestClient, new_client) -> None:
     register(client, "bruno")
     other = new_client()
     r = login(other, "bruno")
@@ -37,7 +36,7 @@ def test_login_with_right_password_then_wrong_password(client: TestClient, new_c
     assert third.get("/api/me").status_code == 401
 
 
-def test_register_refuses_taken_name_and_bad_input(client: TestClient, new_client) -> None:  # noqa: ANN001
+def test_register_refuses_taken_name_and_bad_input(client: TestClient, new_client) -> None:
     register(client, "carla")
     other = new_client()
     token = csrf_of(other, "/register")
@@ -73,7 +72,7 @@ def test_login_rotates_the_csrf_token(client: TestClient) -> None:
     assert api_csrf(client) != before
 
 
-def test_failed_logins_are_limited_per_username(client: TestClient, new_client, app) -> None:  # noqa: ANN001
+def test_failed_logins_are_limited_per_username(client: TestClient, new_client, app) -> None:
     register(client, "fanny")
     attacker = new_client()
     for _ in range(5):
@@ -95,7 +94,7 @@ def test_failed_logins_are_limited_per_username(client: TestClient, new_client, 
     assert login(attacker, "fanny", PASSWORD).status_code == 303
 
 
-def test_failed_logins_are_limited_per_address(client: TestClient, app) -> None:  # noqa: ANN001
+def test_failed_logins_are_limited_per_address(client: TestClient, app) -> None:
     """Guessing across many names from one address is throttled too."""
     register(client, "gaston")
     client.post("/logout", data={"csrf_token": csrf_of(client, "/")})
@@ -115,13 +114,13 @@ def test_session_cookie_is_signed_httponly_lax(client: TestClient) -> None:
     assert client.get("/api/me").status_code == 401
 
 
-def test_session_cookie_is_secure_over_https(app) -> None:  # noqa: ANN001
+def test_session_cookie_is_secure_over_https(app) -> None:
     with TestClient(app, base_url="https://testserver") as c:
         cookie = c.get("/").headers["set-cookie"].lower()
     assert "secure" in cookie
 
 
-def test_throttle_forgets_expired_keys_when_sprayed(client: TestClient, app) -> None:  # noqa: ANN001
+def test_throttle_forgets_expired_keys_when_sprayed(client: TestClient, app) -> None:
     """Guessing thousands of random names must not grow the table without bound."""
     from sqlalchemy import func, select
 

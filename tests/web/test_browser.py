@@ -17,10 +17,10 @@ from pathlib import Path
 
 import httpx
 import pytest
+from webtools import PASSWORD, World
 
 from tavern.services import taverns
 from tavern.store.db import session_scope
-from webtools import PASSWORD, World
 
 pytestmark = [pytest.mark.db, pytest.mark.browser]
 

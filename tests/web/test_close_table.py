@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from webtools import World, api_csrf, login, make_user, page, post_form
 
 from tavern.services import ledger, seats
 from tavern.store.db import session_scope
 from tavern.store.models import Inventory, Seat, TableConfig
-from webtools import World, api_csrf, login, make_user, page, post_form
 
 pytestmark = pytest.mark.db
 
@@ -39,7 +39,7 @@ def seat_players(table_id: int) -> dict[str, int]:
 
 
 def test_owner_closes_a_seated_rummoli_table_through_the_api(
-        app: FastAPI, client: TestClient, new_client, world: World) -> None:  # noqa: ANN001
+        app: FastAPI, client: TestClient, new_client, world: World) -> None:
     """RULES.md (Rummoli): "The game ends when the players agree (the table
     closes); leftover chips go to the highest card cut or to the best ordinary
     poker hand". The owner's close action ends the game: the board is shared

@@ -9,10 +9,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from fastapi.testclient import TestClient
+from webtools import World, api_csrf, login, make_user, page, post_form
 
 from tavern.services import ledger
 from tavern.store.db import session_scope
-from webtools import World, api_csrf, login, make_user, page, post_form
 
 pytestmark = pytest.mark.db
 
@@ -33,7 +33,7 @@ def _balance(uid: int, owner: str = "user", currency: str = "ecus") -> int:
         return ledger.balance(s, owner, uid, currency)
 
 
-def test_admin_creates_players_register_unregister_cancel(client: TestClient, world: World, new_client) -> None:  # noqa: ANN001
+def test_admin_creates_players_register_unregister_cancel(client: TestClient, world: World, new_client) -> None:
     """"Create a contest … Cancel a contest before it starts: every entry fee
     returned (ledger)"; "Register / unregister before the start (the fee is
     escrowed in the contest's ledger account; unregistering returns it)"."""
@@ -105,7 +105,7 @@ def test_admin_api_and_only_admins(client: TestClient, world: World) -> None:
     with session_scope() as s:
         make_user(s, "eve", ecus=100)
     login(client, "eve")
-    body = {"name": "API", "starts_at": (dt.datetime.now(dt.timezone.utc) + dt.timedelta(hours=1)).isoformat(),
+    body = {"name": "API", "starts_at": (dt.datetime.now(dt.UTC) + dt.timedelta(hours=1)).isoformat(),
             "seats": 6}
     r = client.post("/api/admin/contests", json=body, headers={"X-CSRF-Token": api_csrf(client)})
     assert r.status_code == 403

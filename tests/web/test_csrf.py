@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
+from webtools import PASSWORD, World, api_csrf, csrf_of, login, make_user, page
 
 from tavern.store.db import session_scope
 from tavern.store.models import Inventory, LedgerEntry, PremiumPack, User
-from webtools import PASSWORD, World, api_csrf, csrf_of, login, make_user, page
 
 pytestmark = pytest.mark.db
 
@@ -72,7 +72,7 @@ def test_json_calls_need_the_header(client: TestClient, world: World) -> None:
     assert r.status_code == 200
 
 
-def test_another_sessions_token_does_not_work(client: TestClient, world: World, new_client) -> None:  # noqa: ANN001
+def test_another_sessions_token_does_not_work(client: TestClient, world: World, new_client) -> None:
     """The token is tied to the session: an attacker's own token is useless on the victim's."""
     login(client, "admin")
     attacker = new_client()

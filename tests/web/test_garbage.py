@@ -10,9 +10,9 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from webtools import World, api_csrf, login
 
 from tavern.web.routers import ROUTERS
-from webtools import World, api_csrf, login
 
 pytestmark = pytest.mark.db
 
@@ -47,7 +47,7 @@ def routes() -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("who", ["owner", "admin", None])
-def test_no_route_answers_500_to_garbage(app, world: World, who: str | None) -> None:  # noqa: ANN001
+def test_no_route_answers_500_to_garbage(app, world: World, who: str | None) -> None:
     client = TestClient(app, raise_server_exceptions=False)
     if who:
         login(client, who)
@@ -85,7 +85,7 @@ def test_no_route_answers_500_to_garbage(app, world: World, who: str | None) -> 
     client.close()
 
 
-def test_a_real_bug_gets_a_clean_page_not_a_traceback(app) -> None:  # noqa: ANN001
+def test_a_real_bug_gets_a_clean_page_not_a_traceback(app) -> None:
     """The last net: an unexpected exception is logged and answered with a plain page."""
     def boom() -> None:
         raise RuntimeError("secret internals")

@@ -14,12 +14,12 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import event
 from starlette.websockets import WebSocketDisconnect
+from webtools import api_csrf, csrf_of, login, make_user, post_form
 
 from tavern.services import users as users_service
 from tavern.settings import get_settings
 from tavern.store.db import session_scope
 from tavern.web.app import create_app
-from webtools import api_csrf, csrf_of, login, make_user, post_form
 
 pytestmark = pytest.mark.db
 
@@ -154,7 +154,7 @@ def test_control_characters_are_refused_in_json(client: TestClient, value: str) 
         assert r.json()["errors"] == ["username : Caractère de contrôle refusé"]
 
 
-def test_control_characters_are_refused_in_nested_json(client: TestClient, world) -> None:  # noqa: ANN001
+def test_control_characters_are_refused_in_nested_json(client: TestClient, world) -> None:
     """A tavern or village name, a table setting: every string, however deep."""
     login(client, "admin")
     token = api_csrf(client)
@@ -181,7 +181,7 @@ def test_control_characters_are_refused_in_forms_and_urls(client: TestClient) ->
     assert r.status_code == 401
 
 
-def test_websocket_table_ids_are_range_checked(client: TestClient, world) -> None:  # noqa: ANN001
+def test_websocket_table_ids_are_range_checked(client: TestClient, world) -> None:
     """Issue 12 §7: /ws/tables/9223372036854775808 answered 500 (OverflowError)."""
     login(client, "owner")
     origin = get_settings().allowed_origins[0]

@@ -6,8 +6,8 @@ import re
 
 import pytest
 from fastapi.testclient import TestClient
+from webtools import PASSWORD, World, login, make_user, page
 
-from webtools import PASSWORD, page, World, login, make_user  
 from tavern.services import taverns
 from tavern.store.db import session_scope
 
@@ -109,7 +109,7 @@ def test_healthz_reports_the_database(client: TestClient) -> None:
     assert r.json() == {"ok": True, "database": "ok", "redis": None}
 
 
-def test_healthz_pings_redis_when_configured(app) -> None:  # noqa: ANN001
+def test_healthz_pings_redis_when_configured(app) -> None:
     """With a redis_url that answers nothing, health is 503 and says why."""
     app.state.settings.redis_url = "redis://127.0.0.1:1/0"
     with TestClient(app) as c:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
+from webtools import api_csrf, login, make_user, page, post_form
 
 from tavern.services import ledger
 from tavern.store.db import session_scope
 from tavern.store.models import LedgerEntry, PremiumPack
-from webtools import api_csrf, login, make_user, page, post_form
 
 pytestmark = pytest.mark.db
 
@@ -18,7 +18,7 @@ def test_buying_a_pack_debits_tokens_and_credits_hands(client: TestClient, db_ur
     """RULES.md: "Packs of 200 extra hands are bought with tokens in the premium
     page; they never expire; free hands are used before paid ones." """
     with session_scope() as s:
-        uid = make_user(s, "gilles", tokens=25)
+        make_user(s, "gilles", tokens=25)
     login(client, "gilles")
     r = client.get("/premium")
     assert r.status_code == 200

@@ -10,11 +10,11 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from webtools import PASSWORD, api_csrf, csrf_of, login, make_user, page, post_form, register
 
 from tavern.services import users as users_service
 from tavern.settings import get_settings
 from tavern.store.db import session_scope
-from webtools import PASSWORD, api_csrf, csrf_of, login, make_user, page, post_form, register
 
 pytestmark = pytest.mark.db
 
@@ -23,7 +23,7 @@ def _me(c: TestClient) -> int:
     return c.get("/api/me").status_code
 
 
-def test_a_cookie_saved_before_logout_is_worthless_after(client: TestClient, new_client) -> None:  # noqa: ANN001
+def test_a_cookie_saved_before_logout_is_worthless_after(client: TestClient, new_client) -> None:
     """Issue 12 §2: "a cookie saved before logout keeps working for 14 days
     (it bought a pack after logout)"."""
     with session_scope() as s:
@@ -47,7 +47,7 @@ def test_a_cookie_saved_before_logout_is_worthless_after(client: TestClient, new
     assert _me(thief) == 401
 
 
-def test_log_out_everywhere_ends_every_session(client: TestClient, new_client) -> None:  # noqa: ANN001
+def test_log_out_everywhere_ends_every_session(client: TestClient, new_client) -> None:
     with session_scope() as s:
         make_user(s, "gilles")
     phone, laptop = new_client(), new_client()
@@ -66,7 +66,7 @@ def test_log_out_everywhere_ends_every_session(client: TestClient, new_client) -
     assert [_me(c) for c in (client, laptop)] == [401, 401]
 
 
-def test_a_password_change_ends_the_other_sessions(client: TestClient, new_client) -> None:  # noqa: ANN001
+def test_a_password_change_ends_the_other_sessions(client: TestClient, new_client) -> None:
     with session_scope() as s:
         make_user(s, "gilles")
     thief = new_client()
@@ -88,7 +88,7 @@ def test_a_password_change_ends_the_other_sessions(client: TestClient, new_clien
     assert r.status_code == 400 and "l'un des plus courants" in page(r)
 
 
-def test_an_admins_ban_ends_the_sessions_and_the_logins(client: TestClient, new_client, world) -> None:  # noqa: ANN001
+def test_an_admins_ban_ends_the_sessions_and_the_logins(client: TestClient, new_client, world) -> None:
     with session_scope() as s:
         uid = make_user(s, "gilles")
     login(client, "gilles")
@@ -152,7 +152,7 @@ def test_parallel_login_attempts_cannot_pass_the_limit(client: TestClient, app: 
     assert r.status_code == 429
 
 
-def test_a_right_password_does_not_use_up_the_address(client: TestClient, new_client) -> None:  # noqa: ANN001
+def test_a_right_password_does_not_use_up_the_address(client: TestClient, new_client) -> None:
     """Players behind one address log in many times: only failures count."""
     with session_scope() as s:
         make_user(s, "gilles")
@@ -161,7 +161,7 @@ def test_a_right_password_does_not_use_up_the_address(client: TestClient, new_cl
         assert login(c, "gilles").status_code == 303
 
 
-def test_sign_ups_are_throttled_per_address(client: TestClient, new_client) -> None:  # noqa: ANN001
+def test_sign_ups_are_throttled_per_address(client: TestClient, new_client) -> None:
     for i in range(5):
         register(new_client(), f"joueur{i}")
     c = new_client()

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
+from webtools import World, api_csrf, login, make_user, page, post_form
 
 from tavern.services import ledger
 from tavern.store.db import session_scope
 from tavern.store.models import Inventory, LedgerEntry, TableConfig
-from webtools import World, api_csrf, login, make_user, page, post_form
 
 pytestmark = pytest.mark.db
 
@@ -163,7 +163,7 @@ def test_another_owners_tavern_is_forbidden(client: TestClient, world: World) ->
     assert 'href="/ma-taverne"' not in client.get("/").text
 
 
-def test_owner_cannot_store_someone_elses_item(client: TestClient, world: World, new_client) -> None:  # noqa: ANN001
+def test_owner_cannot_store_someone_elses_item(client: TestClient, world: World, new_client) -> None:
     with session_scope() as s:
         make_user(s, "rival", ecus=1000)
     rival = new_client()

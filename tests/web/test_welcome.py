@@ -7,10 +7,10 @@ import json
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from webtools import PASSWORD, World, api_csrf, login
 
 from tavern.services import ledger
 from tavern.store.db import session_scope
-from webtools import PASSWORD, World, api_csrf, login
 
 pytestmark = pytest.mark.db
 
@@ -60,14 +60,14 @@ def test_no_grant_when_the_setting_is_zero(app: FastAPI, client: TestClient) -> 
         assert ledger.audit(s).ok
 
 
-def test_two_new_accounts_sit_down_and_are_dealt_in(app: FastAPI, client: TestClient, new_client,  # noqa: ANN001
+def test_two_new_accounts_sit_down_and_are_dealt_in(app: FastAPI, client: TestClient, new_client,
                                                      world: World) -> None:
     """RULES.md, "Cave": a cave is 10 to 100 big blinds. Freshly registered,
     with nothing but their welcome écus, two players buy in at a Ramponneau
     1/2 table and are dealt their cards (a new account's level has free hands)."""
     table_id = open_ramponneau(client, world)
     players = []
-    for i, name in enumerate(("pia", "quentin")):
+    for _i, name in enumerate(("pia", "quentin")):
         c = new_client()
         register_api(c, name)
         players.append(c)
@@ -94,7 +94,7 @@ def test_two_new_accounts_sit_down_and_are_dealt_in(app: FastAPI, client: TestCl
 
 
 def test_a_cave_beyond_the_welcome_is_refused_in_french_without_account_ids(
-        app: FastAPI, client: TestClient, new_client, world: World) -> None:  # noqa: ANN001
+        app: FastAPI, client: TestClient, new_client, world: World) -> None:
     """A refusal a player meets at the table is French and names no internal
     account (the issue saw "insufficient funds: … (user:6:ecus:-)")."""
     table_id = open_ramponneau(client, world)

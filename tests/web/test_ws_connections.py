@@ -12,11 +12,11 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from tests.tables.liveserver import PASSWORD, seed_table
+from webtools import login
 
 from tavern.settings import get_settings
 from tavern.web.wslimits import TOO_MANY_CONNECTIONS
-from tests.tables.liveserver import PASSWORD, seed_table
-from webtools import login
 
 pytestmark = pytest.mark.db
 
@@ -72,7 +72,7 @@ def _sockets_settle(app: FastAPI, user_id: int, count: int) -> None:
 
 
 def test_sockets_are_capped_per_account_with_a_clear_close_code(app: FastAPI, client: TestClient,
-                                                                 table) -> None:  # noqa: ANN001
+                                                                 table) -> None:
     """Issue 12 §4: "one account opened 800" and starved every other visitor."""
     table_id, _ = table
     app.state.ws_limits.per_account = 3
@@ -94,7 +94,7 @@ def test_sockets_are_capped_per_account_with_a_clear_close_code(app: FastAPI, cl
 # (whose event loop runs the tables) logs in as one player, then another.
 
 
-def test_sockets_are_capped_per_address(app: FastAPI, client: TestClient, table) -> None:  # noqa: ANN001
+def test_sockets_are_capped_per_address(app: FastAPI, client: TestClient, table) -> None:
     table_id, _ = table
     app.state.ws_limits.per_address = 2
     login(client, "ana", PASSWORD)
@@ -110,7 +110,7 @@ def test_sockets_are_capped_per_address(app: FastAPI, client: TestClient, table)
 
 
 def test_a_socket_opened_before_sitting_keeps_the_player_connected(app: FastAPI, client: TestClient,
-                                                                   table) -> None:  # noqa: ANN001
+                                                                   table) -> None:
     """Issue 12 §11: a second socket opened before he sat was not counted;
     when the one he sat from closed he showed disconnected (and lost his
     time bank) though another was open."""
@@ -136,14 +136,15 @@ def test_a_socket_opened_before_sitting_keeps_the_player_connected(app: FastAPI,
 
 @pytest.mark.parametrize("how", ["logout", "everywhere", "password", "ban"])
 def test_an_ended_session_closes_its_open_table_sockets(app: FastAPI, client: TestClient, new_client,
-                                                        table, how: str) -> None:  # noqa: ANN001
+                                                        table, how: str) -> None:
     """Issue 12 §2: logout, log out everywhere, a password change and a ban
     end the sessions "at once" — the table sockets opened with them too
     (close code 4401), not only the cookie."""
+    from webtools import api_csrf
+
     from tavern.services import users as users_service
     from tavern.store.db import session_scope
     from tavern.web.wslimits import SESSION_ENDED
-    from webtools import api_csrf
 
     table_id, ids = table
     if how == "ban":

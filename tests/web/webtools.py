@@ -38,12 +38,12 @@ def register(client: TestClient, username: str, password: str = PASSWORD) -> Non
     assert r.status_code == 303, r.text
 
 
-def login(client: TestClient, username: str, password: str = PASSWORD):  # noqa: ANN201
+def login(client: TestClient, username: str, password: str = PASSWORD):
     return client.post("/login", data={"username": username, "password": password,
                                         "csrf_token": csrf_of(client)}, follow_redirects=False)
 
 
-def post_form(client: TestClient, url: str, data: dict | None = None, page: str = "/compte"):  # noqa: ANN201
+def post_form(client: TestClient, url: str, data: dict | None = None, page: str = "/compte"):
     """Post a form the way the browser does: with the session's CSRF token."""
     return client.post(url, data={**(data or {}), "csrf_token": csrf_of(client, page)},
                        follow_redirects=False)
@@ -71,6 +71,6 @@ def make_user(s: Session, name: str, *, role: str = "player", level: int = 1,
 
 
 
-def page(response) -> str:  # noqa: ANN001
+def page(response) -> str:
     """A page's text with HTML entities decoded (Jinja escapes ' as &#39;)."""
     return html.unescape(response.text)

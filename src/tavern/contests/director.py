@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 
 
 def utcnow() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc)
+    return dt.datetime.now(dt.UTC)
 
 
 class Director:

@@ -146,7 +146,7 @@ def cancel(s: Session, contest_id: int, reason: str) -> Contest:
         ledger.post(s, legs, "contest_refund", f"contest:{c.id}:cancel")
     c.status = "cancelled"
     c.cancelled_reason = reason[:200]
-    c.finished_at = dt.datetime.now(dt.timezone.utc)
+    c.finished_at = dt.datetime.now(dt.UTC)
     return c
 
 

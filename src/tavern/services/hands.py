@@ -45,7 +45,7 @@ def local_day(now: dt.datetime, settings: Settings | None = None) -> dt.date:
     """The calendar day in the site's timezone (Paris) at instant ``now``."""
     settings = settings or get_settings()
     if now.tzinfo is None:
-        now = now.replace(tzinfo=dt.timezone.utc)
+        now = now.replace(tzinfo=dt.UTC)
     return now.astimezone(ZoneInfo(settings.timezone)).date()
 
 
@@ -249,7 +249,7 @@ def consume(session: Session, user_id: int, tavern_id: int | None, now: dt.datet
         packs[0].hands_left -= 1  # oldest pack first
         session.flush()
         return "pack"
-    ok, why = can_deal(session, user_id, tavern_id, now)
+    _ok, why = can_deal(session, user_id, tavern_id, now)
     raise NoHandsLeft(why)
 
 

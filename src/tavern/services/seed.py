@@ -65,7 +65,7 @@ def _user(session: Session, name: str, password: str, role: str = "player") -> t
 def seed(session: Session) -> list[Login]:
     """Create the demo world if missing; return the demo logins."""
     logins: list[Login] = []
-    admin, _ = _user(session, *ADMIN, role="admin")
+    _admin, _ = _user(session, *ADMIN, role="admin")
     logins.append(Login(*ADMIN, "admin", "site administrator"))
 
     owner, new_owner = _user(session, *OWNER)

@@ -98,7 +98,7 @@ class TableSettings(BaseModel):
     action_timer_seconds: int = Field(default=30, ge=5, le=600)
 
     @model_validator(mode="after")
-    def _check(self) -> "TableSettings":
+    def _check(self) -> TableSettings:
         settings = get_settings()
         if self.game not in GAMES:
             raise ValueError(f"unknown game {self.game!r}; known: {', '.join(sorted(GAMES))}")

@@ -14,7 +14,6 @@ from tavern.settings import get_settings
 from tavern.store.models import ROLES, User
 
 
-
 @lru_cache(maxsize=4)
 def _hasher_for(time_cost: int, memory_kib: int, parallelism: int) -> PasswordHasher:
     return PasswordHasher(time_cost=time_cost, memory_cost=memory_kib, parallelism=parallelism)

@@ -60,7 +60,7 @@ def make_engine(url: str, **kwargs: object) -> Engine:
     engine = create_engine(url, connect_args=connect_args, **kwargs)  # type: ignore[arg-type]
 
     @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_conn, _record) -> None:  # noqa: ANN001
+    def _on_connect(dbapi_conn, _record) -> None:
         # Let SQLAlchemy, not pysqlite, decide when transactions begin.
         dbapi_conn.isolation_level = None
         cur = dbapi_conn.cursor()
@@ -71,7 +71,7 @@ def make_engine(url: str, **kwargs: object) -> Engine:
         cur.close()
 
     @event.listens_for(engine, "begin")
-    def _on_begin(conn) -> None:  # noqa: ANN001
+    def _on_begin(conn) -> None:
         mode = conn.get_execution_options().get("sqlite_begin", "IMMEDIATE")
         conn.exec_driver_sql(f"BEGIN {mode}")
 

@@ -39,7 +39,7 @@ NAMING = {
 
 
 def utcnow() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc)
+    return dt.datetime.now(dt.UTC)
 
 
 class UTCDateTime(TypeDecorator[dt.datetime]):
@@ -54,16 +54,16 @@ class UTCDateTime(TypeDecorator[dt.datetime]):
         if value is None:
             return None
         if value.tzinfo is None:
-            value = value.replace(tzinfo=dt.timezone.utc)  # naive = UTC
-        value = value.astimezone(dt.timezone.utc)
+            value = value.replace(tzinfo=dt.UTC)  # naive = UTC
+        value = value.astimezone(dt.UTC)
         return value.replace(tzinfo=None) if getattr(dialect, "name", "") == "sqlite" else value
 
     def process_result_value(self, value: dt.datetime | None, dialect: object) -> dt.datetime | None:
         if value is None:
             return None
         if value.tzinfo is None:
-            return value.replace(tzinfo=dt.timezone.utc)
-        return value.astimezone(dt.timezone.utc)
+            return value.replace(tzinfo=dt.UTC)
+        return value.astimezone(dt.UTC)
 
 
 class Base(DeclarativeBase):
@@ -416,24 +416,24 @@ class ContestMove(Base):
 
 
 __all__ = [
-    "Base",
-    "User",
-    "Village",
-    "Tavern",
-    "Item",
-    "Inventory",
-    "TableConfig",
-    "Seat",
-    "LedgerAccount",
-    "LedgerEntry",
-    "DailyHandUsage",
-    "PremiumPack",
     "ArchivedHand",
+    "Base",
     "Contest",
     "ContestEntry",
     "ContestMove",
-    "WebSession",
+    "DailyHandUsage",
+    "Inventory",
+    "Item",
+    "LedgerAccount",
+    "LedgerEntry",
+    "PremiumPack",
+    "Seat",
+    "TableConfig",
+    "Tavern",
     "Throttle",
     "UTCDateTime",
+    "User",
+    "Village",
+    "WebSession",
     "utcnow",
 ]

@@ -334,7 +334,8 @@ class TableActor:
                        args: dict[str, Any] | None = None) -> dict[str, Any]:
         seat = self._seat_of(username)
         if seq is not None and seq != self.seq:
-            raise CommandError(f"Ce coup a été choisi sur un état plus ancien de la table (n° {seq}, maintenant n° {self.seq}) : regardez de nouveau.")
+            raise CommandError(f"Ce coup a été choisi sur un état plus ancien de la table (n° {seq}, "
+                               f"maintenant n° {self.seq}) : regardez de nouveau.")
         if not self._in_deal(seat):
             raise CommandError("Vous ne jouez pas cette donne.")
         try:

@@ -32,7 +32,7 @@ from tavern.store.models import ArchivedHand, Seat, TableConfig, Tavern, User
 
 
 def _now() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc)
+    return dt.datetime.now(dt.UTC)
 
 
 @dataclass(frozen=True)

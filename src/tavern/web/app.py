@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 
 import anyio.to_thread
@@ -13,17 +13,17 @@ from fastapi import FastAPI, Request
 from fastapi.staticfiles import StaticFiles
 from starlette.responses import Response
 
+from tavern.contests.manager import ContestManager
+from tavern.contests.table import ContestBank
 from tavern.settings import Settings, get_settings
 from tavern.store.db import make_engine, pool_options, read_session_factory, session_factory
+from tavern.tables.bank import SqlBank
+from tavern.tables.broadcast import LocalBroadcaster, RedisBroadcaster
+from tavern.tables.manager import TableManager
 from tavern.web import errors, headers
 from tavern.web.guard import RequestGuard
 from tavern.web.ratelimit import Throttles
 from tavern.web.rendering import STATIC_DIR
-from tavern.contests.manager import ContestManager
-from tavern.contests.table import ContestBank
-from tavern.tables.bank import SqlBank
-from tavern.tables.broadcast import LocalBroadcaster, RedisBroadcaster
-from tavern.tables.manager import TableManager
 from tavern.web.session import SessionCodec
 from tavern.web.wslimits import ConnectionLimits
 
@@ -96,7 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestGuard)
 
     @app.middleware("http")
-    async def session_and_headers(request: Request, call_next) -> Response:  # noqa: ANN001
+    async def session_and_headers(request: Request, call_next) -> Response:
         codec: SessionCodec = request.app.state.codec
         sess = codec.load(request)
         request.state.session = sess

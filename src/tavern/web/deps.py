@@ -69,7 +69,7 @@ class CurrentUser:
     level: int
 
     @classmethod
-    def of(cls, user: User) -> "CurrentUser":
+    def of(cls, user: User) -> CurrentUser:
         return cls(id=user.id, username=user.username, role=user.role, level=user.level)
 
 

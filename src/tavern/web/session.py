@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from itsdangerous import BadSignature, URLSafeTimedSerializer
-from starlette.requests import Request
-from starlette.responses import Response
 from sqlalchemy import delete
 from sqlalchemy.orm import Session
+from starlette.requests import Request
+from starlette.responses import Response
 
 from tavern.store.models import WebSession, utcnow
 
@@ -72,7 +72,7 @@ class SessionData:
         return {"u": self.user_id, "t": self.token, "c": self.csrf, "f": self.flashes[-5:]}
 
     @classmethod
-    def from_json(cls, data: Any) -> "SessionData":
+    def from_json(cls, data: Any) -> SessionData:
         if not isinstance(data, dict):
             raise ValueError("bad session")
         uid = data.get("u")

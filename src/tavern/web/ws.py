@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -71,7 +71,7 @@ class Act(_Msg):
     args: dict[str, Any] = Field(default_factory=dict)
 
 
-Command = Annotated[Union[Sit, Cave, Simple, SitIn, Auto, Act], Field(discriminator="type")]
+Command = Annotated[Sit | Cave | Simple | SitIn | Auto | Act, Field(discriminator="type")]
 _commands: TypeAdapter[Command] = TypeAdapter(Command)
 
 
@@ -194,7 +194,7 @@ async def _run(ws: WebSocket, actor: Any, name: str, user_id: int, cmd: Any) -> 
     except CommandError as exc:
         await _error(ws, cmd.id, str(exc))
         return
-    except TypeError as exc:  # arguments the engine does not take
+    except TypeError:  # arguments the engine does not take
         await _error(ws, cmd.id, "Arguments invalides pour ce coup.")
         return
     await _send(ws, json.dumps({"type": "ok", "id": cmd.id, "result": out or {}}, separators=(",", ":")))

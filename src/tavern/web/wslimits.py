@@ -33,20 +33,27 @@ PER_ACCOUNT = 16
 PER_ADDRESS = 64
 
 
+# The closing tasks in flight: the event loop keeps only weak references to
+# tasks, so one nobody holds could be collected before it closes its socket.
+_CLOSING: set[asyncio.Future[None]] = set()
+
+
 def _close_soon(ws: Any) -> None:
     async def close() -> None:
         try:
-            await ws.close(code=SESSION_ENDED, reason="session ended")
+            await ws.close(code=SESSION_ENDED, reason="Session terminée.")
         except (RuntimeError, OSError):
             pass  # already closing or closed
-    asyncio.ensure_future(close())
+    task = asyncio.ensure_future(close())
+    _CLOSING.add(task)
+    task.add_done_callback(_CLOSING.discard)
 
 
 @dataclass(eq=False)
 class Slot:
     """One open socket's place in the counts; give it back when it closes."""
 
-    limits: "ConnectionLimits"
+    limits: ConnectionLimits
     user_id: int
     address: str
     #: The socket, its session token and its event loop, to close it when

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tavern.cards import CardError, SUITS, deck52
+from tavern.cards import SUITS, CardError, deck52
 from tavern.games.poker import _reference as ref
 from tavern.games.poker import evaluator as ev
 from tavern.games.poker.evaluator import CATEGORIES, HandValue, evaluate, rank, rank7
@@ -66,7 +66,7 @@ def test_categories_in_the_rules_order() -> None:
         "Ad Ah As Kd Kh",  # best full house
         "Ad Ah As Ac Kh",  # best quads
     ]
-    for weakest, best in zip(values[1:], best_below):
+    for weakest, best in zip(values[1:], best_below, strict=False):
         assert weakest > evaluate(h(best))
 
 
@@ -362,7 +362,7 @@ def all_five_card_hands() -> tuple[Counter[int], dict[int, tuple[int, ...]]]:
     """Every five-card hand once: how many hands per value, and one of each."""
     codes = ev.encode_all(DECK)
     values = list(map(ev.rank_codes, combinations(codes, 5)))  # C-level loop
-    return Counter(values), dict(zip(values, combinations(codes, 5)))
+    return Counter(values), dict(zip(values, combinations(codes, 5), strict=False))
 
 
 @pytest.mark.slow
@@ -512,7 +512,7 @@ def test_first_use_from_many_threads_at_once() -> None:
     def play(i: int) -> None:
         try:
             results[i] = [rank7(cards) for cards in hands]
-        except BaseException as exc:  # noqa: BLE001 - reported below
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=play, args=(i,)) for i in range(4)]

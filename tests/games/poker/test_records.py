@@ -10,8 +10,8 @@ import pytest
 from tavern.cli import main
 from tavern.games.base import IllegalAction
 from tavern.games.poker import draw, ramponneau
-from tavern.games.poker.records import stacked_deck
 from tavern.games.poker.phh import to_phh
+from tavern.games.poker.records import stacked_deck
 
 BOARD = ["2c", "7d", "9h", "Js", "3s"]
 
@@ -129,8 +129,8 @@ def test_cli_export_phh(tmp_path, capsys):
     path.write_text(json.dumps(e.record()))
     assert main(["export-phh", str(path)]) == 0
     text = capsys.readouterr().out
-    for state in pokerkit.HandHistory.loads(text):
-        pass
+    states = list(pokerkit.HandHistory.loads(text))
+    state = states[-1]
     # p1..p3 are A, B, C (A is left of the button C).
     assert list(state.stacks) == [e.result()["chips"][p] for p in "ABC"] == [380, 450, 290]
 

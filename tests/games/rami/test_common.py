@@ -4,7 +4,6 @@ the draw/discard turn every engine of the family plays."""
 from __future__ import annotations
 
 import random
-
 from typing import Any, ClassVar
 
 import pytest

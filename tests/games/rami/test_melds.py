@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -156,7 +156,7 @@ def test_best_discard_for_eleven_cards():
 def brute(hand: list[str], rules: MeldRules) -> int:
     """Reference: try every meld (via classify) containing the first card."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def go(rest: tuple[str, ...]) -> int:
         if not rest:
             return 0

@@ -73,7 +73,7 @@ def _shapes(k: int) -> list[tuple[tuple[int, ...], int, tuple[int, ...], bool]]:
         if not 5 <= sum(mults) <= 7:
             continue
 
-        def positions(at_least: int, exclude: tuple[int, ...] = ()) -> list[int]:
+        def positions(at_least: int, exclude: tuple[int, ...] = (), mults: tuple[int, ...] = mults) -> list[int]:
             return [i for i in range(k) if mults[i] >= at_least and i not in exclude]
 
         fours, threes, twos = positions(4), positions(3), positions(2)

@@ -62,9 +62,25 @@ class Betting:
     """
 
     __slots__ = (
-        "n", "structure", "min_bet", "stack", "bet", "total", "folded", "allin",
-        "need", "may_raise", "high", "full", "count", "short_sum", "actor",
-        "aggressor", "unit", "live", "active",
+        "active",
+        "actor",
+        "aggressor",
+        "allin",
+        "bet",
+        "count",
+        "folded",
+        "full",
+        "high",
+        "live",
+        "may_raise",
+        "min_bet",
+        "n",
+        "need",
+        "short_sum",
+        "stack",
+        "structure",
+        "total",
+        "unit",
     )
 
     def __init__(self, stacks: list[int], structure: str, min_bet: int) -> None:
@@ -129,7 +145,7 @@ class Betting:
         self.count = 1 if blinds_count and self.high > 0 else 0
         self.short_sum = 0
         self.aggressor = -1
-        self.need = [not f and not a for f, a in zip(self.folded, self.allin)]
+        self.need = [not f and not a for f, a in zip(self.folded, self.allin, strict=False)]
         self.may_raise = [True] * n
         self.actor = -1
         self._advance(first - 1)
@@ -393,7 +409,7 @@ class Rake:
     ``cap`` a pot; with ``no_flop_no_drop`` no rake when the deal ends in its
     first betting round."""
 
-    __slots__ = ("percent", "cap", "no_flop_no_drop")
+    __slots__ = ("cap", "no_flop_no_drop", "percent")
 
     def __init__(self, percent: Any = 0, cap: int | None = None, no_flop_no_drop: bool = True) -> None:
         # Fraction(str(..)): 2.5 % stays exactly 5/200, never a binary float.

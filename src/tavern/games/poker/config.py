@@ -56,7 +56,7 @@ class RamponneauConfig(BaseModel):
     rake: RakeConfig = Field(default_factory=RakeConfig)
 
     @model_validator(mode="after")
-    def _blinds(self) -> "RamponneauConfig":
+    def _blinds(self) -> RamponneauConfig:
         if self.small_blind > self.big_blind:
             raise ValueError("the small blind is not larger than the big blind")
         return self
@@ -75,7 +75,7 @@ class DrawConfig(BaseModel):
     rake: RakeConfig = Field(default_factory=lambda: RakeConfig(no_flop_no_drop=False))
 
     @model_validator(mode="after")
-    def _blinds(self) -> "DrawConfig":
+    def _blinds(self) -> DrawConfig:
         # "No flop, no drop" is a hold'em default: at draw poker it is off
         # unless the owner asks for it (no rake before the first draw).
         if "no_flop_no_drop" not in self.rake.model_fields_set:

@@ -66,13 +66,44 @@ class PokerDeal:
     hole_count = 2
 
     __slots__ = (
-        "config", "seats", "button", "deck", "reshuffles", "_replaying", "rng",
-        "players", "index", "b", "rake", "phase", "round", "hole", "pos",
-        "actions", "board", "small_blind", "big_blind", "protected",
-        "final_aggressor", "reached_second", "sd_order", "sd_pos", "shown",
-        "mucked", "ranks", "pots", "awards", "rake_taken", "_result", "runout",
+        "_replaying",
+        "_result",
+        "actions",
+        "awards",
+        "b",
+        "big_blind",
+        "board",
+        "button",
+        "config",
+        "deck",
+        "draw_pos",
+        "drawers",
+        "drawn",
+        "final_aggressor",
+        "hole",
+        "index",
+        "muck",
+        "mucked",
+        "phase",
+        "players",
+        "pos",
+        "pots",
+        "protected",
+        "rake",
+        "rake_taken",
+        "ranks",
+        "reached_second",
+        "reshuffles",
+        "rng",
+        "round",
+        "runout",
+        "sd_order",
+        "sd_pos",
+        "seats",
+        "shown",
+        "small_blind",
         # draw poker
-        "stock", "muck", "drawers", "draw_pos", "drawn",
+        "stock",
     )
 
     def __init__(
@@ -105,7 +136,7 @@ class PokerDeal:
         self.reshuffles = [list(r) for r in reshuffles] if reshuffles is not None else []
         self.rng = rng
         # Index order: left of the button first, the button last.
-        ns = len(seats)
+        len(seats)
         cut = button + 1
         order = [k for k in dealt if k >= cut] + [k for k in dealt if k < cut]
         self.players = [seats[k]["player"] for k in order]
@@ -517,4 +548,4 @@ def _entry(action: tuple[str, str, Any]) -> dict[str, Any]:
     return {"player": player, "action": name, "amount": arg}
 
 
-__all__ = ["PokerDeal", "check_seats", "BET", "DRAW", "SHOWDOWN", "OVER"]
+__all__ = ["BET", "DRAW", "OVER", "SHOWDOWN", "PokerDeal", "check_seats"]

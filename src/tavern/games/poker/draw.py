@@ -23,8 +23,8 @@ from tavern.cards import CardError, RandomSource, deck52, shuffle
 from tavern.games.base import Event, IllegalAction
 from tavern.games.poker.config import DrawConfig, validate
 from tavern.games.poker.deal import DRAW, PokerDeal, check_seats
-from tavern.games.poker.records import replay_record
 from tavern.games.poker.evaluator import rank
+from tavern.games.poker.records import replay_record
 
 GAME = "draw"
 MIN_SEATS, MAX_SEATS = 2, 8
@@ -34,7 +34,7 @@ HAND = 5
 class DrawPoker(PokerDeal):
     game = GAME
     hole_count = HAND
-    __slots__ = ("draws", "used", "big_bet")
+    __slots__ = ("big_bet", "draws", "used")
 
     def _unit(self) -> int:
         # Fixed limit: the small bet in the first round, the big bet after.

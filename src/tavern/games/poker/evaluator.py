@@ -240,7 +240,7 @@ class HandValue(int):
 
     hand: tuple[str, ...]
 
-    def __new__(cls, value: int, hand: Sequence[str]) -> "HandValue":
+    def __new__(cls, value: int, hand: Sequence[str]) -> HandValue:
         self = int.__new__(cls, value)
         self.hand = tuple(hand)
         return self

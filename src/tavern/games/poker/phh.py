@@ -34,7 +34,7 @@ def to_phh(record: dict[str, Any]) -> str:
     so an inconsistent record raises :class:`IllegalAction`)."""
     if record.get("game") != ramponneau.GAME:
         raise IllegalAction("only Ramponneau (hold'em) records can be written as PHH")
-    for k, s in enumerate(record.get("seats") or []):
+    for s in record.get("seats") or []:
         if isinstance(s, dict) and s.get("post") and not s.get("waiting"):
             raise IllegalAction(f"PHH cannot express {s.get('player')}'s post to enter out of position")
     for a in record.get("actions") or []:

@@ -14,8 +14,8 @@ from tavern.cards import RandomSource, deck52
 from tavern.games.poker.betting import NO_LIMIT
 from tavern.games.poker.config import RamponneauConfig, validate
 from tavern.games.poker.deal import SHOWDOWN, PokerDeal, check_seats
-from tavern.games.poker.records import replay_record
 from tavern.games.poker.evaluator import rank7
+from tavern.games.poker.records import replay_record
 
 GAME = "ramponneau"
 MIN_SEATS, MAX_SEATS = 2, 10
@@ -81,4 +81,4 @@ def deck_composition(config: dict[str, Any], n_players: int) -> list[str]:
     return deck52()
 
 
-__all__ = ["Ramponneau", "new_deal", "replay", "deck_composition", "SHOWDOWN"]
+__all__ = ["SHOWDOWN", "Ramponneau", "deck_composition", "new_deal", "replay"]

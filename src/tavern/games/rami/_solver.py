@@ -34,8 +34,8 @@ from tavern.games.rami.melds import (
     MeldRules,
     _code,
     _line,
-    _windows,
     _wild,
+    _windows,
     is_joker,
     points,
 )
@@ -318,7 +318,7 @@ def _candidates(nat: list[str], jokers: int, rules: MeldRules, t: _Tables):
         by_rank.setdefault(c[0], []).append(i)
         by_suit_rank.setdefault((c[1], RANK_INDEX[c[0]]), []).append(i)
     max_set = max(rules.set_sizes)
-    for rank, idx in by_rank.items():
+    for _rank, idx in by_rank.items():
         for n in range(rules.min_natural, min(len(idx), max_set) + 1):
             for combo in combinations(idx, n):
                 if rules.distinct_suits_in_set and len({nat[i][1] for i in combo}) != n:
@@ -497,7 +497,7 @@ class _DP:
             sf = [None] * len(cs) + [rank + missing[x % len(missing)] for x in range(k)]
             return Meld("set", tuple(cs) + tuple(jokers), tuple(sf))
         _kind, suit, win, real, picks = spec
-        at = dict(zip(real, picks))
+        at = dict(zip(real, picks, strict=False))
         it = iter(jokers)
         cs2: list[str] = []
         sf2: list[str | None] = []

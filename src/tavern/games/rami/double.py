@@ -23,7 +23,7 @@ no card put on the table, so that a deal always ends.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -55,7 +55,7 @@ class DoubleRamiConfig(BaseModel):
 class DoubleRamiEngine(RamiEngine):
     game = GAME
     config_model = DoubleRamiConfig
-    ACTIONS = {**RamiEngine.ACTIONS, "move_joker": ("meld", "card", "end")}
+    ACTIONS: ClassVar[dict[str, tuple[str, ...]]] = {**RamiEngine.ACTIONS, "move_joker": ("meld", "card", "end")}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -501,5 +501,15 @@ def replay(record: dict[str, Any]) -> dict[str, Any]:
     return replay_with(new_deal, GAME, record)
 
 
-__all__ = ["GinConfig", "GinEngine", "MatchSheet", "deck_composition", "knock_arrangement",
-           "knock_limit", "lay_off", "new_deal", "replay", "RULES"]
+__all__ = [
+    "RULES",
+    "GinConfig",
+    "GinEngine",
+    "MatchSheet",
+    "deck_composition",
+    "knock_arrangement",
+    "knock_limit",
+    "lay_off",
+    "new_deal",
+    "replay",
+]

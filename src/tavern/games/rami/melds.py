@@ -96,7 +96,7 @@ class Meld:
 
     def as_cards(self) -> tuple[str, ...]:
         """The cards the meld represents, jokers replaced by what they stand for."""
-        return tuple(s if s is not None else c for c, s in zip(self.cards, self.stands_for))
+        return tuple(s if s is not None else c for c, s in zip(self.cards, self.stands_for, strict=False))
 
 
 class Arrangement(NamedTuple):
@@ -309,7 +309,7 @@ def extend(meld: Meld, cards: Sequence[str], rules: MeldRules) -> Meld:
                 + _why_not(allc, rules).replace("a set is", "a set is at most")
             )
         return m
-    fixed = {c: s for c, s in zip(meld.cards, meld.stands_for) if s is not None}
+    fixed = {c: s for c, s in zip(meld.cards, meld.stands_for, strict=False) if s is not None}
     naturals = [c for c in allc if not _wild(c, rules)]
     new_wild = [c for c in cards if _wild(c, rules)]
     if len({c[1] for c in naturals}) != 1 or any(is_joker(c) for c in naturals):

@@ -12,7 +12,6 @@ from tavern.games.rummoli.config import STANDARD_PAY_SECTIONS, PaySection, Rummo
 from tavern.games.rummoli.engine import GAME, RummoliDeal, deck_composition, new_deal, replay
 
 
-
 def carried_chips(carry: dict | None) -> int:
     """Chips held over to the next deal: everything on the board."""
     if not carry:
@@ -22,11 +21,11 @@ def carried_chips(carry: dict | None) -> int:
 
 __all__ = [
     "GAME",
-    "carried_chips",
     "STANDARD_PAY_SECTIONS",
     "PaySection",
     "RummoliConfig",
     "RummoliDeal",
+    "carried_chips",
     "close_table",
     "deck_composition",
     "new_deal",

@@ -36,7 +36,7 @@ ACTIONS = ("fold", "check", "call", "bet", "raise")
 class PokerBetting:
     """The betting round of one deal, players indexed from the dealer's left."""
 
-    def __init__(self, deal: "RummoliDeal") -> None:
+    def __init__(self, deal: RummoliDeal) -> None:
         self.deal = deal
         self.order = deal._from_dealers_left()
         self.index = {p: i for i, p in enumerate(self.order)}

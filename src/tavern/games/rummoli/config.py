@@ -63,7 +63,7 @@ class PaySection(BaseModel):
         return v
 
     @model_validator(mode="after")
-    def _one_kind(self) -> "PaySection":
+    def _one_kind(self) -> PaySection:
         if bool(self.cards) == bool(self.ranks):
             raise ValueError(f"pay section {self.id!r}: give either 'cards' or 'ranks', not both or none")
         if self.id in (RUMMOLI_POT, POKER_POT):

@@ -16,8 +16,7 @@ from tavern.store.models import Tavern, User
 from tavern.web.csrf import csrf_protect
 from tavern.web.deps import CurrentUser, form_fields, read_db, require_user, write
 from tavern.web.rendering import render
-from tavern.web.routers.auth import (MAX_PASSWORD, UserOut, check_password, password_problem,
-                                     user_out)
+from tavern.web.routers.auth import MAX_PASSWORD, UserOut, check_password, password_problem, user_out
 from tavern.web.session import end_all_sessions, get_session
 
 WRONG_CURRENT = "Le mot de passe actuel est incorrect."
@@ -43,7 +42,7 @@ class AccountOut(BaseModel):
 def now_utc(request: Request) -> dt.datetime:
     """The clock, replaceable in tests (``app.state.clock``)."""
     clock = getattr(request.app.state, "clock", None)
-    return clock() if clock else dt.datetime.now(dt.timezone.utc)
+    return clock() if clock else dt.datetime.now(dt.UTC)
 
 
 def hands_out(db: Session, user_id: int, now: dt.datetime) -> HandsOut:

@@ -15,8 +15,15 @@ from tavern.services import users as users_service
 from tavern.store.models import User
 from tavern.web.csrf import csrf_protect
 from tavern.web.deps import CurrentUser, client_ip, optional_user, require_user, write
-from tavern.web.ratelimit import (LOGIN_LIMIT, LOGIN_WINDOW, SIGNUP_LIMIT, SIGNUP_WINDOW, Throttles,
-                                  login_keys, signup_key)
+from tavern.web.ratelimit import (
+    LOGIN_LIMIT,
+    LOGIN_WINDOW,
+    SIGNUP_LIMIT,
+    SIGNUP_WINDOW,
+    Throttles,
+    login_keys,
+    signup_key,
+)
 from tavern.web.rendering import render
 from tavern.web.session import end_all_sessions, end_session, get_session, open_session
 

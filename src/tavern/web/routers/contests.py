@@ -42,7 +42,7 @@ api = APIRouter(prefix="/api", tags=["concours"], dependencies=[Depends(csrf_pro
 
 
 def _now() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc)
+    return dt.datetime.now(dt.UTC)
 
 
 def _paris(when: str) -> str:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, HTTPException, Request
 from anyio import from_thread
+from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import func, select
@@ -21,7 +21,7 @@ from tavern.services import ledger, taverns
 from tavern.store.models import Inventory, Seat, Tavern
 from tavern.tables.actor import CommandError
 from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, Id, MAX_AMOUNT, MAX_ID, act, form_fields, owned_tavern, read_db, require_user
+from tavern.web.deps import MAX_AMOUNT, MAX_ID, CurrentUser, Id, act, form_fields, owned_tavern, read_db, require_user
 from tavern.web.french import french
 from tavern.web.rendering import GAME_LABELS, render
 from tavern.web.routers.village import TableBrief, brief
@@ -217,7 +217,7 @@ def manage_page(request: Request, tavern_id: Id, user: CurrentUser = Depends(req
     return _manage_page(request, db, user, owned_tavern(db, user, tavern_id))
 
 
-def _after(request: Request, db: Session, user: CurrentUser, tavern_id: int, action, ok: str,  # noqa: ANN001
+def _after(request: Request, db: Session, user: CurrentUser, tavern_id: int, action, ok: str,
            form: dict[str, Any] | None = None) -> Response:
     """Run ``action``; on success flash ``ok`` and go back to the page (PRG),
     on refusal show the page again with the reason (nothing changed)."""
