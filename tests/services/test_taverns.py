@@ -165,7 +165,7 @@ def test_cave_bounds_default_to_10_and_100_big_blinds_and_may_only_narrow(sessio
         ({"stakes": {"small_blind": 1}}, "big_blind"),
         ({"stakes": {"small_blind": 3, "big_blind": 2}}, "small blind cannot be more"),
         ({"stakes": {"small_blind": 1, "big_blind": 2.5}}, "whole number"),
-        ({"action_timer_seconds": 1}, "greater than or equal to 5"),
+        ({"action_timer_seconds": 1}, "Temps pour jouer : au moins 5"),
         ({"game": "draw", "stakes": {"small_bet": 2}, "seats": 6, "variant": "spread"}, "fixed-limit, pot-limit, no-limit"),
     ],
 )

@@ -110,7 +110,7 @@ def test_audit_is_ok_after_a_day_in_the_village(client: TestClient, world: World
     inv = owner.get(f"/api/taverns/{world.tavern_id}").json()["inventory"]
     for item in inv:
         post_form(owner, f"{base}/entreposer", {"inventory_id": str(item["id"])}, page=base)
-    post_form(owner, f"{base}/tables", {"game": "rams", "unit": "1", "seats": "5"}, page=base)
+    post_form(owner, f"{base}/tables", {"game": "rams", "name": "Rams", "unit": "1", "seats": "5"}, page=base)
     assert post_form(owner, f"{base}/acheter", {"kind": "deck52"}, page=base).status_code == 303
 
     r = admin.get("/admin/audit")

@@ -102,6 +102,26 @@ def test_two_deck_games_need_two_decks(client: TestClient, world: World) -> None
     assert r.status_code == 201 and r.json()["game"] == "gin"
 
 
+def test_a_table_without_seats_given_gets_its_game_s_usual_table(client: TestClient, world: World) -> None:
+    """Issue 11 §10: the form defaulted to 6 seats, which Rami (RULES.md: 2 to
+    5 players) and Gin (two players) refuse. Left empty, the seats are the
+    game's usual table."""
+    login(client, "owner")
+    h = {"X-CSRF-Token": api_csrf(client)}
+    tid = world.tavern_id
+    for _ in range(3):
+        item = client.post(f"/api/taverns/{tid}/shop", json={"kind": "deck52"}, headers=h).json()
+        client.post(f"/api/taverns/{tid}/inventory", json={"inventory_id": item["id"]}, headers=h)
+    base = manage(world)
+    r = post_form(client, f"{base}/tables", {"game": "rami", "name": "Le rami", "unit": "1",
+                                             "rake_percent": "0", "action_timer_seconds": "60"}, page=base)
+    assert r.status_code == 303, page(r)[:300]
+    r = client.post(f"/api/taverns/{tid}/tables", json={"game": "gin", "stakes": {"unit": 1}}, headers=h)
+    assert r.status_code == 201, r.text
+    seats = {t["game"]: t["seats"] for t in client.get(f"/api/taverns/{tid}").json()["tables"]}
+    assert seats == {"rami": 5, "gin": 2}
+
+
 def test_bad_table_settings_are_refused_with_reasons(client: TestClient, world: World) -> None:
     """RULES.md "Cave": "between 10× and 100× the big blind (owner may narrow it)"."""
     login(client, "owner")
@@ -117,6 +137,11 @@ def test_bad_table_settings_are_refused_with_reasons(client: TestClient, world: 
         ({**RAMPONNEAU, "game": "belote"}, "Jeu"),
         ({**RAMPONNEAU, "rake_percent": "50"}, "Le rake est compris entre 0 et 10 %"),
         ({**RAMPONNEAU, "small_blind": "5"}, "La petite blinde ne peut pas dépasser la grosse blinde"),
+        # Issue 11 §10: checked when the table opens, said in French naming the field.
+        ({**RAMPONNEAU, "name": ""}, "Nom de la table : valeur requise."),
+        ({"game": "rami", "name": "Rami", "unit": "1", "variant": "pot-limit"}, "Ce jeu n'a pas de variante"),
+        ({**RAMPONNEAU, "action_timer_seconds": "2"}, "Temps pour jouer : au moins 5"),
+        ({**RAMPONNEAU, "big_blind": "99999999999999"}, "Grosse blinde : valeur trop grande."),
     ]
     for form, reason in cases:
         r = post_form(client, f"{base}/tables", form, page=base)
@@ -187,7 +212,7 @@ def test_draw_poker_table_takes_its_structure_as_variant(client: TestClient, wor
     post_form(client, f"{base}/acheter", {"kind": "deck52"}, page=base)
     deck = client.get(f"/api/taverns/{world.tavern_id}").json()["inventory"][0]
     post_form(client, f"{base}/entreposer", {"inventory_id": str(deck["id"])}, page=base)
-    draw = {"game": "draw", "small_bet": "2", "seats": "6", "variant": "deuce-to-seven"}
+    draw = {"game": "draw", "name": "Le draw", "small_bet": "2", "seats": "6", "variant": "deuce-to-seven"}
     r = post_form(client, f"{base}/tables", draw, page=base)
     assert r.status_code == 400 and "Le Draw Poker se joue en fixed-limit" in page(r)
     assert client.get(f"/api/taverns/{world.tavern_id}").json()["tables"] == []

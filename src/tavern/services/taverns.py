@@ -94,7 +94,8 @@ class TableSettings(BaseModel):
     rake_percent: int = 0
     rake_cap: int | None = None
     no_flop_no_drop: bool = True
-    seats: int
+    #: None: the game's usual table (see :func:`default_seats`).
+    seats: int | None = None
     action_timer_seconds: int = Field(default=30, ge=5, le=600)
 
     @model_validator(mode="after")
@@ -104,6 +105,12 @@ class TableSettings(BaseModel):
             raise ValueError(f"unknown game {self.game!r}; known: {', '.join(sorted(GAMES))}")
         needs = NEEDS[self.game]
         lo, hi = needs.seats
+        if self.seats is None:
+            self.seats = default_seats(self.game)
+        if self.game != "draw" and self.variant:
+            # Only Draw poker has structures to choose (RULES.md); Rami with
+            # "pot-limit" used to be accepted and meant nothing.
+            raise ValueError("Ce jeu n'a pas de variante (seul le Draw Poker en a) : laissez le champ Variante vide")
         if not lo <= self.seats <= hi:
             raise ValueError(f"{self.game} is played by {lo} to {hi} players")
         for key in needs.stakes:
@@ -132,6 +139,7 @@ class TableSettings(BaseModel):
 
     @property
     def decks_needed(self) -> int:
+        assert self.seats is not None  # set by the validator
         return NEEDS[self.game].decks(self.seats, self.options)
 
     @property
@@ -139,12 +147,48 @@ class TableSettings(BaseModel):
         return NEEDS[self.game].deck_kind
 
 
+def default_seats(game: str) -> int:
+    """Seats a new table of ``game`` gets when the owner says nothing: six,
+    or the most the game takes (Gin is played by two, Rami by up to five)."""
+    lo, hi = NEEDS[game].seats
+    return max(lo, min(hi, 6))
+
+
+#: The owner's fields as the form names them, for the refusals.
+FIELD_LABELS = {
+    "game": "Jeu", "variant": "Variante", "name": "Nom de la table", "stakes": "Mises", "options": "Options",
+    "buy_in_min": "Cave minimum", "buy_in_max": "Cave maximum", "rake_percent": "Rake",
+    "rake_cap": "Plafond du rake", "no_flop_no_drop": "Pas de flop, pas de rake", "seats": "Places",
+    "action_timer_seconds": "Temps pour jouer",
+}
+
+
+def _french_problem(error: Any) -> str:
+    """One pydantic error as the owner reads it: the field, then what is wrong."""
+    kind, ctx = error.get("type", ""), error.get("ctx") or {}
+    if kind == "value_error":
+        return str(error["msg"]).removeprefix("Value error, ")
+    field = FIELD_LABELS.get(str(error["loc"][0]) if error.get("loc") else "", "Champ")
+    said = {
+        "greater_than_equal": f"au moins {ctx.get('ge')}",
+        "less_than_equal": f"au plus {ctx.get('le')}",
+        "missing": "valeur requise",
+        "int_type": "un nombre entier est attendu",
+        "int_parsing": "un nombre entier est attendu",
+        "string_too_long": "texte trop long",
+        "extra_forbidden": "champ inconnu",
+        "bool_type": "oui ou non est attendu",
+        "dict_type": "une liste de valeurs est attendue",
+    }.get(kind, "valeur invalide")
+    return f"{field} : {said}"
+
+
 def validate_table_settings(data: dict[str, Any]) -> TableSettings:
-    """Parse the owner's form; :class:`TavernError` lists what is wrong."""
+    """Parse the owner's form; :class:`TavernError` lists what is wrong, in French."""
     try:
         return TableSettings.model_validate(data)
     except ValidationError as exc:
-        raise TavernError("; ".join(e["msg"].removeprefix("Value error, ") for e in exc.errors())) from None
+        raise TavernError("; ".join(_french_problem(e) for e in exc.errors())) from None
 
 
 # --- villages and taverns ---------------------------------------------------

@@ -73,7 +73,7 @@ class TableIn(BaseModel):
     rake_percent: int = Field(0, ge=0, le=100)
     rake_cap: Amount | None = None
     no_flop_no_drop: bool = True
-    seats: int = Field(ge=1, le=100)
+    seats: int | None = Field(None, ge=1, le=100, description="default: the game's usual table")
     action_timer_seconds: int = Field(30, ge=1, le=3600)
 
 
@@ -165,6 +165,11 @@ def _form_int(raw: Any, label: str, problems: list[str], *, optional: bool = Fal
     return value
 
 
+#: The stakes' names on the owner's form.
+STAKE_LABELS = {"small_blind": "Petite blinde", "big_blind": "Grosse blinde", "small_bet": "Petite mise",
+                "unit": "Unité"}
+
+
 def table_form_data(form: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """The owner's form as the service's table settings, or what is wrong."""
     problems: list[str] = []
@@ -175,7 +180,7 @@ def table_form_data(form: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     needs = taverns.NEEDS[game]
     stakes = {}
     for key in needs.stakes:
-        stakes[key] = _form_int(form.get(key), key.replace("_", " "), problems)
+        stakes[key] = _form_int(form.get(key), STAKE_LABELS.get(key, key), problems)
     data: dict[str, Any] = {
         "game": game,
         "variant": str(form.get("variant", "")).strip()[:30],
@@ -186,9 +191,12 @@ def table_form_data(form: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         "rake_percent": _form_int(form.get("rake_percent", "0"), "rake", problems),
         "rake_cap": _form_int(form.get("rake_cap"), "plafond du rake", problems, optional=True),
         "no_flop_no_drop": form.get("no_flop_no_drop") in ("on", "1", "true"),
-        "seats": _form_int(form.get("seats"), "places", problems),
+        # Left empty: the game's usual table (Gin two, Rami up to five).
+        "seats": _form_int(form.get("seats"), "Places", problems, optional=True),
         "action_timer_seconds": _form_int(form.get("action_timer_seconds", "30"), "temps pour jouer", problems),
     }
+    if not data["name"]:
+        problems.append("Nom de la table : valeur requise.")
     return data, problems
 
 
