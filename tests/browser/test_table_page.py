@@ -589,6 +589,12 @@ def test_rams_buttons_say_what_they_do(browser, players, db_url, tmp_path):
             counts = [int(n) for n in re.findall(r"(?:ana|bob|cid) (\d+)", line)]
             assert len(counts) >= 1 and sum(counts) == 5, line
             assert ("(rams)" in line) == (0 in counts), line
+            # The felt agrees with the panel: each stack is the cave plus the deal's result.
+            for row in p.page.locator(f"{LIVE} .tl-result tr[data-player]").all():
+                name = row.get_attribute("data-player")
+                delta = int(row.locator("td.money").text_content().replace("+", "") or 0)
+                stack = p.page.locator(f"{LIVE} .tl-seat[data-player='{name}'] .tl-stack").get_attribute("data-chips")
+                assert int(stack) == 100 + delta, (name, stack, delta)
         ps["ana"].shot("rams-end.png", full=True)
     finally:
         srv.stop()

@@ -312,7 +312,10 @@
       if (dp && dp.folded) cls += " folded";
       if (p.sitting_out) cls += " out";
       if (!p.connected) cls += " gone";
-      var chips = dp && typeof dp.chips === "number" ? dp.chips : p.chips;
+      // During a deal the engine's stack (chips behind the bets); once it is
+      // over, the table's settled stack: a rami view keeps the deal's starting
+      // chips, so the felt said 1 000 while the result said 1 018.
+      var chips = live && dp && typeof dp.chips === "number" ? dp.chips : p.chips;
       var badges = [];
       if (dp && dp.folded) badges.push("Couché");
       if (dp && dp.all_in) badges.push("Tapis");
