@@ -425,10 +425,10 @@ def test_rami_generic_view_draw_and_discard(browser, players, db_url, tmp_path):
         # Issue 11 §10: a rami hand is sorted (by suit, then rank) and the
         # player may sort it by rank instead.
         rank, suit = "23456789TJQKA", "shdc"
-        by_suit = sorted(hand, key=lambda c: (9, 99) if c[0] == "X" else (suit.index(c[1]), rank.index(c[0])))
+        by_suit = sorted(hand, key=lambda c: (99, 99) if c[0] == "X" else (suit.index(c[1]), rank.index(c[0])))
         assert hand == by_suit, hand
         p.page.click(f"{LIVE} button[data-action=sort-rank]")
-        by_rank = sorted(hand, key=lambda c: (9, 99) if c[0] == "X" else (rank.index(c[0]), suit.index(c[1])))
+        by_rank = sorted(hand, key=lambda c: (99, 99) if c[0] == "X" else (rank.index(c[0]), suit.index(c[1])))
         p.page.wait_for_function("want => JSON.stringify([...document.querySelectorAll("
                                  "'.tl-seat.me .tl-myhand .pc.face')].map(e => e.dataset.card)) === want",
                                  arg=__import__("json").dumps(by_rank, separators=(",", ":")))

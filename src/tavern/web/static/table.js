@@ -447,7 +447,7 @@
   }
   function sortHand(hand, order) {
     function key(c) {
-      if (c[0] === "X") return [9, 99];  // jokers last
+      if (c[0] === "X") return [99, 99];  // jokers last, whatever the order
       var r = RANK_ORDER.indexOf(c[0]), su = SUIT_ORDER.indexOf(c[1]);
       return order === "rank" ? [r, su] : [su, r];
     }
