@@ -151,6 +151,32 @@ def test_sit_out_and_back_posts_the_big_blind(world):
     assert world.audit_ok()
 
 
+def test_a_time_out_is_explained_to_the_player(world):
+    """Issue 11 §10: "a player who times out gets no explanation". The table
+    plays his time-out move and tells him so, with how many more make him
+    sit out (the notice stays until he acts again)."""
+
+    async def scenario():
+        h = Harness(world, time_bank=0.0)
+        actor = await h.start(timer=0.05)
+        await h.sit("ana", 0, 200)
+        await h.sit("bob", 1, 200)
+        for _ in range(400):
+            await asyncio.sleep(0.01)
+            timed = [s for s in actor.seats.values() if s.timeouts == 1 and s.notice]
+            if timed:
+                break
+        seat = timed[0]
+        notice = seat.notice
+        view = actor.message_for(seat.name)
+        await actor.stop()
+        return notice, view
+
+    notice, view = run(scenario())
+    assert notice == "Temps écoulé : la table a joué à votre place (1 sur 3 avant d'être levé)."
+    assert view["you"]["notice"] == notice  # what his browser shows under the controls
+
+
 def test_timeouts_check_or_fold_then_sit_the_player_out(world):
     """Issue: "on time-out check if possible, else fold; after three time-outs in
     a row the player is sat out"."""

@@ -346,6 +346,8 @@ class TableActor:
             # anything, so this is a refusal, not a bug to log with a traceback.
             names = ", ".join(sorted(args or {})) or "none"
             raise CommandError(f"Arguments invalides pour « {action} » (reçus : {names}).") from None
+        if seat.timeouts:
+            seat.notice = None  # he is back: the time-out's explanation goes
         seat.timeouts = 0
         seat.auto = seat.auto if seat.sitting_out else None
         self.deadlines.pop(username, None)
@@ -385,6 +387,9 @@ class TableActor:
         args = {k: v for k, v in move.items() if k != "action"}
         self.engine.act(name, move["action"], **args)
         seat.timeouts += 1
+        # Tell him what happened (a time-out used to pass in silence).
+        seat.notice = (f"Temps écoulé : la table a joué à votre place ({seat.timeouts} sur {MAX_TIMEOUTS} "
+                       f"avant d'être levé).")
         if seat.timeouts >= MAX_TIMEOUTS:  # "after three time-outs in a row the player is sat out"
             seat.sitting_out = True
             seat.auto = "check_fold"
@@ -458,7 +463,8 @@ class TableActor:
 
     async def _start_deal(self) -> bool:
         for s in self.seats.values():
-            s.notice = None if not s.sitting_out else s.notice
+            # A time-out's explanation stays until the player acts again.
+            s.notice = None if not s.sitting_out and not s.timeouts else s.notice
         refused: dict[str, str] = {}
         while True:
             lineup = choose_lineup(self.info.game, [s for s in self._ready() if s.name not in refused],
