@@ -106,8 +106,11 @@ def deck54() -> list[str]:
 
 def shuffle(cards: Iterable[str], rng: RandomSource | None = None) -> list[str]:
     """A new list: Fisher–Yates, each permutation equally likely."""
-    out = list(cards)
     source = rng or CSPRNG
+    own = getattr(source, "shuffle", None)
+    if own is not None:  # a verifiable source shuffles its own way (tavern.fair)
+        return list(own(cards))
+    out = list(cards)
     for i in range(len(out) - 1, 0, -1):
         j = source.randbelow(i + 1)
         out[i], out[j] = out[j], out[i]

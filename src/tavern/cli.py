@@ -31,6 +31,28 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _verify(args: argparse.Namespace) -> int:
+    """Recompute a deal's deck from its revealed seeds (docs/fairness.md):
+    0 when it matches, 1 when it does not, 2 when the file cannot be read."""
+    from tavern.fair import FairError, verify
+
+    try:
+        record = _read_record(args.record)
+        if not isinstance(record, dict):
+            raise FairError("un relevé de donne est un objet JSON")
+        said = verify(record)
+    except (OSError, json.JSONDecodeError) as exc:
+        print(f"illisible : {exc}", file=sys.stderr)
+        return 2
+    except FairError as exc:
+        print(f"ÉCHEC : {exc}")
+        return 1
+    for line in said:
+        print(f"ok : {line}")
+    print("La donne découle bien des graines publiées.")
+    return 0
+
+
 def _export_phh(args: argparse.Namespace) -> int:
     from tavern.games.base import IllegalAction
     from tavern.games.poker.phh import to_phh
@@ -77,6 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("replay", help="replay a hand record and print its result as JSON")
     p.add_argument("record", help="path to a hand record JSON file, or - for stdin")
     p.set_defaults(func=_replay)
+    p = sub.add_parser("verify", help="check that a hand record's deck comes from its revealed seeds")
+    p.add_argument("record", help="path to a hand record JSON file, or - for stdin")
+    p.set_defaults(func=_verify)
     p = sub.add_parser("export-phh", help="write a Ramponneau hand record as PHH")
     p.add_argument("record")
     p.set_defaults(func=_export_phh)

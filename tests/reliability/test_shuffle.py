@@ -18,6 +18,7 @@ import random
 import pytest
 from tests.reliability.stats import chi_squares, count_decks
 
+from tavern import cards
 from tavern.cards import SeededSource, deck52, shuffled_decks
 
 #: GLI-style evaluations use at least a million decks; ``TAVERN_SHUFFLE_DECKS``
@@ -59,3 +60,22 @@ def test_the_statistics_catch_a_biased_shuffle() -> None:
     assert biased[0].p_upper < ALPHA
     fair = _check(50_000, shuffled_decks(50_000, rng=SeededSource(random.Random(12))))
     assert all(ALPHA < r.p_upper < 1 - ALPHA for r in fair), fair
+
+
+#: The provably fair stream (docs/fairness.md) is slower than the CSPRNG in
+#: pure Python; 200,000 decks still give ≥ 75 per cell of the pair table.
+FAIR_DECKS = 200_000
+
+
+@pytest.mark.slow
+def test_the_provably_fair_stream_is_uniform(record_property) -> None:
+    """The same χ² tests on the decks of the HMAC stream: one server seed,
+    the deal number running, as a table deals them."""
+    from tavern import fair
+
+    seed = fair.new_server_seed(cards.CSPRNG)
+    decks = (fair.FairStream(seed, 1, deal, ["3f9a1c"]).shuffle(deck52()) for deal in range(FAIR_DECKS))
+    for r in _check(FAIR_DECKS, decks):
+        record_property(f"fair {r.name}", f"X2={r.statistic:.1f} dof={r.dof} p={r.p_upper:.4f}")
+        print(f"{FAIR_DECKS} fair decks, {r.name}: X2 = {r.statistic:.1f}, dof {r.dof}, p = {r.p_upper:.4f}")
+        assert ALPHA < r.p_upper < 1 - ALPHA, r

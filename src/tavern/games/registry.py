@@ -33,4 +33,7 @@ def replay(record: dict[str, Any]) -> dict[str, Any]:
         raise IllegalAction("a hand record is a JSON object with a 'game' field")
     if record.get("format", 1) != 1:
         raise IllegalAction(f"unsupported hand record format {record.get('format')!r}")
-    return load(record["game"]).replay(record)
+    # The "fair" block (docs/fairness.md) belongs to the table, not the game:
+    # the engine replays the deck it holds, ``tavern verify`` checks the block.
+    deal = {k: v for k, v in record.items() if k != "fair"}
+    return load(record["game"]).replay(deal)

@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from tavern import fair
 from tavern.cards import CSPRNG, CardError, RandomSource
 from tavern.games import registry
 from tavern.games.base import Engine, IllegalAction
@@ -101,6 +102,16 @@ class TableActor:
         self.closing_owner: int | None = None
         #: Called once the table has closed (the manager forgets the actor).
         self.on_closed: Callable[[], None] | None = None
+        #: The provably fair shuffle (docs/fairness.md): the next deal's
+        #: secret seed, whose commitment every view shows before the deal,
+        #: the players' client seeds, and the running deal's seed and stream.
+        self.next_seed = fair.DealSeed(fair.new_server_seed(rng))
+        self.client_seeds: dict[str, str] = {}
+        self.deal_seed: fair.DealSeed | None = None
+        self.fair_block: dict[str, Any] | None = None
+        self.fair_stream: fair.FairStream | None = None
+        #: The last finished deal's seed, for its players: {"players", "fair"}.
+        self.revealed: dict[str, Any] | None = None
 
     # --- life cycle ----------------------------------------------------------
 
@@ -330,6 +341,15 @@ class TableActor:
             self._play_auto(seat.name)
         return {}
 
+    async def _cmd_client_seed(self, username: str, *, seed: str) -> dict[str, Any]:
+        """A player's own contribution to the next decks he is dealt
+        (docs/fairness.md); any connected player may set it, seated or not."""
+        try:
+            self.client_seeds[username] = fair.check_client_seed(seed)
+        except fair.FairError as exc:
+            raise CommandError(str(exc).capitalize() + ".") from None
+        return {"client_seed": seed}
+
     async def _cmd_act(self, username: str, *, action: str, seq: int | None = None,
                        args: dict[str, Any] | None = None) -> dict[str, Any]:
         seat = self._seat_of(username)
@@ -477,11 +497,19 @@ class TableActor:
                 if s.name in lineup.posting:
                     entry["post"] = True
                 seats.append(entry)
-            engine = self.module.new_deal(engine_config(self.info), seats, lineup.button, rng=self.rng,
+            # The deck comes from the seed committed to before this deal and
+            # the dealt players' own seeds, in seat order.
+            names = [s.name for s in lineup.players]
+            client_seeds = [self.client_seeds.get(n, "") for n in names]
+            number = self.deals + 1
+            stream = self.next_seed.stream(self.info.id, number, client_seeds)
+            engine = self.module.new_deal(engine_config(self.info), seats, lineup.button, rng=stream,
                                           carry=self.carry)
+            block = self.next_seed.block(self.info.id, number, names, client_seeds, stream)
             candidates = {s.name: s.user_id for s in lineup.players}
             archive_id, answer = await asyncio.to_thread(
-                self.bank.begin_deal, self.info.id, self.info.tavern_id, candidates, engine.record())
+                self.bank.begin_deal, self.info.id, self.info.tavern_id, candidates,
+                {**engine.record(), "fair": block})
             if archive_id is None:
                 for name, why in answer.items():
                     refused[name] = why
@@ -492,6 +520,9 @@ class TableActor:
             self._by_name(name).extra["hands"] = info
         self.engine = engine
         self.archive_id = archive_id
+        self.deal_seed, self.fair_block = self.next_seed, block
+        self.fair_stream = stream
+        self.next_seed = fair.DealSeed(fair.new_server_seed(self.rng))  # a seed serves one deal only
         self.dealt = {s.name: s for s in lineup.players}
         self.button_seat = lineup.players[lineup.button].seat_no
         self.protected = set()
@@ -508,7 +539,9 @@ class TableActor:
 
     async def _finish_deal(self) -> None:
         result = self.engine.result()
-        record = self.engine.record()
+        # The reshuffles made during the deal came from the same stream.
+        block = {**(self.fair_block or {}), "shuffles": list(self.fair_stream.shuffles)}
+        record = {**self.engine.record(), "fair": block}
         chips = result["chips"]
         deltas = {self.dealt[name].user_id: chips[name] - self.dealt[name].chips for name in self.dealt}
         rake = int(result.get("rake", 0) or 0)
@@ -522,6 +555,10 @@ class TableActor:
                 seat.time_bank = min(TIME_BANK_MAX, seat.time_bank + TIME_BANK_REFILL)
         self.carry = result.get("carry")
         self.last_result = {"deal": self.deals, "result": _public_result(result)}
+        # Revealed to the deal's players only (message_for): the seed and
+        # everything the page needs to recompute the deck itself.
+        self.revealed = {"players": set(self.dealt),
+                         "fair": {**block, "deck": record["deck"], "reshuffles": record.get("reshuffles") or []}}
         self.archive_id = None
         self.deadlines = {}
         for seat in list(self.seats.values()):
@@ -621,6 +658,9 @@ class TableActor:
                 for s in sorted(self.seats.values(), key=lambda s: s.seat_no)
             ],
             "clock": {name: round(max(0.0, d - now), 1) for name, d in self.deadlines.items()},
+            # The commitments: the running deal's (if any) and the next one's.
+            "fair": {"scheme": fair.SCHEME, "next": self.next_seed.commitment,
+                     "deal": self.deal_seed.commitment if self.engine is not None and self.deal_seed else None},
         }
 
     def message_for(self, username: str | None, table: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -641,7 +681,10 @@ class TableActor:
                               "hands": seat.extra.get("hands"),
                               "legal": (self.engine.legal_actions(username)
                                         if self.engine is not None and username in self.dealt
-                                        and not self.engine.over else [])}
+                                        and not self.engine.over else []),
+                              "client_seed": self.client_seeds.get(username, "")}
+            if self.revealed is not None and username in self.revealed["players"]:
+                msg["fair"] = self.revealed["fair"]
         return msg
 
     async def publish(self, also: list[str] | None = None) -> None:

@@ -71,7 +71,14 @@ class Act(_Msg):
     args: dict[str, Any] = Field(default_factory=dict)
 
 
-Command = Annotated[Sit | Cave | Simple | SitIn | Auto | Act, Field(discriminator="type")]
+class ClientSeed(_Msg):
+    """The player's own contribution to the next decks (docs/fairness.md)."""
+
+    type: Literal["client_seed"]
+    seed: str = Field(max_length=64, pattern=r"^[A-Za-z0-9_-]*$")
+
+
+Command = Annotated[Sit | Cave | Simple | SitIn | Auto | Act | ClientSeed, Field(discriminator="type")]
 _commands: TypeAdapter[Command] = TypeAdapter(Command)
 
 
@@ -187,6 +194,8 @@ async def _run(ws: WebSocket, actor: Any, name: str, user_id: int, cmd: Any) -> 
             out = await actor.submit("sit_in", name, post=cmd.post)
         elif cmd.type == "auto":
             out = await actor.submit("auto", name, auto=cmd.auto)
+        elif cmd.type == "client_seed":
+            out = await actor.submit("client_seed", name, seed=cmd.seed)
         elif cmd.type == "act":
             out = await actor.submit("act", name, action=cmd.action, seq=cmd.seq, args=cmd.args)
         else:
