@@ -103,6 +103,7 @@
       if (attempt > 0) send({ type: "sync" });  // the server sends a snapshot anyway; ask to be sure
       attempt = 0;
       setStatus("Connecté", "ok");
+      document.dispatchEvent(new CustomEvent("tavern:open"));
       root.setAttribute("data-connected", "1");
     };
     ws.onmessage = function (ev) {
@@ -129,6 +130,9 @@
     ws.send(JSON.stringify(msg));
   }
 
+  // A module of the page sends through the table's socket with an event.
+  document.addEventListener("tavern:send", function (ev) { send(ev.detail); });
+
   function act(action, args) {
     var m = { type: "act", action: action, args: args || {} };
     if (S.msg) m.seq = S.msg.seq;
@@ -139,6 +143,8 @@
     if (m.type === "state") {
       if (S.msg && !S.fresh && m.seq < S.msg.seq) return;  // an older frame overtaken by a newer one
       S.msg = m; S.at = performance.now(); S.fresh = false;
+      // Other modules of the page (fair.js) follow the table through events.
+      document.dispatchEvent(new CustomEvent("tavern:state", { detail: m }));
       var stale = document.getElementById("static-seats");  // the live felt shows the seats now
       if (stale) stale.hidden = true;
       render();

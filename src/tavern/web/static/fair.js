@@ -1,0 +1,214 @@
+// « Donne vérifiable »: the player's own seed and the page's own check of a
+// finished deal's deck (docs/fairness.md, scheme tavern-fair-1). Everything
+// is computed here with Web Crypto, without asking the server anything: the
+// scheme must stay byte for byte the one of src/tavern/fair.py.
+
+const SCHEME = "tavern-fair-1";
+const SUITS = "cdhs";
+const RANKS = "23456789TJQKA";
+const LIMIT = 2 ** 32;
+const SEED_OK = /^[A-Za-z0-9_-]{0,64}$/;
+const enc = new TextEncoder();
+
+export function canonicalKey(card) {
+  if (card[0] === "X") return 1000 + parseInt(card.slice(1), 10);
+  return SUITS.indexOf(card[1]) * 13 + RANKS.indexOf(card[0]);
+}
+
+export function canonical(cards) {
+  return [...cards].sort((a, b) => canonicalKey(a) - canonicalKey(b));
+}
+
+function hexToBytes(hex) {
+  if (!/^([0-9a-f]{2})*$/i.test(hex)) throw new Error("graine illisible");
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.substr(2 * i, 2), 16);
+  return out;
+}
+
+function toHex(buf) {
+  return Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export async function commitment(seedHex) {
+  return toHex(await crypto.subtle.digest("SHA-256", hexToBytes(seedHex)));
+}
+
+/** The deal's stream: HMAC-SHA256 blocks read as 32-bit big-endian words. */
+export class Stream {
+  constructor(key, table, deal, seeds) {
+    this.key = key;
+    this.suffix = `|${SCHEME}|${table}|${deal}|${seeds.length}|` + seeds.join("|");
+    this.block = 0;
+    this.words = [];
+  }
+
+  static async open(seedHex, table, deal, seeds) {
+    const key = await crypto.subtle.importKey("raw", hexToBytes(seedHex), { name: "HMAC", hash: "SHA-256" },
+                                              false, ["sign"]);
+    return new Stream(key, table, deal, seeds);
+  }
+
+  async word() {
+    if (!this.words.length) {
+      const mac = await crypto.subtle.sign("HMAC", this.key, enc.encode(`${this.block}${this.suffix}`));
+      this.block += 1;
+      const view = new DataView(mac);
+      for (let i = 0; i < 32; i += 4) this.words.push(view.getUint32(i, false));
+    }
+    return this.words.shift();
+  }
+
+  /** An integer below n, without modulo bias (rejection of the top values). */
+  async below(n) {
+    const keep = LIMIT - (LIMIT % n);
+    for (;;) {
+      const v = await this.word();
+      if (v < keep) return v % n;
+    }
+  }
+
+  async shuffle(cards) {
+    const out = canonical(cards);
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = await this.below(i + 1);
+      [out[i], out[j]] = [out[j], out[i]];
+    }
+    return out;
+  }
+}
+
+/** The deal's shuffles in order: the deck cut by the sizes, then each rebuilt stock. */
+function outputs(fair) {
+  const out = [];
+  let at = 0;
+  for (const size of fair.shuffles) {
+    if (at < fair.deck.length) { out.push(fair.deck.slice(at, at + size)); at += size; }
+  }
+  if (at !== fair.deck.length) throw new Error("les mélanges annoncés ne couvrent pas le paquet");
+  const rest = fair.shuffles.slice(out.length);
+  if (rest.length !== (fair.reshuffles || []).length) throw new Error("remélanges manquants");
+  return out.concat(fair.reshuffles || []);
+}
+
+/** Check a revealed deal; ``seen``: the commitments this page saw before deals. */
+export async function verify(fair, seen) {
+  const lines = [];
+  if (fair.scheme !== SCHEME) return { ok: false, lines: [`Schéma inconnu : ${fair.scheme}`] };
+  try {
+    if (await commitment(fair.server_seed) !== fair.commitment) {
+      return { ok: false, lines: ["La graine révélée ne correspond pas à l'engagement."] };
+    }
+    lines.push(`Graine du serveur conforme à l'engagement ${fair.commitment.slice(0, 16)}…`);
+    if (seen && seen.has(fair.commitment)) lines.push("Cet engagement était affiché ici avant la donne.");
+    const seeds = fair.client_seeds.map((c) => c.seed);
+    const stream = await Stream.open(fair.server_seed, fair.table, fair.deal, seeds);
+    let k = 0;
+    for (const shuffled of outputs(fair)) {
+      k += 1;
+      const again = await stream.shuffle(shuffled);
+      if (again.join() !== shuffled.join()) {
+        return { ok: false, lines: lines.concat(`Le mélange n° ${k} ne découle pas des graines.`) };
+      }
+      lines.push(`Mélange n° ${k} : ${shuffled.length} cartes, identiques à celles tirées des graines.`);
+    }
+  } catch (err) {
+    return { ok: false, lines: lines.concat(`Vérification impossible : ${err.message}`) };
+  }
+  return { ok: true, lines };
+}
+
+/** The player's seed: 32 random hex digits by default, kept in this browser. */
+function mySeed() {
+  let seed = localStorage.getItem("tavern.clientSeed");
+  if (seed === null || !SEED_OK.test(seed)) {
+    seed = toHex(crypto.getRandomValues(new Uint8Array(16)));
+    localStorage.setItem("tavern.clientSeed", seed);
+  }
+  return seed;
+}
+
+function panel(root) {
+  const el = (tag, attrs = {}, text = "") => {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text) e.textContent = text;
+    return e;
+  };
+  root.replaceChildren();
+  const sum = el("summary", {}, "Donne vérifiable");
+  const next = el("p", { id: "fair-next" }, "Engagement de la prochaine donne : …");
+  const form = el("form", { id: "fair-seed-form" });
+  const input = el("input", { id: "fair-seed", name: "seed", maxlength: "64", pattern: "[A-Za-z0-9_-]*",
+                              size: "34", "aria-label": "Votre graine" });
+  form.append(el("label", { for: "fair-seed" }, "Votre graine : "), input, el("button", { type: "submit" }, "Changer"));
+  const check = el("button", { id: "fair-check", type: "button", disabled: "" }, "Vérifier la donne");
+  const out = el("div", { id: "fair-result", "aria-live": "polite" });
+  const help = el("p", { class: "muted" },
+    "Le paquet de chaque donne découle de la graine du serveur, annoncée par son empreinte avant la donne, " +
+    "et des graines des joueurs. Après la donne, la graine est révélée et cette page refait le mélange elle-même.");
+  const box = el("details", { class: "fair" });
+  box.append(sum, next, form, check, out, help);
+  root.append(box);
+  return { next, form, input, check, out };
+}
+
+export function start(root) {
+  const ui = panel(root);
+  const seen = new Set();   // commitments shown before their deal
+  let revealed = null;
+  let mustSend = true;      // (again) after each (re)connection
+  ui.input.value = mySeed();
+  const sendSeed = () => document.dispatchEvent(new CustomEvent("tavern:send",
+    { detail: { type: "client_seed", seed: localStorage.getItem("tavern.clientSeed") || "" } }));
+
+  ui.form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const seed = ui.input.value.trim();
+    if (!SEED_OK.test(seed)) {
+      ui.out.textContent = "Une graine tient en 64 caractères au plus : lettres, chiffres, _ et -.";
+      return;
+    }
+    localStorage.setItem("tavern.clientSeed", seed);
+    sendSeed();
+    ui.out.textContent = "Graine enregistrée : elle entrera dans vos prochaines donnes.";
+  });
+  ui.check.addEventListener("click", async () => {
+    if (!revealed) return;
+    ui.out.textContent = "Vérification…";
+    const { ok, lines } = await verify(revealed, seen);
+    ui.out.replaceChildren();
+    const head = document.createElement("p");
+    head.className = ok ? "fair-ok" : "fair-ko";
+    head.textContent = ok ? `Donne n° ${revealed.deal} vérifiée : le paquet découle des graines.`
+                          : `Donne n° ${revealed.deal} : la vérification échoue.`;
+    const list = document.createElement("ul");
+    for (const line of lines) {
+      const li = document.createElement("li");
+      li.textContent = line;
+      list.append(li);
+    }
+    ui.out.append(head, list);
+    ui.out.dataset.ok = ok ? "1" : "0";
+  });
+
+  document.addEventListener("tavern:open", () => { mustSend = true; });
+  document.addEventListener("tavern:state", (ev) => {
+    const m = ev.detail;
+    const f = (m.table && m.table.fair) || {};
+    if (f.next) {
+      seen.add(f.next);
+      ui.next.textContent = `Engagement de la prochaine donne : ${f.next}`;
+    }
+    if (mustSend) { mustSend = false; sendSeed(); }
+    if (m.fair && (!revealed || revealed.commitment !== m.fair.commitment)) {
+      revealed = m.fair;
+      ui.check.disabled = false;
+      ui.check.textContent = `Vérifier la donne n° ${m.fair.deal}`;
+      ui.out.textContent = "";
+    }
+  });
+}
+
+const root = document.getElementById("fair-panel");
+if (root) start(root);

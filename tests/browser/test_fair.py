@@ -1,0 +1,96 @@
+"""« Donne vérifiable » in a real browser (issue 16, docs/fairness.md): the
+page's Web Crypto code derives the same deck as the server's Python, a player
+sets his own seed, plays a deal, and the page itself says the deal checks
+out — the archived record saying the same under ``tavern verify``."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from sqlalchemy import select
+from tests.browser.test_table_page import ARTIFACTS, LIVE, browser, passive, play, players, result_shown, start_server  # noqa: F401
+
+from tavern import cards, fair
+from tavern.store.db import make_engine, session_factory
+from tavern.store.models import ArchivedHand
+
+pytestmark = [pytest.mark.browser, pytest.mark.db]
+
+JS_DECK = """async ([seed, table, deal, seeds, cards]) => {
+  const m = await import('/static/fair.js');
+  const s = await m.Stream.open(seed, table, deal, seeds);
+  const first = await s.shuffle(cards);
+  const second = await s.shuffle(first);   // the stream goes on, as a reshuffle reads it
+  return [await m.commitment(seed), first, second];
+}"""
+
+
+def test_the_page_and_the_server_derive_the_same_decks(browser, players, db_url, tmp_path):
+    srv = start_server(db_url, tmp_path)
+    try:
+        page = players(srv)["ana"].page
+        rng = random.Random(16)
+        packs = [cards.deck52(), cards.deck(decks=2, jokers=4), cards.deck32(), cards.deck52()[:7]]
+        for k, pack in enumerate(packs):
+            seed = bytes(rng.randrange(256) for _ in range(32))
+            seeds = ["".join(rng.choice("abc019_-") for _ in range(rng.randrange(0, 40)))
+                     for _ in range(rng.randrange(0, 7))]
+            table, deal = rng.randrange(1, 10**6), k + 1
+            py = fair.FairStream(seed, table, deal, seeds)
+            want = [fair.commitment(seed), py.shuffle(pack), None]
+            want[2] = py.shuffle(want[1])
+            got = page.evaluate(JS_DECK, [seed.hex(), table, deal, seeds, rng.sample(pack, len(pack))])
+            assert got == want, f"pack {k}: the page's deck differs from the server's"
+    finally:
+        srv.stop()
+
+
+def test_a_player_seeds_plays_and_verifies_his_deal(browser, players, db_url, tmp_path):
+    srv = start_server(db_url, tmp_path, game="ramponneau", stakes={"small_blind": 1, "big_blind": 2})
+    try:
+        ps = players(srv)
+        ana = ps["ana"].page
+        ana.click("#fair-panel summary")
+        promised = ana.text_content("#fair-next").split(": ")[-1]
+        assert len(promised) == 64, "the next deal's commitment is shown before it"
+        ana.fill("#fair-seed", "graine_d_ana-16")
+        ana.click("#fair-seed-form button[type=submit]")
+        ana.wait_for_selector("#fair-result:has-text('Graine enregistrée')")
+        ana.fill("#fair-seed", "pas|bon")
+        ana.click("#fair-seed-form button[type=submit]")
+        ana.wait_for_selector("#fair-result:has-text('64 caractères')")
+        for k, p in enumerate(ps.values()):
+            p.sit(k, 200)
+        for p in ps.values():
+            p.page.wait_for_selector(f"{LIVE}[data-phase=bet]", timeout=15_000)
+        play(ps, passive, result_shown(ps, 1))
+
+        ana.wait_for_selector("#fair-check:not([disabled])")
+        ana.click("#fair-check")
+        ana.wait_for_selector("#fair-result[data-ok]")
+        ARTIFACTS.mkdir(exist_ok=True)
+        ana.locator("#fair-panel").screenshot(path=str(ARTIFACTS / "fair-verified.png"))
+        assert ana.get_attribute("#fair-result", "data-ok") == "1", ana.text_content("#fair-result")
+        text = ana.text_content("#fair-result")
+        assert "Donne n° 1 vérifiée" in text and "avant la donne" in text
+
+        # The same deal in the archive: ana's seed went in, and it verifies.
+        engine = make_engine(db_url)
+        with session_factory(engine)() as s:
+            record = s.scalars(select(ArchivedHand).where(ArchivedHand.table_id == srv.table_id)
+                               .order_by(ArchivedHand.id)).first().record
+        engine.dispose()
+        assert record["fair"]["commitment"] == promised
+        assert {"player": "ana", "seed": "graine_d_ana-16"} in record["fair"]["client_seeds"]
+        assert fair.verify(record)
+
+        # A tampered reveal fails in the page too.
+        bad = json.loads(json.dumps(record["fair"]))
+        bad["deck"] = record["deck"][1:] + record["deck"][:1]
+        bad["reshuffles"] = record.get("reshuffles") or []
+        ok = ana.evaluate("async (f) => (await (await import('/static/fair.js')).verify(f, new Set())).ok", bad)
+        assert ok is False
+    finally:
+        srv.stop()
