@@ -10,7 +10,7 @@ import random
 
 import pytest
 from sqlalchemy import select
-from tests.browser.test_table_page import ARTIFACTS, LIVE, browser, passive, play, players, result_shown, start_server  # noqa: F401
+from tests.browser.test_table_page import ARTIFACTS, LIVE, passive, play, result_shown, start_server
 
 from tavern import cards, fair
 from tavern.store.db import make_engine, session_factory
