@@ -78,6 +78,15 @@ class Settings(BaseSettings):
     price_deck52_ecus: int = 100
     price_deck32_ecus: int = 80
 
+    # --- the collusion report (docs/surveillance.md): its thresholds
+    surveillance_min_deals: int = Field(default=30, ge=1)
+    surveillance_min_faced: int = Field(default=20, ge=1)
+    surveillance_one_way: float = Field(default=3.0, ge=1)
+    surveillance_one_way_excess: float = Field(default=2.0, ge=1)
+    surveillance_fold_gap: float = Field(default=0.3, gt=0, le=1)
+    surveillance_raise_gap: float = Field(default=0.15, gt=0, le=1)
+    surveillance_score: float = Field(default=1.0, gt=0)
+
     @field_validator("allowed_origins", mode="before")
     @classmethod
     def _split_origins(cls, value: object) -> object:

@@ -437,3 +437,22 @@ __all__ = [
     "WebSession",
     "utcnow",
 ]
+
+
+class TableVisit(Base):
+    """Who opened a table's live channel from where: the client address and
+    a hash of the page's browser cookie (``tavern_browser``), one row per
+    (table, player, address, browser). The collusion report
+    (services/surveillance.py) reads it for players at one table from the
+    same place."""
+
+    __tablename__ = "table_visits"
+    __table_args__ = (UniqueConstraint("table_id", "user_id", "address", "browser"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("table_configs.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    address: Mapped[str] = mapped_column(String(64))
+    browser: Mapped[str] = mapped_column(String(64))
+    first_seen: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    last_seen: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)

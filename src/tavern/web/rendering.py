@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from importlib.resources import files
 from typing import Any
 
@@ -32,6 +33,9 @@ GAME_LABELS = {
 templates.env.globals["GAME_LABELS"] = GAME_LABELS
 
 
+BROWSER_COOKIE = "tavern_browser"
+
+
 def render(request: Request, name: str, context: dict[str, Any] | None = None,
            status_code: int = 200) -> HTMLResponse:
     """Render a page with what every page needs: user, CSRF token, flashes."""
@@ -44,4 +48,11 @@ def render(request: Request, name: str, context: dict[str, Any] | None = None,
         "errors": [],
     }
     ctx.update(context or {})
-    return templates.TemplateResponse(request, name, ctx, status_code=status_code)
+    response = templates.TemplateResponse(request, name, ctx, status_code=status_code)
+    if BROWSER_COOKIE not in request.cookies:
+        # A random name for this browser, whoever logs in with it: the
+        # collusion report (services/surveillance.py) notes two accounts
+        # playing from the same browser. Only its hash is ever stored.
+        response.set_cookie(BROWSER_COOKIE, secrets.token_hex(16), max_age=400 * 24 * 3600,
+                            httponly=True, samesite="lax", secure=request.url.scheme == "https")
+    return response

@@ -15,18 +15,25 @@ The protocol is documented in ``docs/protocol.md``.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
+import hashlib
 import json
+import logging
 import time
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from tavern.services import surveillance
+from tavern.store.db import run_transaction
 from tavern.tables.actor import CommandError
 from tavern.web.deps import MAX_ID, CurrentUser, user_of
+from tavern.web.rendering import BROWSER_COOKIE
 from tavern.web.wslimits import TOO_MANY_CONNECTIONS
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 4096
 RATE_PER_SECOND = 10  #: commands per connection, averaged over a burst of 20
@@ -121,9 +128,32 @@ async def table_channel(ws: WebSocket, table_id: int) -> None:
         await ws.close(code=TOO_MANY_CONNECTIONS, reason="Trop de connexions ouvertes.")
         return
     try:
+        await _note_visit(ws, table_id, user.id, address)
         await _serve(ws, actor, user, table_id)
     finally:
         slot.release()
+
+
+async def _note_visit(ws: WebSocket, table_id: int, user_id: int, address: str) -> None:
+    """Who plays from where, for the collusion report: once per table,
+    player, address and browser in this process (a reconnection writes
+    nothing). The browser cookie is hashed: only equality matters."""
+    cookie = ws.cookies.get(BROWSER_COOKIE, "")
+    browser = hashlib.sha256(cookie.encode()).hexdigest() if cookie else "-"
+    key = (table_id, user_id, address[:64], browser)
+    seen: set[tuple[int, int, str, str]] = ws.app.state.visits_seen
+    if key in seen:
+        return
+    try:
+        now = dt.datetime.now(dt.UTC)
+        await asyncio.to_thread(run_transaction, ws.app.state.write_sessions,
+                                lambda s: surveillance.record_visit(s, *key, now))
+    except Exception:  # the report loses a line; the player still plays
+        log.exception("table %s: could not note the visit of user %s", table_id, user_id)
+        return
+    if len(seen) > 100_000:  # a long-lived process forgets, then writes again: harmless
+        seen.clear()
+    seen.add(key)
 
 
 async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int) -> None:
