@@ -399,3 +399,58 @@ def test_three_small_cards_are_no_knock():
     assert all(a["action"] != "knock" for a in e.legal_actions("B"))
     with pytest.raises(IllegalAction, match="8 or 9 of your cards"):
         e.act("B", "knock", card="Kd")
+
+
+# The knocker's 7s fits the set of sevens or the spade run: the same
+# deadwood (2c 3d = 5) either way, but a run from the 7s lets the opponent
+# lay off his 5s and 6s, the set of four sevens does not.
+KNOCKER = ["7c", "7d", "7h", "7s", "8s", "9s", "Ts", "Js", "2c", "3d", "Kd"]
+LOSER = ["6s", "5s", "Qd", "Kc", "Jh", "9c", "Td", "4h", "2h", "Ac"]  # no meld: 81 points
+
+
+def test_equal_knocks_differ_in_lay_offs() -> None:
+    cards = [c for c in KNOCKER if c != "Kd"]
+    shapes = {tuple(sorted(len(m.cards) for m in a.melds)) for a in gin.knock_arrangements(cards, 9)}
+    assert shapes == {(3, 5), (4, 4)}
+    assert all(a.points == 5 for a in gin.knock_arrangements(cards, 9))
+
+
+def test_the_knocker_shows_what_is_best_for_him_by_default() -> None:
+    """RULES.md (Gin): "8 or 9 cards in melds ... the opponent then lays off on
+    the knocker's melds ... the knocker scores the difference of deadwood".
+    Which melds he shows is his: left to the table, the least deadwood, then
+    the melds that leave the opponent the most points."""
+    e = deal(KNOCKER, LOSER)
+    e.act("B", "knock", card="Kd")
+    s = e.result()["scoring"]
+    assert sorted(map(sorted, s["melds"])) == [["7c", "7d", "7h", "7s"], ["8s", "9s", "Js", "Ts"]]
+    assert s["layoffs"] == [] and s["opponent_points"] == 81
+    assert s["points"] == 81 - 5
+    # The record keeps the melds shown: the replay shows the same.
+    record = e.record()
+    assert record["actions"][-1]["melds"] == s["melds"]
+    assert gin.replay(json.loads(json.dumps(record)))["scoring"]["opponent_points"] == 81
+
+
+def test_the_knocker_may_choose_his_melds() -> None:
+    e = deal(KNOCKER, LOSER)
+    e.act("B", "knock", card="Kd", melds=[["7c", "7d", "7h"], ["7s", "8s", "9s", "Ts", "Js"]])
+    s = e.result()["scoring"]
+    assert s["layoffs"] and sorted(c for x in s["layoffs"] for c in x["cards"]) == ["5s", "6s"]
+    assert s["opponent_points"] == 81 - 11 and s["points"] == 70 - 5
+    assert gin.replay(e.record())["scoring"]["points"] == 65
+
+
+@pytest.mark.parametrize("shown,why", [
+    ([["7c", "7d", "7h"], ["8s", "9s", "Ts"]], "8 or 9 of your cards"),       # 7s Js 2c 3d left
+    ([["7c", "7d", "Kd"]], "is not among the cards you keep"),               # the discard
+    ([["7c", "7d", "7h"], ["7c", "8s", "9s"]], "is not among"),               # a card twice
+    ([["7c", "8s", "2c"]], "meld"),                                           # not a meld
+    ("7c 7d 7h", "list of melds"),
+])
+def test_a_bad_choice_of_melds_is_refused_and_changes_nothing(shown, why) -> None:
+    e = deal(KNOCKER, LOSER)
+    before = json.dumps(e.view("B"))
+    with pytest.raises(IllegalAction, match=why):
+        e.act("B", "knock", card="Kd", melds=shown)
+    assert json.dumps(e.view("B")) == before and not e.over

@@ -37,6 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from tavern.cards import CSPRNG, CardError, RandomSource, check_deck_order, deck52, shuffle
 from tavern.games.base import Event, IllegalAction, LegalAction
 from tavern.games.rami import melds
+from tavern.games.rami.melds import min_deadwood as _md
 from tavern.games.rami.common import DrawDiscardDeal, check_seats, parse_config, replay_with, settle
 
 GAME = "gin"
@@ -167,6 +168,10 @@ class MatchSheet:
 # ------------------------------------------------------------------ hands
 
 
+def _min_deadwood(cards: list[str]) -> int:
+    return _md(cards, RULES)
+
+
 def knock_limit(turned: str) -> int | None:
     """The turned card's value, or None when it is an ace or a 2 ("il faut faire
     gin pour gagner le coup")."""
@@ -176,28 +181,86 @@ def knock_limit(turned: str) -> int | None:
 
 
 def knock_arrangement(cards: list[str], limit: int | None) -> melds.Arrangement | None:
-    """The knock these 10 cards allow: 8 or 9 cards in melds, the 1 or 2 others
-    totalling less than ``limit``; the lowest such deadwood, or None."""
+    """A knock these 10 cards allow with the least deadwood, or None."""
+    options = knock_arrangements(cards, limit)
+    return options[0] if options else None
+
+
+def _candidate_melds(cards: list[str]) -> list[tuple[int, ...]]:
+    """Every meld these cards can make, as sorted tuples of card indexes:
+    sets of three or four of a rank, runs of three or more in a suit."""
+    out: list[tuple[int, ...]] = []
+    by_rank: dict[str, list[int]] = {}
+    by_suit: dict[str, list[int]] = {}
+    for i, c in enumerate(cards):
+        by_rank.setdefault(c[0], []).append(i)
+        by_suit.setdefault(c[1], []).append(i)
+    for idx in by_rank.values():
+        for size in (3, 4):
+            out.extend(combinations(idx, size))
+    for idx in by_suit.values():
+        for size in range(3, len(idx) + 1):
+            for sub in combinations(idx, size):
+                if melds.is_meld([cards[i] for i in sub], RULES):
+                    out.append(sub)
+    return [tuple(sorted(m)) for m in out]
+
+
+def knock_arrangements(cards: list[str], limit: int | None) -> list[melds.Arrangement]:
+    """Every way these 10 cards knock with the least deadwood: 8 or 9 cards
+    in melds, the 1 or 2 others totalling less than ``limit``. Several
+    arrangements may tie (a card fitting a set or a run): the knocker's melds
+    are his choice, and they decide what the opponent can lay off."""
     if limit is None:
-        return None
-    arr = melds.best_arrangement(cards, RULES)
-    if arr.points == 0 or arr.points >= limit:
-        return None  # gin, or no knock at all (no arrangement does better)
-    if len(arr.deadwood) <= 2:
-        return arr
-    # Rare: the least deadwood has 3+ small cards; look for 1 or 2 cards instead.
-    best: melds.Arrangement | None = None
-    for size in (1, 2):
-        for idx in combinations(range(len(cards)), size):
-            dead = [cards[i] for i in idx]
-            pts = sum(melds.points(c, RULES) for c in dead)
-            if pts >= limit or (best is not None and pts >= best.points):
-                continue
-            rest = [c for i, c in enumerate(cards) if i not in idx]
-            sub = melds.best_arrangement(rest, RULES)
-            if sub.points == 0:
-                best = melds.Arrangement(sub.melds, dead, pts)
-    return best
+        return []
+    candidates = _candidate_melds(cards)
+    found: list[tuple[list[tuple[int, ...]], list[int]]] = []
+
+    def go(free: list[int], chosen: list[tuple[int, ...]], dead: list[int]) -> None:
+        if not free:
+            if 1 <= len(dead) <= 2:
+                found.append((list(chosen), list(dead)))
+            return
+        first, rest = free[0], free[1:]
+        if len(dead) < 2:
+            go(rest, chosen, [*dead, first])
+        for m in candidates:
+            if m[0] == first and all(i in rest for i in m[1:]):
+                go([i for i in rest if i not in m], [*chosen, m], dead)
+
+    go(list(range(len(cards))), [], [])
+    scored = []
+    for chosen, dead in found:
+        pts = sum(melds.points(cards[i], RULES) for i in dead)
+        if pts < limit:
+            scored.append(melds.Arrangement([melds.classify([cards[i] for i in m], RULES) for m in chosen],
+                                            [cards[i] for i in dead], pts))
+    if not scored:
+        return []
+    low = min(a.points for a in scored)
+    return [a for a in scored if a.points == low]
+
+
+def chosen_arrangement(cards: list[str], shown: Any, limit: int) -> melds.Arrangement:
+    """The knocker's own melds (``shown``: lists of cards), checked: legal
+    melds of his cards, the 1 or 2 left totalling less than ``limit``."""
+    if not isinstance(shown, list) or not all(isinstance(m, list) for m in shown):
+        raise IllegalAction("knock melds are a list of melds, each a list of cards")
+    left = list(cards)
+    laid = []
+    for group in shown:
+        for c in group:
+            if c not in left:
+                raise IllegalAction(f"{c!r} is not among the cards you keep (or is in two melds)")
+            left.remove(c)
+        laid.append(melds.classify(group, RULES))
+    pts = sum(melds.points(c, RULES) for c in left)
+    if not left:
+        raise IllegalAction("all your cards form melds: that is gin, not a knock")
+    if len(left) > 2 or pts >= limit:
+        raise IllegalAction(f"to knock, 8 or 9 of your cards must form melds and the 1 or 2 others "
+                            f"total less than {limit}, the turned card's value")
+    return melds.Arrangement(laid, left, pts)
 
 
 def lay_off(hand: list[str], table: list[melds.Meld]) -> tuple[list[dict[str, Any]], melds.Arrangement]:
@@ -268,10 +331,10 @@ class GinEngine(DrawDiscardDeal):
     ACTIONS: ClassVar[dict[str, tuple[str, ...]]] = {
         "draw": ("source",),
         "discard": ("card",),
-        "knock": ("card",),
+        "knock": ("card", "melds"),  # melds optional: the knocker's own arrangement
         "gin": ("card",),  # optional: without it, grand gin
     }
-    OPTIONAL_ARGS = frozenset({"gin"})
+    OPTIONAL_ARGS = frozenset({"gin", "knock"})
     ALREADY_DRAWN = "you have already drawn: now discard (or knock, or gin)"
 
     def __init__(self, cfg: GinConfig, seats: list[dict[str, Any]], button: int,
@@ -343,23 +406,35 @@ class GinEngine(DrawDiscardDeal):
             return self._finish(None, 0, 0, {"ending": "void"})
         return []
 
-    def _knock(self, player: str, card: Any) -> list[Event]:
+    def _knock(self, player: str, card: Any = None, melds: Any = None) -> list[Event]:
+        if card is None:
+            raise IllegalAction("a knock discards a card: knock with card=...")
         card = self._card_to_throw(player, card)
         if self.limit is None:
             raise IllegalAction("the turned card is an ace or a 2: only gin wins this deal")
         rest = list(self.hands[player])
         rest.remove(card)
-        arr = knock_arrangement(rest, self.limit)
-        if arr is None:
-            if melds.min_deadwood(rest, RULES) == 0:
-                raise IllegalAction("all your cards form melds: that is gin, not a knock")
-            raise IllegalAction(
-                f"to knock, 8 or 9 of your cards must form melds and the 1 or 2 others "
-                f"total less than {self.limit}, the turned card's value"
-            )
-        self._throw(player, card)
+        if _min_deadwood(rest) == 0:
+            raise IllegalAction("all your cards form melds: that is gin, not a knock")
         loser = self.other(player)
-        layoffs, opp = lay_off(self.hands[loser], list(arr.melds))
+        if melds is not None:
+            # "il pose sur la table huit ou neuf cartes formant des
+            # combinaisons": which ones is the knocker's choice.
+            arr = chosen_arrangement(rest, melds, self.limit)
+            layoffs, opp = lay_off(self.hands[loser], list(arr.melds))
+        else:
+            options = knock_arrangements(rest, self.limit)
+            if not options:
+                raise IllegalAction(
+                    f"to knock, 8 or 9 of your cards must form melds and the 1 or 2 others "
+                    f"total less than {self.limit}, the turned card's value"
+                )
+            # Left to the table, the knocker shows what is best for him: the
+            # least deadwood, then the melds that leave the opponent the most
+            # points after his lay-offs (then the fewest cards laid off).
+            tried = [(a, *lay_off(self.hands[loser], list(a.melds))) for a in options]
+            arr, layoffs, opp = min(tried, key=lambda t: (-t[2].points, sum(len(x["cards"]) for x in t[1])))
+        self._throw(player, card)
         details: dict[str, Any] = {
             "ending": "knock", "knocker": player, "discard": card,
             "melds": [list(m.cards) for m in arr.melds], "deadwood": list(arr.deadwood),
@@ -378,6 +453,14 @@ class GinEngine(DrawDiscardDeal):
             details["tie"] = opp.points == arr.points
         events: list[Event] = [{"event": "knock", "player": player, "card": card}]
         return events + self._finish(winner, pts, 1, details)
+
+    def act(self, player: str, action: str, **args: Any) -> list[Event]:
+        events = super().act(player, action, **args)
+        if action == "knock" and "melds" not in self.actions[-1]:
+            # The record keeps the melds shown, chosen or not: a replay shows
+            # the same ones whatever the default becomes.
+            self.actions[-1]["melds"] = [list(m) for m in self.outcome["melds"]]
+        return events
 
     def _gin(self, player: str, card: Any = None) -> list[Event]:
         grand = card is None
