@@ -14,18 +14,28 @@ def _read_record(path: str) -> dict:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    """0: replayed; 1: a move the rules refuse (an inconsistent record);
+    2: not a well-formed record (a field of the wrong type, an unknown key,
+    an unreadable file) — never a traceback."""
     from tavern.cards import CardError
-    from tavern.games.base import IllegalAction
+    from tavern.games.base import IllegalAction, RecordError
     from tavern.games.registry import replay
 
     try:
         record = _read_record(args.record)
         out = replay(record)
+    except RecordError as exc:
+        print(json.dumps({"error": str(exc), "field": exc.field}, ensure_ascii=False))
+        return 2
     except (IllegalAction, CardError) as exc:
         print(json.dumps({"error": str(exc)}, ensure_ascii=False))
         return 1
     except (OSError, json.JSONDecodeError) as exc:
         print(json.dumps({"error": f"cannot read the record: {exc}"}, ensure_ascii=False))
+        return 2
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        # A shape no check above foresaw: still a clear refusal, not a traceback.
+        print(json.dumps({"error": f"malformed record ({type(exc).__name__}: {exc})"}, ensure_ascii=False))
         return 2
     print(json.dumps(out, ensure_ascii=False, indent=2))
     return 0

@@ -605,7 +605,7 @@ def test_engine_contract_and_replay_through_the_cli(tmp_path, capsys):
 def test_bad_input_is_refused():
     with pytest.raises(IllegalAction, match="3 to 8"):
         rams.new_deal({}, seats(2), 0, deck=deck32())
-    with pytest.raises(IllegalAction, match="invalid Rams settings"):
+    with pytest.raises(IllegalAction, match="config\\."):
         rams.new_deal({"stakes": "nope"}, seats(3), 0)
     with pytest.raises(IllegalAction, match="carry"):
         rams.new_deal({}, seats(3), 0, carry={"pot": -1})

@@ -60,6 +60,31 @@ class IllegalAction(Exception):
         self.action = action
 
 
+class RecordError(IllegalAction):
+    """A hand record or a config that is not well formed: a field of the
+    wrong type, an unknown key, an impossible value. ``field`` names it
+    (``config.unit``, ``carry.column``); ``tavern replay`` exits with 2."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"{field}: {problem}" if field else problem)
+        self.field = field
+
+
+def no_bool(value: Any) -> Any:
+    """A ``mode="before"`` validator for number fields a strict model would
+    still let ``true`` into (``Literal[1, 2]``: ``True == 1``)."""
+    if isinstance(value, bool):
+        raise ValueError("a number, not true or false")
+    return value
+
+
+def record_error(exc: Any, prefix: str = "") -> RecordError:
+    """The first problem of a pydantic ``ValidationError`` as a :class:`RecordError`."""
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in (prefix, *first.get("loc", ())) if p != "")
+    return RecordError(where, first.get("msg", "invalid"))
+
+
 @runtime_checkable
 class Engine(Protocol):
     """One deal of one game. See the module docstring for how it is created."""

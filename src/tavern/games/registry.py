@@ -6,7 +6,9 @@ import importlib
 from types import ModuleType
 from typing import Any
 
-from tavern.games.base import IllegalAction
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from tavern.games.base import IllegalAction, RecordError, no_bool, record_error
 
 GAMES: dict[str, str] = {
     "ramponneau": "tavern.games.poker.ramponneau",
@@ -27,12 +29,71 @@ def load(game: str) -> ModuleType:
         raise IllegalAction(f"unknown game {game!r}; known: {', '.join(sorted(GAMES))}") from None
 
 
+class _Seat(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    player: str = Field(min_length=1, max_length=40)
+    chips: int = Field(ge=0)
+    post: bool = False  #: a poker player posting the big blind to enter
+
+
+class _Action(BaseModel):
+    """Every action names its player and its kind; its arguments are the game's."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+
+    player: str
+    action: str
+
+
+class HandRecordEnvelope(BaseModel):
+    """What every game's record holds (docs/hand-records.md), checked strictly
+    before the game reads it: no unknown key, no ``true`` for a number."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    format: int = 1
+    game: str
+    config: dict[str, Any] = {}
+    seats: list[_Seat]
+    button: int = Field(ge=0)
+    deck: list[str]
+    reshuffles: list[list[str]] = []
+    carry: dict[str, Any] | None = None
+    actions: list[_Action] = []
+    #: the provably fair shuffle's block (docs/fairness.md), checked by ``tavern verify``
+    fair: dict[str, Any] | None = None
+
+    _numbers = field_validator("format", "button", mode="before")(no_bool)
+
+    @field_validator("format")
+    @classmethod
+    def _format(cls, value: int) -> int:
+        if value != 1:
+            raise ValueError(f"unsupported hand record format {value}")
+        return value
+
+    @field_validator("game")
+    @classmethod
+    def _game(cls, value: str) -> str:
+        if value not in GAMES:
+            raise ValueError(f"unknown game {value!r}; known: {', '.join(sorted(GAMES))}")
+        return value
+
+
+def check_record(record: Any) -> HandRecordEnvelope:
+    """The record's envelope, or :class:`RecordError` naming the bad field."""
+    if not isinstance(record, dict):
+        raise RecordError("", "a hand record is a JSON object")
+    try:
+        return HandRecordEnvelope.model_validate(record)
+    except ValidationError as exc:
+        raise record_error(exc) from None
+
+
 def replay(record: dict[str, Any]) -> dict[str, Any]:
     """Replay a hand record of any game (see ``docs/hand-records.md``)."""
-    if not isinstance(record, dict) or "game" not in record:
-        raise IllegalAction("a hand record is a JSON object with a 'game' field")
-    if record.get("format", 1) != 1:
-        raise IllegalAction(f"unsupported hand record format {record.get('format')!r}")
+    check_record(record)
     # The "fair" block (docs/fairness.md) belongs to the table, not the game:
     # the engine replays the deck it holds, ``tavern verify`` checks the block.
     deal = {k: v for k, v in record.items() if k != "fair"}

@@ -531,7 +531,7 @@ def test_without_the_reshuffle_option_the_stock_is_never_rebuilt():
 
 def test_bad_options_are_refused():
     for config in ({"unit": -1}, {"scoring": "money"}, {"jokers": True}):
-        with pytest.raises(IllegalAction, match="bad table option"):
+        with pytest.raises(IllegalAction, match="config\\."):
             rami.new_deal(config, seats(3), 0)
 
 

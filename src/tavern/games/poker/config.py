@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from tavern.games.base import IllegalAction
+from tavern.games.base import no_bool, record_error
 from tavern.games.poker.betting import Rake
 
 
@@ -22,7 +22,7 @@ class RakeConfig(BaseModel):
     ``no_flop_no_drop``: no rake on a deal that ends in its first betting
     round (before the flop; at draw poker, before the first draw)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     percent: int | float | str = 0
     cap: int | None = Field(default=None, ge=0)
@@ -48,7 +48,7 @@ class RamponneauConfig(BaseModel):
     every player dealt in puts it in the pot before the blinds; 0 at cash
     tables) and the rake."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     small_blind: int = Field(ge=0)
     big_blind: int = Field(ge=1)
@@ -66,12 +66,14 @@ class DrawConfig(BaseModel):
     """Five-card draw: the big blind is the small bet (fixed limit: the big
     bet is twice it); the small blind is half of it, rounded down."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     big_blind: int = Field(ge=1)
     small_blind: int | None = None
     structure: Literal["fixed-limit", "pot-limit", "no-limit"] = "fixed-limit"
     draws: Literal[1, 2] = 1
+
+    _no_bool_draws = field_validator("draws", mode="before")(no_bool)
     rake: RakeConfig = Field(default_factory=lambda: RakeConfig(no_flop_no_drop=False))
 
     @model_validator(mode="after")
@@ -107,9 +109,7 @@ def validate(model: type[BaseModel], config: Any, game: str) -> tuple[Any, dict[
     try:
         cfg = model.model_validate(config)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(x) for x in first["loc"]) or "config"
-        raise IllegalAction(f"{game} config: {where}: {first['msg']}") from None
+        raise record_error(exc, "config") from None
     if len(_CACHE) > 256:
         _CACHE.clear()
     dumped = cfg.model_dump()

@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ValidationError
 
 from tavern.cards import CSPRNG, CardError, RandomSource, check_card, check_deck_order, shuffle
-from tavern.games.base import Event, IllegalAction, LegalAction
+from tavern.games.base import Event, IllegalAction, LegalAction, record_error
 
 
 def parse_config(model: type[BaseModel], config: dict[str, Any] | BaseModel | None) -> BaseModel:
@@ -23,9 +23,7 @@ def parse_config(model: type[BaseModel], config: dict[str, Any] | BaseModel | No
     try:
         return model.model_validate(config or {})
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(x) for x in first["loc"])
-        raise IllegalAction(f"bad table option {where}: {first['msg']}") from None
+        raise record_error(exc, "config") from None
 
 
 def check_seats(seats: list[dict[str, Any]], button: int, lo: int, hi: int, game: str) -> None:

@@ -39,7 +39,7 @@ GAME = "double_rami"
 class DoubleRamiConfig(BaseModel):
     """Table options of Double rami (the stakes are those of Rami français)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     unit: int = Field(1, ge=0)
     scoring: Literal["jetons", "marque"] = "jetons"

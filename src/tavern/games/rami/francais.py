@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from tavern.cards import CSPRNG, CardError, RandomSource, check_deck_order, deck, shuffle
-from tavern.games.base import Event, IllegalAction, LegalAction
+from tavern.games.base import Event, IllegalAction, LegalAction, RecordError
 from tavern.games.rami import melds
 from tavern.games.rami.common import (
     DrawDiscardDeal,
@@ -43,7 +43,7 @@ GAME = "rami"
 class RamiConfig(BaseModel):
     """Table options of Rami français. Every option of the source is here."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     #: Chips per point ("aux jetons": each loser pays points × unit to the winner).
     unit: int = Field(1, ge=0)
@@ -165,16 +165,20 @@ class RamiEngine(DrawDiscardDeal):
     def _read_carry(self, carry: dict[str, Any] | None) -> tuple[dict[str, int], int]:
         """The score sheet carried from the previous deals of the match, and how
         many deals it holds. Only "à la marque" keeps one."""
-        if self.config.scoring != "marque" or not carry:
+        if carry is None:
             return {p: 0 for p in self.players}, 0
-        scores = carry.get("scores") if isinstance(carry, dict) else None
-        deals = carry.get("deals", 0) if isinstance(carry, dict) else None
+        if self.config.scoring != "marque":
+            raise RecordError("carry", "a table playing for chips carries nothing from deal to deal")
+        if not isinstance(carry, dict) or set(carry) - {"scores", "deals"}:
+            raise RecordError("carry", "the carried score sheet is {'scores': {player: points}, 'deals': n}")
+        scores = carry.get("scores")
+        deals = carry.get("deals", 0)
         if not isinstance(scores, dict) or not all(
             isinstance(v, int) and not isinstance(v, bool) for v in scores.values()
         ):
-            raise IllegalAction("the carried score sheet must map players to integer points")
+            raise RecordError("carry.scores", "the carried score sheet must map players to integer points")
         if not isinstance(deals, int) or isinstance(deals, bool) or deals < 0:
-            raise IllegalAction("the carried score sheet must count its deals")
+            raise RecordError("carry.deals", "the carried score sheet must count its deals")
         # A player who joins during a match starts at zero (ruling).
         return {p: scores.get(p, 0) for p in self.players}, deals
 

@@ -30,15 +30,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tavern.cards import CSPRNG, CardError, RandomSource, check_deck_order, deck52, shuffle
-from tavern.games.base import Event, IllegalAction, LegalAction
+from tavern.games.base import Event, IllegalAction, LegalAction, RecordError, record_error
 from tavern.games.rami import melds
-from tavern.games.rami.melds import min_deadwood as _md
 from tavern.games.rami.common import DrawDiscardDeal, check_seats, parse_config, replay_with, settle
+from tavern.games.rami.melds import min_deadwood as _md
 
 GAME = "gin"
 #: "L'as peut suivre le 2 comme le roi ... A l'exception de l'as, qui vaut 15,
@@ -54,7 +54,7 @@ BONUS = 100
 class GinConfig(BaseModel):
     """Table options of Gin rummy."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     #: Chips per point.
     unit: int = Field(1, ge=0)
@@ -67,6 +67,22 @@ class GinConfig(BaseModel):
 
 
 # ------------------------------------------------------------------ the match
+
+
+class _CarriedSheet(BaseModel):
+    """A running match's sheet as the previous deal hands it on."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    players: list[str] = Field(min_length=2, max_length=2)
+    target: int = Field(ge=1)
+    ncols: int = Field(ge=1, le=9)
+    column: int = Field(ge=0)
+    points: dict[str, list[Annotated[int, Field(ge=0)]]]
+    cocottes: dict[str, Annotated[int, Field(ge=0)]]
+    first: list[str | None]
+    lines: list[dict[str, Any]] = []
+    deals: int = Field(0, ge=0)
 
 
 @dataclass
@@ -93,28 +109,31 @@ class MatchSheet:
         )
 
     @classmethod
-    def from_carry(cls, carry: dict[str, Any] | None, players: list[str], cfg: GinConfig) -> MatchSheet:
+    def from_carry(cls, carry: Any, players: list[str], cfg: GinConfig) -> MatchSheet:
         """The carried sheet, or a new one when there is none or it belongs to
-        another pair of players (ruling: a match is between the same two)."""
-        if not carry or sorted(carry.get("players", [])) != sorted(players):
+        another pair of players (ruling: a match is between the same two).
+        A malformed sheet is refused naming the field (``carry.column``…)."""
+        if carry is None:
             return cls.new(players, cfg.column_target, cfg.columns)
         try:
-            sheet = cls(
-                players=list(players),
-                target=int(carry["target"]),
-                ncols=int(carry["ncols"]),
-                column=int(carry["column"]),
-                points={p: [int(x) for x in carry["points"][p]] for p in players},
-                cocottes={p: int(carry["cocottes"][p]) for p in players},
-                first=list(carry["first"]),
-                lines=[dict(x) for x in carry.get("lines", [])],
-                deals=int(carry.get("deals", 0)),
-            )
-        except (KeyError, TypeError, ValueError):
-            raise IllegalAction("the carried gin score sheet is malformed") from None
-        if sheet.over or len(sheet.first) != sheet.ncols:
+            c = _CarriedSheet.model_validate(carry)
+        except ValidationError as exc:
+            raise record_error(exc, "carry") from None
+        if sorted(c.players) != sorted(players):
             return cls.new(players, cfg.column_target, cfg.columns)
-        return sheet
+        if c.ncols != cfg.columns or c.target != cfg.column_target:
+            raise RecordError("carry.ncols", f"the sheet has {c.ncols} columns to {c.target}; "
+                                             f"the table plays {cfg.columns} to {cfg.column_target}")
+        if not 0 <= c.column < c.ncols:
+            raise RecordError("carry.column", f"a running match is in column 0 to {c.ncols - 1}, not {c.column}")
+        for p in players:
+            if len(c.points.get(p, [])) != c.ncols or p not in c.cocottes:
+                raise RecordError(f"carry.points.{p}", f"{c.ncols} columns of points and the cocottes of each player")
+        if len(c.first) != c.ncols or any(f is not None and f not in players for f in c.first):
+            raise RecordError("carry.first", f"one entry per column: who reached {c.target} first, or null")
+        return cls(players=list(players), target=c.target, ncols=c.ncols, column=c.column,
+                   points={p: list(c.points[p]) for p in players}, cocottes={p: c.cocottes[p] for p in players},
+                   first=list(c.first), lines=[dict(x) for x in c.lines], deals=c.deals)
 
     @property
     def over(self) -> bool:

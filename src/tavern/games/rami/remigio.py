@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from tavern.cards import RandomSource, deck
-from tavern.games.base import Event, IllegalAction, LegalAction
+from tavern.games.base import Event, IllegalAction, LegalAction, RecordError
 from tavern.games.rami import melds
 from tavern.games.rami.common import (
     DrawDiscardDeal,
@@ -44,7 +44,7 @@ HAND = 10
 class RemigioConfig(BaseModel):
     """Table options of Remigio."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     #: Chips per point.
     unit: int = Field(1, ge=0)
@@ -268,6 +268,8 @@ def new_deal(
     deck = deck_order_for(comp, deck, rng)
     if reshuffles:
         raise IllegalAction("remigio never rebuilds its stock: the record's reshuffles must be empty")
+    if carry is not None:
+        raise RecordError("carry", "a Remigio deal carries nothing from the previous one")
     return RemigioEngine(cfg, seats, button, list(deck))  # type: ignore[arg-type]
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from tavern.games.base import IllegalAction
+from tavern.games.base import record_error
 
 
 class RamsConfig(BaseModel):
@@ -16,7 +16,7 @@ class RamsConfig(BaseModel):
     into the next pot) or ``"partie"`` (the chip-elimination game "à la partie").
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     stakes: Literal["coup", "partie"] = "coup"
     #: chips per unit ("l'unité de levée").
@@ -51,5 +51,5 @@ def parse_config(config: dict[str, Any] | RamsConfig | None) -> RamsConfig:
         return config
     try:
         return RamsConfig.model_validate(config or {})
-    except Exception as exc:  # pydantic's ValidationError, shown to an admin
-        raise IllegalAction(f"invalid Rams settings: {exc}") from None
+    except ValidationError as exc:
+        raise record_error(exc, "config") from None

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tavern.games.base import IllegalAction
+from tavern.games.base import IllegalAction, RecordError
 
 #: tokens a player receives when he takes part and makes no trick ("reçoit cinq jetons nouveaux").
 RAMS_TOKENS = 5
@@ -35,11 +35,13 @@ def coup_carry(carry: dict[str, Any] | None) -> tuple[int, bool]:
     if carry is None:
         return 0, True
     if not isinstance(carry, dict) or set(carry) - {"pot", "forced"}:
-        raise IllegalAction("a Rams carry 'au coup' is {'pot': chips, 'forced': bool}")
+        raise RecordError("carry", "a Rams carry 'au coup' is {'pot': chips, 'forced': bool}")
     pot = carry.get("pot", 0)
     forced = carry.get("forced", pot == 0)
-    if not isinstance(pot, int) or isinstance(pot, bool) or pot < 0 or not isinstance(forced, bool):
-        raise IllegalAction("a Rams carry 'au coup' is {'pot': chips, 'forced': bool}")
+    if not isinstance(pot, int) or isinstance(pot, bool) or pot < 0:
+        raise RecordError("carry.pot", "whole, non-negative chips")
+    if not isinstance(forced, bool):
+        raise RecordError("carry.forced", "true or false")
     return pot, forced
 
 
@@ -111,7 +113,7 @@ def partie_carry(carry: dict[str, Any] | None, players: list[str], start_tokens:
     if carry is None:
         return {"tokens": {p: start_tokens for p in players}, "out": [], "failed_general": [], "over": False, "loser": None}
     if not isinstance(carry, dict) or not isinstance(carry.get("tokens"), dict):
-        raise IllegalAction("a Rams carry 'à la partie' holds the players' tokens")
+        raise RecordError("carry.tokens", "a Rams carry 'à la partie' holds the players' tokens")
     if carry.get("over"):
         raise IllegalAction("this partie is over; a new one starts without carry")
     state = {

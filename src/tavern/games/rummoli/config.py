@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from tavern.cards import RANKS, CardError, check_card, is_joker
-from tavern.games.base import IllegalAction
+from tavern.games.base import no_bool, record_error
 
 #: Board keys of the two pots that are not pay sections.
 RUMMOLI_POT = "rummoli"
@@ -34,11 +34,11 @@ class PaySection(BaseModel):
       player (``"789"`` is the 7-8-9 section).
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     id: str = Field(min_length=1, max_length=16)
     label: str = ""
-    cards: tuple[str, ...] = ()
+    cards: tuple[str, ...] = Field((), strict=False)  # a JSON list
     ranks: str = ""
 
     @field_validator("cards")
@@ -90,7 +90,7 @@ class BettingOptions(BaseModel):
     size).
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     structure: Literal["no-limit", "pot-limit", "fixed-limit"] = "no-limit"
     bet: int = Field(default=1, ge=1)
@@ -99,15 +99,17 @@ class BettingOptions(BaseModel):
 class RummoliConfig(BaseModel):
     """The validated options of a Rummoli table."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     #: table chips per source "jeton": the ante on each section at every
     #: deal, and the price of one card held when a player goes out or at a
     #: deadlock (the source: one chip).
     unit: int = Field(default=1, ge=1, le=1000)
-    pay_sections: tuple[PaySection, ...] = STANDARD_PAY_SECTIONS
+    pay_sections: tuple[PaySection, ...] = Field(STANDARD_PAY_SECTIONS, strict=False)  # a JSON list
     #: 1: hands shown, best wins the poker pot (default); 2: one betting round.
     poker_method: Literal[1, 2] = 1
+
+    _no_bool_method = field_validator("poker_method", mode="before")(no_bool)
     betting: BettingOptions = BettingOptions()
     #: who gets the chips left on the board when the table closes.
     leftover: Literal["cut", "poker"] = "cut"
@@ -133,5 +135,5 @@ def parse_config(config: dict | RummoliConfig | None) -> RummoliConfig:
         return config
     try:
         return RummoliConfig.model_validate(config or {})
-    except ValueError as exc:
-        raise IllegalAction(f"invalid Rummoli options: {exc}") from None
+    except ValidationError as exc:
+        raise record_error(exc, "config") from None
