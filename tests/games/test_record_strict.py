@@ -116,3 +116,28 @@ def test_a_gin_match_sheet_is_checked(field, change) -> None:
     with pytest.raises(RecordError) as refused:
         registry.replay(gin_record_with_carry(sheet))
     assert refused.value.field == field, str(refused.value)
+
+
+@pytest.mark.parametrize("game", list(CONFIGS))
+def test_every_game_counts_the_refused_action_from_one(game, tmp_path, capsys) -> None:
+    """docs/hand-records.md: a replay's refusal names the action counted from
+    1 in the record's ``actions`` list, in every game."""
+    n = 2 if game == "gin" else 3
+    seats = [{"player": p, "chips": 500} for p in ("ana", "bob", "cid")[:n]]
+    engine = registry.load(game).new_deal(CONFIGS[game], seats, 0, rng=SeededSource(random.Random(4)))
+    first = engine.to_act()[0]
+    legal = engine.legal_actions(first)[0]
+    record = json.loads(json.dumps(engine.record()))
+    good = {k: v for k, v in legal.items() if k == "action"}
+    try:  # a first action the engine takes without arguments, when there is one
+        registry.replay({**record, "actions": [{"player": first, **good}]})
+        record["actions"] = [{"player": first, **good}, {"player": first, "action": "dance"}]
+        expected = "action 2 "
+    except Exception:
+        record["actions"] = [{"player": first, "action": "dance"}]
+        expected = "action 1 "
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record))
+    assert cli(["replay", str(path)]) == 1
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error.startswith(expected + f"({first} dance"), error

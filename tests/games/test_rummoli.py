@@ -602,7 +602,7 @@ def test_partial_and_bad_records():
     assert out["finished"] is False and out["to_act"] == ["A"]
     bad = deal.record()
     bad["actions"].append({"player": "A", "action": "lead", "card": "3c"})
-    with pytest.raises(IllegalAction, match=r"action #4 \(A lead\): you must lead your lowest card"):
+    with pytest.raises(IllegalAction, match=r"action 4 \(A lead\): you must lead your lowest card"):
         rummoli.replay(bad)
     bad = deal.record()
     bad["deck"] = bad["deck"][:-1] + [bad["deck"][0]]

@@ -70,6 +70,13 @@ class RecordError(IllegalAction):
         self.field = field
 
 
+def nth(index: int) -> str:
+    """How a replay's refusal names an action: counted from 1 in the record's
+    ``actions`` list, as people count (docs/hand-records.md), whatever the
+    game: ``action 3``."""
+    return f"action {index + 1}"
+
+
 def no_bool(value: Any) -> Any:
     """A ``mode="before"`` validator for number fields a strict model would
     still let ``true`` into (``Literal[1, 2]``: ``True == 1``)."""

@@ -291,7 +291,7 @@ def test_replay_refuses_an_illegal_action_naming_the_rule():
     e = ramponneau.new_deal(CFG, seats("A", "B"), 0)
     rec = e.record()
     rec["actions"] = [{"player": "A", "action": "call"}, {"player": "B", "action": "raise", "amount": 15}]
-    with pytest.raises(IllegalAction, match=r"action 1 .*at least the previous bet or raise"):
+    with pytest.raises(IllegalAction, match=r"action 2 .*at least the previous bet or raise"):
         ramponneau.replay(rec)
     rec["deck"] = rec["deck"][:-1] + [rec["deck"][0]]
     with pytest.raises(Exception, match="permutation"):

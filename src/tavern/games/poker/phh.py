@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tavern.games.base import IllegalAction
+from tavern.games.base import IllegalAction, nth
 from tavern.games.poker import ramponneau
 from tavern.games.poker.deal import SHOWDOWN
 
@@ -63,7 +63,7 @@ def to_phh(record: dict[str, Any]) -> str:
         try:
             engine.act(who, what, **args)
         except IllegalAction as exc:
-            raise IllegalAction(f"action {k} ({who} {what}): {exc.rule}") from None
+            raise IllegalAction(f"{nth(k)} ({who} {what}): {exc.rule}") from None
         if what == "fold":
             lines.append(f"{p[who]} f")
         elif what in ("check", "call"):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from tavern.cards import CardError, deck52
-from tavern.games.base import IllegalAction
+from tavern.games.base import IllegalAction, nth
 from tavern.games.poker.betting import build_pots
 from tavern.games.poker.deal import SHOWDOWN
 
@@ -45,18 +45,18 @@ def _posts_to_seats(seats: Any, actions: Any, config: Any) -> tuple[Any, Any]:
         a = actions[k]
         seat = by_name.get(a.get("player"))
         if seat is None or seat.get("waiting") or seat.get("post"):
-            raise IllegalAction(f"action {k}: only a seated player dealt in posts, once")
+            raise IllegalAction(f"{nth(k)}: only a seated player dealt in posts, once")
         if a.get("amount") == big:
             seat["post"] = True
         elif isinstance(big, int) and isinstance(small, int) and a.get("amount") == big + small:
             seat["post"] = "both"
         else:
-            raise IllegalAction(f"action {k}: a post to enter is the big blind ({big}), or big and small "
+            raise IllegalAction(f"{nth(k)}: a post to enter is the big blind ({big}), or big and small "
                                 "blinds after missed blinds")
         k += 1
     for j in range(k, len(actions)):
         if isinstance(actions[j], dict) and actions[j].get("action") == "post":
-            raise IllegalAction(f"action {j}: posts come before the first decision of the deal")
+            raise IllegalAction(f"{nth(j)}: posts come before the first decision of the deal")
     return seats, actions[k:]
 
 
@@ -78,7 +78,7 @@ def replay_record(new_deal: Any, record: dict[str, Any]) -> dict[str, Any]:
     skip = len(record["actions"]) - len(actions)
     for k, a in enumerate(actions, start=skip):
         if not isinstance(a, dict) or "player" not in a or "action" not in a:
-            raise IllegalAction(f"action {k}: each action has a player and an action")
+            raise IllegalAction(f"{nth(k)}: each action has a player and an action")
         args = {key: v for key, v in a.items() if key not in ("player", "action")}
         try:
             if a["action"] == "protect":
@@ -86,7 +86,7 @@ def replay_record(new_deal: Any, record: dict[str, Any]) -> dict[str, Any]:
             else:
                 engine.act(a["player"], a["action"], **args)
         except IllegalAction as exc:
-            raise IllegalAction(f"action {k} ({a['player']} {a['action']}): {exc.rule}",
+            raise IllegalAction(f"{nth(k)} ({a['player']} {a['action']}): {exc.rule}",
                                 player=a["player"], action=a["action"]) from None
     while engine.phase == SHOWDOWN:
         p = engine.to_act()[0]

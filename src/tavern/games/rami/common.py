@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ValidationError
 
 from tavern.cards import CSPRNG, CardError, RandomSource, check_card, check_deck_order, shuffle
-from tavern.games.base import Event, IllegalAction, LegalAction, record_error
+from tavern.games.base import Event, IllegalAction, LegalAction, nth, record_error
 
 
 def parse_config(model: type[BaseModel], config: dict[str, Any] | BaseModel | None) -> BaseModel:
@@ -88,11 +88,15 @@ def replay_with(new_deal: Callable[..., Any], game: str, record: dict[str, Any])
         reshuffles=record.get("reshuffles") or [],
         carry=record.get("carry"),
     )
-    for a in record.get("actions", []):
+    for i, a in enumerate(record.get("actions", [])):
         if not isinstance(a, dict) or "player" not in a or "action" not in a:
-            raise IllegalAction("each action needs a player and an action name")
+            raise IllegalAction(f"{nth(i)} needs a player and an action name")
         args = {k: v for k, v in a.items() if k not in ("player", "action")}
-        engine.act(a["player"], a["action"], **args)
+        try:
+            engine.act(a["player"], a["action"], **args)
+        except IllegalAction as exc:
+            raise IllegalAction(f"{nth(i)} ({a['player']} {a['action']}): {exc.rule}",
+                                player=a["player"], action=a["action"]) from None
     if not engine.over:
         return {
             "finished": False,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from tavern.cards import CSPRNG, RandomSource, check_deck_order, deck32, shuffle
-from tavern.games.base import IllegalAction
+from tavern.games.base import IllegalAction, nth
 from tavern.games.rams.config import RamsConfig, parse_config
 from tavern.games.rams.engine import RamsEngine
 
@@ -84,12 +84,12 @@ def replay(record: dict[str, Any]) -> dict[str, Any]:
     )
     for i, a in enumerate(record["actions"]):
         if not isinstance(a, dict) or "player" not in a or "action" not in a:
-            raise IllegalAction(f"action {i} needs 'player' and 'action'")
+            raise IllegalAction(f"{nth(i)} needs 'player' and 'action'")
         args = {k: v for k, v in a.items() if k not in ("player", "action")}
         try:
             engine.act(a["player"], a["action"], **args)
         except IllegalAction as exc:
-            raise IllegalAction(f"action {i} ({a['player']} {a['action']}): {exc.rule}") from None
+            raise IllegalAction(f"{nth(i)} ({a['player']} {a['action']}): {exc.rule}") from None
     out = engine.result()
     return {
         "game": "rams",

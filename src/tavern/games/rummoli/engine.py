@@ -21,7 +21,7 @@ import copy
 from typing import Any
 
 from tavern.cards import CardError, check_deck_order, deck52, shuffle
-from tavern.games.base import Event, IllegalAction, LegalAction
+from tavern.games.base import Event, IllegalAction, LegalAction, nth
 from tavern.games.rummoli.board import board_from_carry, pay_what_he_has
 from tavern.games.rummoli.config import POKER_POT, RummoliConfig, parse_config
 from tavern.games.rummoli.poker_phase import best_five, split
@@ -388,14 +388,14 @@ def replay(record: dict[str, Any]) -> dict[str, Any]:
     actions = record.get("actions") or []
     for i, a in enumerate(actions):
         if not isinstance(a, dict) or "player" not in a or "action" not in a:
-            raise IllegalAction(f"action #{i + 1} needs a 'player' and an 'action'")
+            raise IllegalAction(f"{nth(i)} needs a 'player' and an 'action'")
         if deal.over:
-            raise IllegalAction(f"action #{i + 1} comes after the end of the deal")
+            raise IllegalAction(f"{nth(i)} comes after the end of the deal")
         args = {k: v for k, v in a.items() if k not in ("player", "action")}
         try:
             deal.act(a["player"], a["action"], **args)
         except IllegalAction as exc:
-            raise IllegalAction(f"action #{i + 1} ({a['player']} {a['action']}): {exc.rule}") from None
+            raise IllegalAction(f"{nth(i)} ({a['player']} {a['action']}): {exc.rule}") from None
     out: dict[str, Any] = {
         "finished": deal.over,
         "chips": dict(deal.chips),
