@@ -41,7 +41,7 @@ def test_seed_builds_the_demo_world_and_running_it_twice_changes_nothing(session
 def test_the_seeded_tables_can_deal(session_factory):
     """The demo tables' configurations are accepted by their game engines,
     through the table runtime's own mapping (a deal starts, someone acts)."""
-    from tavern.games.registry import load
+    from tavern.games.registry import load, spec
     from tavern.tables.bank import SqlBank
     from tavern.tables.engine_config import engine_config
 
@@ -52,7 +52,7 @@ def test_the_seeded_tables_can_deal(session_factory):
     assert len(ids) == len(GAMES)
     for table_id in ids:
         info = bank.table_info(table_id)
-        fewest = taverns.NEEDS[info.game].seats[0]
+        fewest = spec(info.game).min_players
         deal = load(info.game).new_deal(
             engine_config(info), [{"player": p, "chips": 200} for p in "ABCDEFGH"[:fewest]], 0
         )

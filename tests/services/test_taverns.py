@@ -166,7 +166,8 @@ def test_cave_bounds_default_to_10_and_100_big_blinds_and_may_only_narrow(sessio
         ({"stakes": {"small_blind": 3, "big_blind": 2}}, "small blind cannot be more"),
         ({"stakes": {"small_blind": 1, "big_blind": 2.5}}, "whole number"),
         ({"action_timer_seconds": 1}, "Temps pour jouer : au moins 5"),
-        ({"game": "draw", "stakes": {"small_bet": 2}, "seats": 6, "variant": "spread"}, "fixed-limit, pot-limit, no-limit"),
+        ({"game": "draw", "stakes": {"small_bet": 2}, "seats": 6, "variant": "spread"},
+         "Le Draw Poker se joue en fixed-limit, en pot-limit, en no-limit"),
     ],
 )
 def test_table_settings_are_validated(change, message, db_url):
@@ -176,8 +177,10 @@ def test_table_settings_are_validated(change, message, db_url):
 
 def test_seat_limits_follow_each_game(db_url):
     """Ramponneau 2–10, draw 2–8, rami 2–5, gin 2, Rummoli 3–8, Rams 3–8, Remigio up to 12."""
-    assert set(taverns.NEEDS) == set(GAMES)
-    limits = {g: n.seats for g, n in taverns.NEEDS.items()}
+    from tavern.games.registry import specs
+
+    assert set(specs()) == set(GAMES)
+    limits = {g: spec.seats for g, spec in specs().items()}
     assert limits == {
         "ramponneau": (2, 10), "draw": (2, 8), "rami": (2, 5), "double_rami": (2, 5),
         "remigio": (2, 12), "gin": (2, 2), "rummoli": (3, 8), "rams": (3, 8),

@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tavern.games.base import IllegalAction, RecordError, no_bool, record_error
+from tavern.games.spec import GameSpec
 
 GAMES: dict[str, str] = {
     "ramponneau": "tavern.games.poker.ramponneau",
@@ -27,6 +28,23 @@ def load(game: str) -> ModuleType:
         return importlib.import_module(GAMES[game])
     except KeyError:
         raise IllegalAction(f"unknown game {game!r}; known: {', '.join(sorted(GAMES))}") from None
+
+
+def spec(game: str) -> GameSpec:
+    """What the house knows of ``game`` (its module's ``SPEC``)."""
+    return load(game).SPEC  # type: ignore[no-any-return]
+
+
+def specs() -> dict[str, GameSpec]:
+    """Every registered game's spec, in the registry's order."""
+    return {name: spec(name) for name in GAMES}
+
+
+def register(name: str, module: str) -> None:
+    """Add a game: its name and the module holding its engine and ``SPEC``
+    (the registry line of docs/architecture.md "Adding a game"; tests use it
+    for a game of their own)."""
+    GAMES[name] = module
 
 
 class _Seat(BaseModel):

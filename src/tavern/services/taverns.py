@@ -22,14 +22,14 @@ Rulings where the rules leave it open (also in docs):
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
+from tavern.games import registry
 from tavern.games.registry import GAMES
 from tavern.services import ledger
 from tavern.settings import get_settings
@@ -40,40 +40,8 @@ class TavernError(ValueError):
     """A refused tavern operation, in words the owner understands."""
 
 
-# --- what each game needs from a table --------------------------------------
+# --- what each game needs from a table: its spec (games/spec.py) ---------
 
-
-@dataclass(frozen=True)
-class GameNeeds:
-    seats: tuple[int, int]
-    deck_kind: str
-    stakes: tuple[str, ...]  #: required positive integer stakes
-    big_blind: Callable[[dict[str, int]], int]  #: the cave's reference stake
-    decks: Callable[[int, dict[str, Any]], int] = field(default=lambda seats, options: 1)
-
-
-def _remigio_decks(seats: int, options: dict[str, Any]) -> int:
-    if seats >= 9:
-        return 4
-    if seats >= 6:
-        return 3
-    return 2 if options.get("two_decks") else 1
-
-
-NEEDS: dict[str, GameNeeds] = {
-    "ramponneau": GameNeeds((2, 10), "deck52", ("small_blind", "big_blind"), lambda s: s["big_blind"]),
-    "draw": GameNeeds((2, 8), "deck52", ("small_bet",), lambda s: s["small_bet"]),
-    "rami": GameNeeds((2, 5), "deck52", ("unit",), lambda s: 10 * s["unit"]),
-    "double_rami": GameNeeds((2, 5), "deck52", ("unit",), lambda s: 10 * s["unit"], lambda n, o: 2),
-    "remigio": GameNeeds((2, 12), "deck52", ("unit",), lambda s: 10 * s["unit"], _remigio_decks),
-    "gin": GameNeeds((2, 2), "deck52", ("unit",), lambda s: 10 * s["unit"], lambda n, o: 2),
-    "rummoli": GameNeeds((3, 8), "deck52", ("unit",), lambda s: 9 * s["unit"]),
-    "rams": GameNeeds((3, 8), "deck32", ("unit",), lambda s: 5 * s["unit"]),
-}
-assert set(NEEDS) == set(GAMES), "every registered game needs its table requirements"
-
-#: Draw poker's betting structures, as the table's variant ("" = fixed limit).
-DRAW_STRUCTURES = ("", "fixed-limit", "pot-limit", "no-limit")
 
 ITEM_NAMES = {"deck52": "Jeu de 52 cartes (et 2 jokers)", "deck32": "Jeu de 32 cartes"}
 
@@ -103,30 +71,31 @@ class TableSettings(BaseModel):
         settings = get_settings()
         if self.game not in GAMES:
             raise ValueError(f"unknown game {self.game!r}; known: {', '.join(sorted(GAMES))}")
-        needs = NEEDS[self.game]
-        lo, hi = needs.seats
+        game = registry.spec(self.game)
+        lo, hi = game.seats
         if self.seats is None:
-            self.seats = default_seats(self.game)
-        if self.game != "draw" and self.variant:
-            # Only Draw poker has structures to choose (RULES.md); Rami with
-            # "pot-limit" used to be accepted and meant nothing.
-            raise ValueError("Ce jeu n'a pas de variante (seul le Draw Poker en a) : laissez le champ Variante vide")
+            self.seats = game.default_seats()
+        if self.variant not in game.variants:
+            if game.variants == ("",):
+                # Only Draw poker has structures to choose (RULES.md); Rami with
+                # "pot-limit" used to be accepted and meant nothing.
+                raise ValueError("Ce jeu n'a pas de variante (seul le Draw Poker en a) : laissez le champ Variante vide")
+            # RULES.md: "Structures: fixed limit …, pot limit …, no limit."
+            raise ValueError(f"Le {game.label} se joue en {', en '.join(v for v in game.variants if v)} (champ Variante).")
         if not lo <= self.seats <= hi:
             raise ValueError(f"{self.game} is played by {lo} to {hi} players")
-        for key in needs.stakes:
+        for key in game.stakes:
             value = self.stakes.get(key)
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
                 raise ValueError(f"the stake {key!r} must be a whole number of chips above 0")
-        if self.game == "ramponneau" and self.stakes["small_blind"] > self.stakes["big_blind"]:
-            raise ValueError("the small blind cannot be more than the big blind")
-        if self.game == "draw" and self.variant not in DRAW_STRUCTURES:
-            # RULES.md: "Structures: fixed limit …, pot limit …, no limit."
-            raise ValueError(f"draw poker is played {', '.join(DRAW_STRUCTURES[1:])}")
+        problem = game.check_stakes(self.stakes)
+        if problem:
+            raise ValueError(problem)
         if not 0 <= self.rake_percent <= settings.max_rake_percent:
             raise ValueError(f"the rake is between 0 and {settings.max_rake_percent} %")
         if self.rake_cap is not None and self.rake_cap < 0:
             raise ValueError("the rake cap cannot be negative")
-        bb = needs.big_blind(self.stakes)
+        bb = game.cave_unit(self.stakes)
         low, high = settings.buy_in_min_bb * bb, settings.buy_in_max_bb * bb
         self.buy_in_min = low if self.buy_in_min is None else self.buy_in_min
         self.buy_in_max = high if self.buy_in_max is None else self.buy_in_max
@@ -140,18 +109,17 @@ class TableSettings(BaseModel):
     @property
     def decks_needed(self) -> int:
         assert self.seats is not None  # set by the validator
-        return NEEDS[self.game].decks(self.seats, self.options)
+        return registry.spec(self.game).decks(self.seats, self.options)
 
     @property
     def deck_kind(self) -> str:
-        return NEEDS[self.game].deck_kind
+        return registry.spec(self.game).deck_kind
 
 
 def default_seats(game: str) -> int:
     """Seats a new table of ``game`` gets when the owner says nothing: six,
     or the most the game takes (Gin is played by two, Rami by up to five)."""
-    lo, hi = NEEDS[game].seats
-    return max(lo, min(hi, 6))
+    return registry.spec(game).default_seats()
 
 
 #: The owner's fields as the form names them, for the refusals.

@@ -22,12 +22,11 @@ from tavern import fair
 from tavern.cards import CSPRNG, CardError, RandomSource
 from tavern.games import registry
 from tavern.games.base import Engine, IllegalAction
-from tavern.services.taverns import NEEDS
 from tavern.tables.bank import SETTLEMENTS, SqlBank, TableInfo
 from tavern.tables.broadcast import SPECTATORS, Broadcaster
 from tavern.tables.closing import share_carry
 from tavern.tables.engine_config import engine_config
-from tavern.tables.seating import BLIND_GAMES, SeatState, choose_lineup
+from tavern.tables.seating import SeatState, choose_lineup
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +79,8 @@ class TableActor:
         self.grace = grace
         self.time_bank = time_bank
         self.module = registry.load(info.game)
-        self.min_players = NEEDS[info.game].seats[0]
+        self.game = registry.spec(info.game)  #: what the table knows of its game
+        self.min_players = self.game.min_players
         self.seats: dict[int, SeatState] = {}
         self.engine: Engine | None = None
         self.dealt: dict[str, SeatState] = {}  #: players of the current deal
@@ -271,7 +271,7 @@ class TableActor:
         # any, as the runtime tests do, counts as one).
         state = SeatState(seat, user_id, username, chips, connections=max(1, self.sockets[username]),
                           time_bank=self.time_bank,
-                          owes_big_blind=self.info.game in BLIND_GAMES)
+                          owes_big_blind=self.game.blinds)
         state.extra["hands"] = await asyncio.to_thread(self.bank.hands_info, user_id, self.info.tavern_id)
         self.seats[seat] = state
         return {"seat": seat, "chips": chips}
@@ -318,7 +318,7 @@ class TableActor:
         seat = self._seat_of(username)
         if seat.sitting_out:
             await asyncio.to_thread(self.bank.set_sitting_out, self.info.id, seat.user_id, False)
-            seat.owes_big_blind = self.info.game in BLIND_GAMES
+            seat.owes_big_blind = self.game.blinds
         seat.sitting_out = False
         seat.timeouts = 0
         seat.post_now = bool(post)
@@ -466,8 +466,8 @@ class TableActor:
         """Draw poker: "A player who loses the connection is treated as all-in for
         the rest of that hand — a protection allowed a limited number of times a
         day". The table decides after a grace period to reconnect."""
-        if (self.info.game != "draw" or seat.connections or seat.disconnected_at is None
-                or seat.name in self.protected or not hasattr(self.engine, "protect")):
+        if (not self.game.disconnect_protection or seat.connections or seat.disconnected_at is None
+                or seat.name in self.protected):
             return False
         if self.clock() - seat.disconnected_at < self.grace:
             return False
@@ -487,7 +487,7 @@ class TableActor:
             s.notice = None if not s.sitting_out and not s.timeouts else s.notice
         refused: dict[str, str] = {}
         while True:
-            lineup = choose_lineup(self.info.game, [s for s in self._ready() if s.name not in refused],
+            lineup = choose_lineup(self.game, [s for s in self._ready() if s.name not in refused],
                                    self.button_seat, self.min_players)
             if lineup is None:
                 return bool(refused)
@@ -606,7 +606,7 @@ class TableActor:
         if dealer_seat is None and seated:  # restarted since the last deal
             dealer = await asyncio.to_thread(self.bank.last_dealer, self.info.id)
             dealer_seat = next((n for n, name in seated.items() if name == dealer), None)
-        awards, how = share_carry(self.info.game, self.module, self.carry, engine_config(self.info), seated,
+        awards, how = share_carry(self.game, self.carry, engine_config(self.info), seated,
                                   dealer_seat, self.rng)
         by_seat = sorted(self.seats.values(), key=lambda s: s.seat_no)
         record = {"game": self.info.game, "closing": True,
@@ -639,7 +639,7 @@ class TableActor:
         await self.broadcaster.publish(self.info.id, {SPECTATORS: text, **{p: text for p in players}})
 
     def _carried(self, carry: dict[str, Any] | None) -> int:
-        count = getattr(self.module, "carried_chips", None)
+        count = self.game.carried_chips
         return count(carry) if count is not None else 0
 
     # --- views ----------------------------------------------------------------
@@ -648,12 +648,13 @@ class TableActor:
         now = self.clock()
         return {
             "id": self.info.id, "name": self.info.name, "game": self.info.game, "variant": self.info.variant,
+            "label": self.game.label, "view": self.game.view,
             "stakes": self.info.stakes, "buy_in": [self.info.buy_in_min, self.info.buy_in_max],
             "seats": self.info.seats, "timer": self.info.action_timer_seconds,
             "button_seat": self.button_seat, "deal_no": self.deals, "closed": self.closed,
             "players": [
                 {"seat": s.seat_no, "name": s.name, "chips": s.chips, "sitting_out": s.sitting_out,
-                 "waiting": s.owes_big_blind and self.info.game in BLIND_GAMES and s.name not in self.dealt,
+                 "waiting": s.owes_big_blind and self.game.blinds and s.name not in self.dealt,
                  "connected": s.connections > 0, "in_deal": s.name in self.dealt and self.engine is not None}
                 for s in sorted(self.seats.values(), key=lambda s: s.seat_no)
             ],

@@ -22,9 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tavern.cards import RandomSource
-
-#: Games whose play (and so whose sharing order) turns to the right.
-RIGHT_HANDED = frozenset({"rams"})
+from tavern.games.spec import GameSpec
 
 
 def order_from_dealer(seat_nos: Sequence[int], dealer_seat: int | None, *, right: bool) -> list[int]:
@@ -51,21 +49,17 @@ def share_equally(total: int, players_in_order: Sequence[str]) -> dict[str, int]
     return {p: share + (1 if i < rest else 0) for i, p in enumerate(players)}
 
 
-def share_carry(game: str, module: Any, carry: dict[str, Any] | None, options: dict[str, Any],
+def share_carry(game: GameSpec, carry: dict[str, Any] | None, options: dict[str, Any],
                 seated: dict[int, str], dealer_seat: int | None,
                 rng: RandomSource | None = None) -> tuple[dict[str, int], dict[str, Any]]:
     """Who receives the carried chips: ``({player: chips}, how)``, ``how``
     saying the method (and the cards cut or dealt, for the archive).
     ``seated`` maps seat numbers to players; nothing to share gives ``({}, {})``."""
-    count = getattr(module, "carried_chips", None)
-    total = count(carry) if count is not None else 0
+    total = game.carried_chips(carry) if game.carried_chips is not None else 0
     if total <= 0 or not seated:
         return {}, {}
-    order = [seated[n] for n in order_from_dealer(list(seated), dealer_seat, right=game in RIGHT_HANDED)]
-    if game == "rummoli":
-        out = module.close_table(carry, order, options.get("leftover", "cut"), rng=rng)
-        awards = {p: a for p, a in out["awards"].items() if a}
-        return awards, {"method": out["method"], "total": out["total"], "winners": out["winners"],
-                        "cards": out["cards"], "deck": out["deck"], "order": order}
+    order = [seated[n] for n in order_from_dealer(list(seated), dealer_seat, right=game.turns_right)]
+    if game.share_carry is not None:  # the game's own way (Rummoli's board)
+        return game.share_carry(carry, order, options, rng)
     awards = {p: a for p, a in share_equally(total, order).items() if a}
     return awards, {"method": "equal", "total": total, "order": order}

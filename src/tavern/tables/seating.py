@@ -11,11 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-#: Games whose players owe a big blind to enter or come back.
-BLIND_GAMES = frozenset({"ramponneau", "draw"})
-#: Games that turn to the right: the deal passes to the dealer's right
-#: (RULES.md, Rams: "play turns to the right of the dealer").
-RIGHT_GAMES = frozenset({"rams"})
+from tavern.games.spec import GameSpec
 
 
 @dataclass
@@ -77,15 +73,16 @@ def _blind_seats(players: list[SeatState], button: int) -> tuple[int, int]:
     return (button + 1) % n, (button + 2) % n
 
 
-def choose_lineup(game: str, ready: list[SeatState], last_button_seat: int | None,
+def choose_lineup(game: GameSpec, ready: list[SeatState], last_button_seat: int | None,
                   min_players: int) -> Lineup | None:
     """The next deal's lineup among ``ready`` players (seated, sitting in, with
     chips, hands left), or ``None`` when too few can play."""
     ready = sorted(ready, key=lambda s: s.seat_no)
-    if game not in BLIND_GAMES:
+    if not game.blinds:  # whose players owe no big blind to enter or come back
         if len(ready) < min_players:
             return None
-        next_dealer = _before if game in RIGHT_GAMES else _after
+        # RULES.md, Rams: "play turns to the right of the dealer".
+        next_dealer = _before if game.turns_right else _after
         button = next_dealer([s.seat_no for s in ready], last_button_seat)
         return Lineup(ready, button, frozenset())
 

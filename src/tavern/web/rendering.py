@@ -10,6 +10,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from tavern.games import registry
 from tavern.web.session import get_session
 
 # templates/ and static/ ship inside the package (package data), so a normal
@@ -20,16 +21,8 @@ STATIC_DIR = _WEB / "static"
 
 templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
 
-GAME_LABELS = {
-    "ramponneau": "Ramponneau",
-    "draw": "Draw Poker",
-    "rami": "Rami",
-    "double_rami": "Double rami",
-    "remigio": "Remigio",
-    "gin": "Gin rami",
-    "rummoli": "Rummoli",
-    "rams": "Rams",
-}
+#: Each game's French name, from its spec (games/spec.py).
+GAME_LABELS = {name: spec.label for name, spec in registry.specs().items()}
 templates.env.globals["GAME_LABELS"] = GAME_LABELS
 
 

@@ -25,6 +25,7 @@ from tavern.games.poker.config import DrawConfig, validate
 from tavern.games.poker.deal import DRAW, PokerDeal, check_seats
 from tavern.games.poker.evaluator import rank
 from tavern.games.poker.records import replay_record
+from tavern.games.spec import GameSpec, TableTerms
 
 GAME = "draw"
 MIN_SEATS, MAX_SEATS = 2, 8
@@ -186,3 +187,25 @@ def replay(record: dict[str, Any]) -> dict[str, Any]:
 
 def deck_composition(config: dict[str, Any], n_players: int) -> list[str]:
     return deck52()
+
+
+#: The owner's structures (RULES.md "Structures"), "" meaning fixed limit.
+STRUCTURES = ("", "fixed-limit", "pot-limit", "no-limit")
+
+
+def _engine_config(terms: TableTerms) -> dict[str, Any]:
+    # Blinds: "big blind = the small bet; small blind = half of it".
+    config: dict[str, Any] = {**terms.options, **terms.stakes}
+    config["big_blind"] = terms.stakes.get("small_bet", terms.stakes.get("big_blind"))
+    config.pop("small_bet", None)
+    if terms.variant:
+        config.setdefault("structure", terms.variant)
+    config["rake"] = {"percent": terms.rake_percent, "cap": terms.rake_cap, "no_flop_no_drop": False}
+    return config
+
+
+SPEC = GameSpec(
+    name=GAME, label="Draw Poker", rules="draw-poker", seats=(2, 8), deck_kind="deck52",
+    stakes=("small_bet",), cave_unit=lambda s: s["small_bet"], variants=STRUCTURES,
+    blinds=True, disconnect_protection=True, engine_config=_engine_config, view="poker",
+)

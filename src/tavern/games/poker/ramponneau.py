@@ -16,6 +16,7 @@ from tavern.games.poker.config import RamponneauConfig, validate
 from tavern.games.poker.deal import SHOWDOWN, PokerDeal, check_seats
 from tavern.games.poker.evaluator import rank7
 from tavern.games.poker.records import replay_record
+from tavern.games.spec import GameSpec, TableTerms
 
 GAME = "ramponneau"
 MIN_SEATS, MAX_SEATS = 2, 10
@@ -82,3 +83,21 @@ def deck_composition(config: dict[str, Any], n_players: int) -> list[str]:
 
 
 __all__ = ["SHOWDOWN", "Ramponneau", "deck_composition", "new_deal", "replay"]
+
+
+def _engine_config(terms: TableTerms) -> dict[str, Any]:
+    return {**terms.options, **terms.stakes,
+            "rake": {"percent": terms.rake_percent, "cap": terms.rake_cap, "no_flop_no_drop": terms.no_flop_no_drop}}
+
+
+def _check_stakes(stakes: Any) -> str | None:
+    if stakes["small_blind"] > stakes["big_blind"]:
+        return "the small blind cannot be more than the big blind"
+    return None
+
+
+SPEC = GameSpec(
+    name=GAME, label="Ramponneau", rules="ramponneau", seats=(2, 10), deck_kind="deck52",
+    stakes=("small_blind", "big_blind"), cave_unit=lambda s: s["big_blind"],
+    blinds=True, engine_config=_engine_config, check_stakes=_check_stakes, view="poker",
+)

@@ -32,6 +32,7 @@ from tavern.games.base import Event, IllegalAction, LegalAction
 from tavern.games.rami import melds
 from tavern.games.rami.common import parse_config, replay_with
 from tavern.games.rami.francais import RamiEngine, TableMeld, build
+from tavern.games.spec import GameSpec
 
 GAME = "double_rami"
 
@@ -208,3 +209,9 @@ def new_deal(
 def replay(record: dict[str, Any]) -> dict[str, Any]:
     """Replay a ``double_rami`` hand record (``tavern replay``)."""
     return replay_with(new_deal, GAME, record)
+
+
+SPEC = GameSpec(
+    name=GAME, label="Double rami", rules="double-rami", seats=(2, 5), deck_kind="deck52",
+    stakes=("unit",), cave_unit=lambda s: 10 * s["unit"], decks=lambda n, options: 2, view="rami",
+)

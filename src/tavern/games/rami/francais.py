@@ -36,6 +36,7 @@ from tavern.games.rami.common import (
     settle,
     take_cards,
 )
+from tavern.games.spec import GameSpec
 
 GAME = "rami"
 
@@ -482,3 +483,9 @@ def new_deal(
 def replay(record: dict[str, Any]) -> dict[str, Any]:
     """Replay a ``rami`` hand record (``tavern replay``)."""
     return replay_with(new_deal, GAME, record)
+
+
+SPEC = GameSpec(
+    name=GAME, label="Rami", rules="rami", seats=(2, 5), deck_kind="deck52",
+    stakes=("unit",), cave_unit=lambda s: 10 * s["unit"], view="rami",
+)

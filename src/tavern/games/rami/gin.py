@@ -39,6 +39,7 @@ from tavern.games.base import Event, IllegalAction, LegalAction, RecordError, re
 from tavern.games.rami import melds
 from tavern.games.rami.common import DrawDiscardDeal, check_seats, parse_config, replay_with, settle
 from tavern.games.rami.melds import min_deadwood as _md
+from tavern.games.spec import GameSpec
 
 GAME = "gin"
 #: "L'as peut suivre le 2 comme le roi ... A l'exception de l'as, qui vaut 15,
@@ -615,3 +616,9 @@ __all__ = [
     "new_deal",
     "replay",
 ]
+
+
+SPEC = GameSpec(
+    name=GAME, label="Gin rami", rules="gin-rummy", seats=(2, 2), deck_kind="deck52",
+    stakes=("unit",), cave_unit=lambda s: 10 * s["unit"], decks=lambda n, options: 2, view="rami",
+)

@@ -36,6 +36,7 @@ from tavern.games.rami.common import (
     replay_with,
     settle,
 )
+from tavern.games.spec import GameSpec
 
 GAME = "remigio"
 HAND = 10
@@ -275,3 +276,18 @@ def new_deal(
 
 def replay(record: dict[str, Any]) -> dict[str, Any]:
     return replay_with(new_deal, GAME, record)
+
+
+def _remigio_decks(seats: int, options: Any) -> int:
+    """Decks a table uses: more players, more decks (docs/games/remigio.md)."""
+    if seats >= 9:
+        return 4
+    if seats >= 6:
+        return 3
+    return 2 if options.get("two_decks") else 1
+
+
+SPEC = GameSpec(
+    name=GAME, label="Remigio", rules="remigio", seats=(2, 12), deck_kind="deck52",
+    stakes=("unit",), cave_unit=lambda s: 10 * s["unit"], decks=_remigio_decks, view="rami",
+)

@@ -13,8 +13,9 @@ from tavern.cards import CSPRNG, RandomSource, check_deck_order, deck32, shuffle
 from tavern.games.base import IllegalAction, nth
 from tavern.games.rams.config import RamsConfig, parse_config
 from tavern.games.rams.engine import RamsEngine
+from tavern.games.spec import GameSpec
 
-__all__ = ["RamsConfig", "RamsEngine", "carried_chips", "deck_composition", "new_deal", "replay"]
+__all__ = ["SPEC", "RamsConfig", "RamsEngine", "carried_chips", "deck_composition", "new_deal", "replay"]
 
 
 def carried_chips(carry: dict[str, Any] | None) -> int:
@@ -102,3 +103,11 @@ def replay(record: dict[str, Any]) -> dict[str, Any]:
         "carry": out["carry"],
         **({"tokens": out["tokens"], "loser": out["loser"]} if "tokens" in out else {}),
     }
+
+
+# RULES.md, Rams: "play turns to the right of the dealer".
+SPEC = GameSpec(
+    name="rams", label="Rams", rules="rams", seats=(3, 8), deck_kind="deck32",
+    stakes=("unit",), cave_unit=lambda s: 5 * s["unit"], turns_right=True,
+    carried_chips=carried_chips, view="rams",
+)

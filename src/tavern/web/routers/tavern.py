@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from tavern.games import registry
 from tavern.games.registry import GAMES
 from tavern.services import ledger, taverns
 from tavern.store.models import Inventory, Seat, Tavern
@@ -23,7 +24,7 @@ from tavern.tables.actor import CommandError
 from tavern.web.csrf import csrf_protect
 from tavern.web.deps import MAX_AMOUNT, MAX_ID, CurrentUser, Id, act, form_fields, owned_tavern, read_db, require_user
 from tavern.web.french import french
-from tavern.web.rendering import GAME_LABELS, render
+from tavern.web.rendering import render
 from tavern.web.routers.village import TableBrief, brief
 from tavern.web.session import get_session
 
@@ -177,9 +178,8 @@ def table_form_data(form: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     if game not in GAMES:
         problems.append("Jeu : choisissez un jeu de la liste.")
         return {}, problems
-    needs = taverns.NEEDS[game]
     stakes = {}
-    for key in needs.stakes:
+    for key in registry.spec(game).stakes:
         stakes[key] = _form_int(form.get(key), STAKE_LABELS.get(key, key), problems)
     data: dict[str, Any] = {
         "game": game,
@@ -204,8 +204,8 @@ def _manage_page(request: Request, db: Session, user: CurrentUser, tavern: Taver
                  errors: list[str] | None = None, form: dict[str, Any] | None = None,
                  status: int = 200) -> Response:
     return render(request, "tavern_manage.html", {
-        "tavern": manage_out(db, user, tavern), "games": GAMES, "game_labels": GAME_LABELS,
-        "needs": taverns.NEEDS, "item_names": taverns.ITEM_NAMES,
+        "tavern": manage_out(db, user, tavern), "games": registry.specs(),
+        "item_names": taverns.ITEM_NAMES,
         "errors": errors or [], "form": form or {},
     }, status_code=status)
 

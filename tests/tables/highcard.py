@@ -1,0 +1,109 @@
+"""« Carte haute »: the smallest game there is, for the recipe of
+docs/architecture.md "Adding a game" — one module with its engine and its
+``SPEC``, one registry line. Each player antes one unit; each gets one card,
+face down; in turn each shows or gives up; the highest card shown (by rank,
+then clubs < diamonds < hearts < spades) takes the antes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tavern.cards import CSPRNG, RANKS, SUITS, RandomSource, check_deck_order, deck52, shuffle
+from tavern.games.base import IllegalAction, nth
+from tavern.games.spec import GameSpec
+
+GAME = "highcard"
+
+
+def _strength(card: str) -> tuple[int, int]:
+    return RANKS.index(card[0]), SUITS.index(card[1])
+
+
+class HighCard:
+    game = GAME
+
+    def __init__(self, config: dict[str, Any], seats: list[dict[str, Any]], deck: list[str]) -> None:
+        unit = config.get("unit")
+        if not isinstance(unit, int) or isinstance(unit, bool) or unit < 1 or set(config) - {"unit"}:
+            raise IllegalAction("config: highcard takes one whole unit above 0")
+        self.config, self.seats, self.deck = dict(config), [dict(s) for s in seats], list(deck)
+        self.players = [s["player"] for s in seats]
+        self.cards = {p: deck[i] for i, p in enumerate(self.players)}
+        self.shown: dict[str, str] = {}
+        self.out: set[str] = set()
+        self.turn = 0
+        self.actions: list[dict[str, Any]] = []
+
+    @property
+    def over(self) -> bool:
+        return self.turn >= len(self.players)
+
+    def to_act(self) -> list[str]:
+        return [] if self.over else [self.players[self.turn]]
+
+    def legal_actions(self, player: str) -> list[dict[str, Any]]:
+        return [{"action": "show"}, {"action": "fold"}] if player in self.to_act() else []
+
+    def act(self, player: str, action: str, **args: Any) -> list[dict[str, Any]]:
+        if player not in self.to_act():
+            raise IllegalAction("it is not your turn", player=player, action=action)
+        if action not in ("show", "fold") or args:
+            raise IllegalAction("show or fold, nothing else", player=player, action=action)
+        if action == "show":
+            self.shown[player] = self.cards[player]
+        else:
+            self.out.add(player)
+        self.turn += 1
+        self.actions.append({"player": player, "action": action})
+        return [{"event": action, "player": player, **({"card": self.cards[player]} if action == "show" else {})}]
+
+    def timeout_action(self, player: str) -> dict[str, Any]:
+        return {"action": "fold"}
+
+    def view(self, player: str | None) -> dict[str, Any]:
+        return {"game": GAME, "to_act": self.to_act()[0] if not self.over else None,
+                "players": [{"player": p, "cards": [self.cards[p]] if p == player or p in self.shown else None}
+                            for p in self.players]}
+
+    def result(self) -> dict[str, Any]:
+        unit = self.config["unit"]
+        start = {s["player"]: s["chips"] for s in self.seats}
+        paying = [p for p in self.players if start[p] >= unit]
+        best = max(self.shown, key=lambda p: _strength(self.shown[p]), default=None)
+        delta = {p: -unit if p in paying else 0 for p in self.players}
+        if best is None:  # everybody gave up: antes back
+            delta = {p: 0 for p in self.players}
+        else:
+            delta[best] += unit * len(paying)
+        return {"finished": True, "chips": {p: start[p] + delta[p] for p in self.players}, "delta": delta,
+                "rake": 0, "winners": [best] if best else [], "shown": dict(self.shown), "carry": None}
+
+    def record(self) -> dict[str, Any]:
+        return {"format": 1, "game": GAME, "config": dict(self.config), "seats": [dict(s) for s in self.seats],
+                "button": 0, "deck": list(self.deck), "reshuffles": [], "actions": list(self.actions)}
+
+
+def deck_composition(config: dict[str, Any], n_players: int) -> list[str]:
+    return deck52()
+
+
+def new_deal(config: dict[str, Any], seats: list[dict[str, Any]], button: int, *, deck: list[str] | None = None,
+             rng: RandomSource | None = None, reshuffles: Any = None, carry: Any = None) -> HighCard:
+    if deck is None:
+        deck = shuffle(deck52(), rng or CSPRNG)
+    check_deck_order(deck, deck52())
+    return HighCard(config, seats, deck)
+
+
+def replay(record: dict[str, Any]) -> dict[str, Any]:
+    deal = new_deal(record["config"], record["seats"], record["button"], deck=record["deck"])
+    for i, a in enumerate(record["actions"]):
+        try:
+            deal.act(a["player"], a["action"])
+        except IllegalAction as exc:
+            raise IllegalAction(f"{nth(i)}: {exc.rule}") from None
+    return deal.result()
+
+
+SPEC = GameSpec(name=GAME, label="Carte haute", rules="carte-haute", seats=(2, 4), deck_kind="deck52",
+                stakes=("unit",), cave_unit=lambda s: 2 * s["unit"])

@@ -1,0 +1,65 @@
+"""Issue 10 §1: a game is described once, by its spec, and the runtime asks
+the spec — so a game the house has never seen plays through the real table
+runtime (seats, caves, deals, settlement, archive, ledger) once registered."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from sqlalchemy import select
+from tests.tables.conftest import Harness, build_world
+
+from tavern.games import registry
+from tavern.services import taverns
+from tavern.store.models import ArchivedHand
+
+pytestmark = [pytest.mark.db]
+
+
+@pytest.fixture
+def highcard():
+    registry.register("highcard", "tests.tables.highcard")
+    yield registry.spec("highcard")
+    registry.GAMES.pop("highcard")
+
+
+def test_every_game_has_one_spec() -> None:
+    specs = registry.specs()
+    assert list(specs) == list(registry.GAMES)
+    assert all(s.name == name and s.label and s.stakes for name, s in specs.items())
+    assert specs["gin"].default_seats() == 2 and specs["rami"].default_seats() == 5
+    assert specs["rams"].turns_right and specs["draw"].disconnect_protection and specs["ramponneau"].blinds
+    assert [n for n, s in specs.items() if s.variants != ("",)] == ["draw"]
+
+
+def test_a_registered_game_plays_through_the_runtime(session_factory, highcard) -> None:
+    # The owner's form knows it: its seats, its stakes, its deck.
+    settings = taverns.validate_table_settings({"game": "highcard", "name": "Carte haute", "stakes": {"unit": 1}})
+    assert (settings.seats, settings.deck_kind, settings.buy_in_min) == (4, "deck52", 20)
+    world = build_world(session_factory, game="highcard", stakes={"unit": 1}, rake_percent=0)
+
+    async def scenario():
+        h = Harness(world)
+        actor = await h.start(seated=("ana", "bob", "cid"))
+        for _ in range(5):
+            await h.play_deal(lambda name, legal: {"action": "show"})
+        actor.deal_pause = 60.0
+        await h.settle()
+        view = h.last("ana")
+        await actor.stop()
+        return view, actor.deals
+
+    view, deals = asyncio.run(scenario())
+    assert deals >= 5
+    assert view["table"]["label"] == "Carte haute"
+    with world.factory() as s:
+        hands = s.scalars(select(ArchivedHand).where(ArchivedHand.table_id == world.table_id,
+                                                     ArchivedHand.voided.is_(False))).all()
+    assert len(hands) >= 4
+    for hand in hands:  # each settled deal: one winner took the three antes
+        assert sorted(hand.result["delta"].values()) == [-1, -1, 2]
+        assert registry.replay(hand.record)["delta"] == hand.result["delta"]
+    chips = {n: world.chips(n) for n in ("ana", "bob", "cid")}
+    assert sum(chips.values()) == 600  # no chip created or lost
+    assert world.audit_ok()
