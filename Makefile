@@ -48,9 +48,11 @@ test: $(VENV)/.installed-test
 test-fast: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q -m "not slow and not browser and not redis and not db" tests/games tests/test_cards.py tests/contests
 
-# Ruff over the code and its tests (rules in pyproject.toml); CI runs it first.
+# Ruff over the code and its tests, then the import contracts (both in
+# pyproject.toml: docs/architecture.md "Quality gates"); CI runs it first.
 lint: $(VENV)/.installed-lint
 	$(BIN)/ruff check src tests bench
+	$(BIN)/lint-imports
 
 bench: $(VENV)/.installed-bench
 	@for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations, product
 
-from tavern.games.rami.melds import (
+from tavern.games.rami.meldcore import (
     ORDER,
     RANK_INDEX,
     SUIT_INDEX,

@@ -21,14 +21,25 @@ players in it. Rulings:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from tavern.games.base import IllegalAction, LegalAction
 from tavern.games.poker.betting import Betting, build_pots
-from tavern.games.rummoli.config import POKER_POT
+from tavern.games.rummoli.config import POKER_POT, RummoliConfig
 
-if TYPE_CHECKING:
-    from tavern.games.rummoli.engine import RummoliDeal
+
+class RummoliDeal(Protocol):
+    """What the betting round needs of its deal (engine.RummoliDeal), said
+    here so that this module does not import the engine that imports it."""
+
+    board: dict[str, int]
+    chips: dict[str, int]
+    config: RummoliConfig
+    log: list[Any]
+
+    def _from_dealers_left(self) -> list[str]: ...
+
+    def _showdown(self, *args: Any, **kwargs: Any) -> Any: ...
 
 ACTIONS = ("fold", "check", "call", "bet", "raise")
 
