@@ -25,6 +25,10 @@ class Settings(BaseSettings):
     database_url: str = ""
     #: Optional Redis for pub/sub fan-out between worker processes.
     redis_url: str | None = None
+    #: Worker processes the server is started with (the Docker image passes
+    #: it to uvicorn). Above 1 needs the scale-out (issue 14): refused today
+    #: (web/single.py).
+    workers: int = Field(default=1, ge=1)
     #: Signs session cookies. When unset, one is generated once and kept in
     #: ``<data_dir>/secret_key`` so restarts keep everybody logged in.
     secret_key: str = ""

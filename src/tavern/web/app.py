@@ -25,6 +25,7 @@ from tavern.web.guard import RequestGuard
 from tavern.web.ratelimit import Throttles
 from tavern.web.rendering import STATIC_DIR
 from tavern.web.session import SessionCodec
+from tavern.web.single import TablesLock, check_workers
 from tavern.web.wslimits import ConnectionLimits
 
 log = logging.getLogger("tavern.web")
@@ -51,6 +52,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.web_threads
         asyncio.get_running_loop().set_default_executor(
             ThreadPoolExecutor(max_workers=settings.table_threads, thread_name_prefix="tables"))
+        # One process runs a store's tables (web/single.py), said before any starts.
+        check_workers(settings.workers)
+        lock = TablesLock(settings.data_dir, settings.database_url)
+        lock.acquire()
         # The live tables: deals interrupted by a previous crash are voided
         # before any table starts again (tavern.tables.bank).
         await app.state.tables.start()
@@ -63,6 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await app.state.contests.close()
             await app.state.tables.close()
             app.state.engine.dispose()
+            lock.release()
 
     app = FastAPI(
         lifespan=lifespan,

@@ -1,0 +1,82 @@
+"""One process runs the live tables of a store — until the scale-out lands.
+
+Each open table's actor lives in the process that opened it (tables/), so
+two processes on one database without Redis would each open the same table
+and deal it twice. Until several workers can share the tables (issue 14),
+a process that would do so refuses to start, saying why: ``TAVERN_WORKERS``
+above 1, or another live process already serving the same database from this
+data directory (``uvicorn --workers 2`` started by hand).
+
+Redis does not change this yet: it carries a table's messages to other
+processes, but nothing yet decides which process owns which table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import socket
+from pathlib import Path
+
+WHY = ("les tables vivantes d'une base sont tenues par un seul processus tant que la répartition "
+       "entre workers (issue 14) n'est pas livrée : lancez un seul worker (TAVERN_WORKERS=1, "
+       "uvicorn sans --workers)")
+
+
+class SecondProcess(RuntimeError):
+    """Refused: another process already runs this store's tables."""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class TablesLock:
+    """A file in the data directory naming the process (pid, host) that runs
+    the tables of one database; a dead holder's file is taken over."""
+
+    def __init__(self, data_dir: Path, database_url: str) -> None:
+        tag = hashlib.sha256(database_url.encode()).hexdigest()[:12]
+        self.path = Path(data_dir) / f".tables-{tag}.lock"
+        self.mine = {"pid": os.getpid(), "host": socket.gethostname()}
+
+    def acquire(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        for _ in range(3):
+            try:
+                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+            except FileExistsError:
+                holder = self._holder()
+                if holder is None or holder == self.mine:
+                    return  # this very process (several apps in one process share its tables)
+                if holder.get("host") == self.mine["host"] and not _alive(int(holder.get("pid", 0))):
+                    self.path.unlink(missing_ok=True)  # left by a process that died
+                    continue
+                raise SecondProcess(f"Le processus {holder.get('pid')} ({holder.get('host')}) tient déjà "
+                                    f"les tables de cette base : {WHY}.") from None
+            with os.fdopen(fd, "w") as f:
+                json.dump(self.mine, f)
+            return
+        raise SecondProcess(f"Impossible de prendre {self.path} : {WHY}.")
+
+    def _holder(self) -> dict | None:
+        try:
+            return json.loads(self.path.read_text())
+        except (OSError, ValueError):
+            return None
+
+    def release(self) -> None:
+        if self._holder() == self.mine:
+            self.path.unlink(missing_ok=True)
+
+
+def check_workers(workers: int) -> None:
+    if workers > 1:
+        raise SecondProcess(f"TAVERN_WORKERS={workers} : {WHY}.")
