@@ -4,6 +4,7 @@ until the scale-out lands."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -41,7 +42,7 @@ def test_the_lock_belongs_to_one_live_process(tmp_path) -> None:
 def test_a_dead_holder_is_taken_over(tmp_path) -> None:
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     lock = TablesLock(tmp_path, "sqlite:///x.db")
-    lock.path.write_text('{"pid": %s, "host": "%s"}' % (dead.stdout.strip(), lock.mine["host"]))
+    lock.path.write_text(json.dumps({"pid": int(dead.stdout), "host": lock.mine["host"]}))
     lock.acquire()
     assert lock._holder() == lock.mine
 
