@@ -88,6 +88,7 @@
     msg: null, at: 0,         // last "state" frame and when it came
     seatChoice: null,         // the free seat clicked before "Cave"
     selected: [], selKey: "", // cards picked in the hand (discards, plays)
+    knock: { on: false, melds: [] }, // Gin: the melds the knocker shows, his choice (gin.py)
     amount: null, legalKey: "",
     hands: {}                 // deal_no -> {player: category} from the last view of a deal
   };
@@ -276,7 +277,7 @@
     var phase = d ? d.phase : "";
     if (m.table.game === "draw" && (phase === "bet" || phase === "draw")) phase = "play";
     var key = m.table.deal_no + ":" + phase + ":" + (d ? d.round || 0 : "");
-    if (key !== S.selKey) { S.selKey = key; S.selected = []; }
+    if (key !== S.selKey) { S.selKey = key; S.selected = []; S.knock = { on: false, melds: [] }; }
     var facts = document.getElementById("facts-seats");  // the header's count, live
     if (facts) facts.textContent = m.table.players.length + "/" + m.table.seats;
     if (S.closed) return;  // the closing summary stays as it is
@@ -469,7 +470,9 @@
     else {
       var dr = findLegal("draw");
       if (dr && dr.max !== undefined && S.selected.length >= dr.max) return;
-      if (!isPoker()) S.selected = [];  // the generic games act on one card at a time (or a whole legal set)
+      // The generic games act on one card at a time (or a whole legal set),
+      // except while a Gin knocker gathers the cards of one of his melds.
+      if (!isPoker() && !S.knock.on) S.selected = [];
       S.selected.push(c);
     }
     S.legalKey = "";  // the buttons' labels follow the selection
@@ -663,6 +666,7 @@
           // The cards he may throw: the picked one goes as `card`.
           if (a.grand) row.appendChild(btn("Grand gin", name, function () { act(name, {}); }));  // gin.py: no card
           if (!a.cards.length) return;
+          if (name === "knock") { knockChoice(row, a, sel); return; }
           var ok = a.cards.indexOf(sel) >= 0;
           var b2 = btn(word(name) + (ok ? " " + cardText(sel) : " (choisissez une carte)"), name,
             function () { act(name, { card: sel }); });
@@ -687,6 +691,38 @@
     });
     elActions.appendChild(row);
   }
+  /** Gin: "il pose sur la table huit ou neuf cartes formant des
+   * combinaisons" — which melds is the knocker's choice. Left alone the
+   * table shows the arrangement best for him; « Choisir mes combinaisons »
+   * lets him gather each meld's cards, then pick the card he throws. */
+  function knockChoice(row, a, sel) {
+    var k = S.knock, used = [].concat.apply([], k.melds);
+    if (k.on) {
+      var picked = S.selected.slice();
+      row.appendChild(h("span", { cls: "tl-knock", text: k.melds.length
+        ? "Vos combinaisons : " + k.melds.map(function (m) { return m.map(cardText).join(" "); }).join(" · ")
+        : "Choisissez les cartes d'une combinaison." }));
+      var keep = btn("Garder cette combinaison" + (picked.length ? " (" + picked.map(cardText).join(" ") + ")" : ""), "knock-meld",
+        function () { k.melds.push(picked); S.selected = []; S.legalKey = ""; renderSeats(); renderActions(); });
+      keep.disabled = picked.length < 3 || picked.some(function (c) { return used.indexOf(c) >= 0; });
+      row.appendChild(keep);
+      row.appendChild(btn("Fini : choisir la carte à jeter", "knock-done",
+        function () { k.on = false; S.selected = []; S.legalKey = ""; renderSeats(); renderActions(); }));
+      return;
+    }
+    var ok = a.cards.indexOf(sel) >= 0 && used.indexOf(sel) < 0;
+    var mine = k.melds.length > 0;
+    if (mine) row.appendChild(h("span", { cls: "tl-knock", text: "Vos combinaisons : " +
+      k.melds.map(function (m) { return m.map(cardText).join(" "); }).join(" · ") }));
+    var b = btn(word("knock") + (ok ? " " + cardText(sel) : " (choisissez une carte)") +
+      (mine ? " avec mes combinaisons" : ""), "knock",
+      function () { act("knock", mine ? { card: sel, melds: k.melds } : { card: sel }); });
+    b.disabled = !ok;
+    row.appendChild(b);
+    row.appendChild(btn(mine ? "Refaire mes combinaisons" : "Choisir mes combinaisons", "knock-choose",
+      function () { S.knock = { on: true, melds: [] }; S.selected = []; S.legalKey = ""; renderSeats(); renderActions(); }, "small"));
+  }
+
   /** Buttons named by what they do (Rams' declarations, the exchange kept). */
   var CHOICES = { "speak:play": "Je joue", "speak:pass": "Je passe", "speak:widow": "Prendre la fille",
     "speak:thrown": "Prendre le jeu jeté", "speak:general": "Rams général",
