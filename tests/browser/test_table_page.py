@@ -284,6 +284,13 @@ def test_ramponneau_deal_to_showdown(browser, players, db_url, tmp_path):
             spoke = sum(1 for n, m in moves if n == p.name and m in ("check", "call"))
             assert spoke == (3 if p is auto else 4), (p.name, moves)
         check_result(ps, hole=2)
+        # Issue 11 "the deal's story": the log beside the felt tells the deal
+        # from the engine's events, in French, the auto-action marked.
+        log = ana.page.locator(f"{LIVE} .tl-story-log li").all_text_contents()
+        assert log[0].startswith("Donne n° 1 : ") and "donneur" in log[0], log
+        said = [line for line in log[1:] if line.startswith(tuple(PLAYERS))]
+        assert sum(" parle" in line for line in said) >= 6 and any("(automatique)" in line for line in said), log
+        assert any(" montre " in line for line in said), log
         ana.shot("ramponneau-result.png", full=True)
         # A phone's width: the page narrows instead of scrolling sideways.
         ana.page.set_viewport_size({"width": 390, "height": 844})

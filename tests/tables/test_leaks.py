@@ -66,7 +66,8 @@ def test_no_message_leaks_a_hidden_card(session_factory, game, stakes, variant):
                     if not eng.reshuffles else set()
                 for who, text in messages.items():
                     msg = json.loads(text)
-                    seen = cards_in(msg.get("deal")) | cards_in(msg.get("you"))
+                    # The deal's story (the log beside the felt) is checked too.
+                    seen = cards_in(msg.get("deal")) | cards_in(msg.get("you")) | cards_in(msg.get("story"))
                     others = set().union(*(c for n, c in hole.items() if n != who)) - shown - set(eng.board)
                     if seen & others:
                         leaks.append(f"{who} sees another player's hidden cards {seen & others}")

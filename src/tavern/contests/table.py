@@ -134,7 +134,7 @@ class ContestTableActor(TableActor):
         seat = self.dealt[name]
         self.deadlines.pop(name, None)
         move = self.engine.timeout_action(name)
-        self.engine.act(name, move["action"], **{k: v for k, v in move.items() if k != "action"})
+        self._play(name, move["action"], {k: v for k, v in move.items() if k != "action"}, by="timeout")
         seat.timeouts += 1
 
     async def _start_deal(self) -> bool:

@@ -81,6 +81,8 @@ class HandRecordEnvelope(BaseModel):
     actions: list[_Action] = []
     #: the provably fair shuffle's block (docs/fairness.md), checked by ``tavern verify``
     fair: dict[str, Any] | None = None
+    #: the deal's public events as the table told them (docs/hand-records.md)
+    story: list[dict[str, Any]] | None = None
 
     _numbers = field_validator("format", "button", mode="before")(no_bool)
 
@@ -114,5 +116,5 @@ def replay(record: dict[str, Any]) -> dict[str, Any]:
     check_record(record)
     # The "fair" block (docs/fairness.md) belongs to the table, not the game:
     # the engine replays the deck it holds, ``tavern verify`` checks the block.
-    deal = {k: v for k, v in record.items() if k != "fair"}
+    deal = {k: v for k, v in record.items() if k not in ("fair", "story")}
     return load(record["game"]).replay(deal)

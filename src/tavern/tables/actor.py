@@ -40,6 +40,10 @@ TIME_BANK_REFILL = 5.0  #: seconds added to each player's bank per deal
 TIME_BANK_MAX = 60.0
 
 
+#: The last events of the deal each state message carries (the log beside the felt).
+STORY_SHOWN = 40
+
+
 class CommandError(Exception):
     """A refused command, with the message the player is shown."""
 
@@ -107,6 +111,8 @@ class TableActor:
         #: the players' client seeds, and the running deal's seed and stream.
         self.next_seed = fair.DealSeed(fair.new_server_seed(rng))
         self.client_seeds: dict[str, str] = {}
+        #: The running (or last) deal's public events, in order (docs/protocol.md "story").
+        self.story: list[dict[str, Any]] = []
         self.deal_seed: fair.DealSeed | None = None
         self.fair_block: dict[str, Any] | None = None
         self.fair_stream: fair.FairStream | None = None
@@ -359,7 +365,7 @@ class TableActor:
         if not self._in_deal(seat):
             raise CommandError("Vous ne jouez pas cette donne.")
         try:
-            self.engine.act(username, action, **(args or {}))  # IllegalAction names the rule
+            self._play(username, action, args or {})  # IllegalAction names the rule
         except TypeError:
             # An argument the action does not take (or of a type it cannot
             # use): the engines check their arguments before changing
@@ -395,6 +401,15 @@ class TableActor:
             changed = await self._start_deal() or changed
         return changed
 
+    def _play(self, name: str, action: str, args: dict[str, Any], by: str | None = None) -> None:
+        """One move in the deal; its public events join the deal's story
+        (what the log beside the felt tells, kept in the archived record)."""
+        assert self.engine is not None
+        events = self.engine.act(name, action, **args)
+        for ev in events or []:
+            entry = {**ev, "by": by} if by else dict(ev)
+            self.story.append(entry)
+
     def _timeout(self, name: str) -> None:
         seat = self.dealt[name]
         if seat.time_bank >= 1.0 and name not in self.protected and seat.connections:
@@ -405,7 +420,7 @@ class TableActor:
         self.deadlines.pop(name, None)
         move = self.engine.timeout_action(name)
         args = {k: v for k, v in move.items() if k != "action"}
-        self.engine.act(name, move["action"], **args)
+        self._play(name, move["action"], args, by="timeout")
         seat.timeouts += 1
         # Tell him what happened (a time-out used to pass in silence).
         seat.notice = (f"Temps écoulé : la table a joué à votre place ({seat.timeouts} sur {MAX_TIMEOUTS} "
@@ -430,7 +445,7 @@ class TableActor:
                 seat.auto = None
                 return False
         args = {k: v for k, v in choice.items() if k != "action"}
-        self.engine.act(name, choice["action"], **args)
+        self._play(name, choice["action"], args, by="auto")
         self.deadlines.pop(name, None)
         if not seat.sitting_out:
             seat.auto = None
@@ -520,6 +535,8 @@ class TableActor:
             self._by_name(name).extra["hands"] = info
         self.engine = engine
         self.archive_id = archive_id
+        self.story = [{"event": "deal", "deal": self.deals + 1, "players": [s.name for s in lineup.players],
+                       "dealer": lineup.players[lineup.button].name}]
         self.deal_seed, self.fair_block = self.next_seed, block
         self.fair_stream = stream
         self.next_seed = fair.DealSeed(fair.new_server_seed(self.rng))  # a seed serves one deal only
@@ -541,7 +558,7 @@ class TableActor:
         result = self.engine.result()
         # The reshuffles made during the deal came from the same stream.
         block = {**(self.fair_block or {}), "shuffles": list(self.fair_stream.shuffles)}
-        record = {**self.engine.record(), "fair": block}
+        record = {**self.engine.record(), "fair": block, "story": list(self.story)}
         chips = result["chips"]
         deltas = {self.dealt[name].user_id: chips[name] - self.dealt[name].chips for name in self.dealt}
         rake = int(result.get("rake", 0) or 0)
@@ -671,7 +688,7 @@ class TableActor:
         if self.engine is not None:
             deal = self.engine.view(username if username in self.dealt else None)
         msg: dict[str, Any] = {"type": "state", "seq": self.seq, "table": table, "deal": deal,
-                               "last_result": self.last_result}
+                               "last_result": self.last_result, "story": self.story[-STORY_SHOWN:]}
         if username is not None:
             seat = next((s for s in self.seats.values() if s.name == username), None)
             if seat is not None:

@@ -224,9 +224,12 @@
   var elControls = h("div", { cls: "tl-controls" });
   var elHands = h("p", { cls: "tl-hands" });
   var elResult = h("div", { cls: "tl-result", "aria-live": "polite" });
+  var elStory = h("ol", { cls: "tl-story-log", "aria-label": "Journal de la donne" });
+  var elStoryBox = h("details", { cls: "tl-panel tl-story-box", open: true },
+    h("summary", { text: "Journal de la donne" }), elStory);
   add(root, [elStatus, elContest, elTable, elPublic,
     elPlay,
-    h("div", { cls: "tl-panel tl-side" }, elControls, elHands), elResult]);
+    h("div", { cls: "tl-panel tl-side" }, elControls, elHands), elResult, elStoryBox]);
 
   function setStatus(text, kind) { elStatus.textContent = text; elStatus.className = "tl-status " + kind; }
   var errTimer = null;
@@ -282,6 +285,7 @@
     if (facts) facts.textContent = m.table.players.length + "/" + m.table.seats;
     if (S.closed) return;  // the closing summary stays as it is
     renderSeats(); renderCenter(); renderActions(); renderAuto(); renderControls(); renderHands(); renderResult();
+    renderStory(m.story || []);
     renderContest();
     syncPanel(); tick();
   }
@@ -721,6 +725,50 @@
     row.appendChild(b);
     row.appendChild(btn(mine ? "Refaire mes combinaisons" : "Choisir mes combinaisons", "knock-choose",
       function () { S.knock = { on: true, melds: [] }; S.selected = []; S.legalKey = ""; renderSeats(); renderActions(); }, "small"));
+  }
+
+  /** The deal's story, from the engine's public events (the server keeps
+   *  them with the deal's record): one line per event, in the games' words. */
+  var storyKey = "";
+  function renderStory(events) {
+    var key = events.length + ":" + JSON.stringify(events[events.length - 1] || null);
+    if (key === storyKey) return;
+    storyKey = key;
+    clear(elStory);
+    events.forEach(function (ev) {
+      var line = storyLine(ev);
+      if (line) elStory.appendChild(h("li", { "data-event": ev.event, text: line }));
+    });
+    elStory.scrollTop = elStory.scrollHeight;
+  }
+  var SAID = { fold: "se couche", check: "parle", call: "suit", bet: "mise", raise: "relance à", show: "montre",
+    muck: "jette sa main", post: "paie la grosse blinde", discard: "jette", lay: "pose", add: "ajoute",
+    knock: "frappe et jette", close: "ferme et jette", lead: "entame", play: "joue", card: "joue", pass: "passe",
+    bid: "enchérit", protect: "est protégé (déconnecté)", move_joker: "déplace un joker" };
+  var SPEAK = { play: "joue", pass: "passe", widow: "prend la fille", thrown: "prend le jeu jeté", general: "annonce rams général" };
+  function storyLine(ev) {
+    var who = ev.player || "", by = ev.by === "timeout" ? " (temps écoulé)" : ev.by === "auto" ? " (automatique)" : "";
+    var cards = function (cs) { return (cs || []).map(cardText).join(" "); };
+    switch (ev.event) {
+      case "deal": return "Donne n° " + ev.deal + " : " + (ev.players || []).join(", ") + " ; donneur " + ev.dealer + ".";
+      case "draw":
+        if (ev.source === "discard") return who + " prend la défausse (" + cardText(ev.card) + ")" + by + ".";
+        if (ev.source === "stock") return who + " pioche" + by + ".";
+        return who + " change " + (ev.count || 0) + " carte" + (ev.count > 1 ? "s" : "") + by + ".";
+      case "gin": return who + (ev.grand ? " fait grand gin" : " fait gin et jette " + cardText(ev.card)) + ".";
+      case "speak": return who + " " + (SPEAK[ev.choice] || ev.choice) + by + ".";
+      case "exchange": return ev.took ? who + " échange avec la retournée (" + cardText(ev.took) + ")." : who + " garde son jeu.";
+      case "trick": return "Pli n° " + ev.number + " pour " + ev.winner + ".";
+      case "reshuffle": return "La défausse est rebattue : nouvelle pioche de " + ev.cards + " cartes.";
+      case "turn": case "phase": case "lead_due": case "play_starts": return null;
+      case "end": return "Fin de la donne" + (ev.winner ? " : " + ev.winner + " l'emporte" : "") + ".";
+    }
+    if (SAID[ev.event] && who) {
+      var what = ev.card ? " " + cardText(ev.card) : ev.cards ? " " + cards(ev.cards) : "";
+      var amount = ev.amount !== undefined ? " " + fmt(ev.amount) : "";
+      return who + " " + SAID[ev.event] + what + amount + by + ".";
+    }
+    return null;
   }
 
   /** Buttons named by what they do (Rams' declarations, the exchange kept). */
