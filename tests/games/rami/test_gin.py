@@ -244,7 +244,8 @@ def test_shutout_bonus():
 
 def test_match_carries_between_deals_and_pays_at_the_end():
     """The sheet is carried from deal to deal (``result()["carry"]``), shown in
-    the view, and the loser of the match pays the difference × unit."""
+    the view, and the loser of the match pays the difference × unit — deal
+    by deal (issue 11 §9): what each deal changes in the count is paid at once."""
     cfg = {"unit": 1, "column_target": 60, "columns": 1}
     carry = None
     for _ in range(2):
@@ -260,6 +261,35 @@ def test_match_carries_between_deals_and_pays_at_the_end():
     assert m["winner"] == "B" and m["margin"] == 395
     assert r["delta"] == {"A": -395, "B": 395}
     assert carry is None  # the next deal starts a new match
+
+
+def test_a_match_is_paid_deal_by_deal_and_nothing_vanishes():
+    """Issue 11 §9: "today Gin chips move only at the end of a three-column
+    match, so when a player leaves mid-match ... the deal's 51 points vanish".
+    Every deal pays what it changes in the final count as it stands; the
+    payments add up to the match's margin."""
+    cfg = {"unit": 2, "column_target": 100, "columns": 2}
+    carry, paid, deals = None, {"A": 0, "B": 0}, 0
+    while True:
+        e = gin.new_deal(cfg, SEATS, 0, deck=gin_deck(B_MELDS + ["2d", "Kd"], A_LOOSE), carry=carry)
+        e.act("B", "knock", card="Kd")
+        r = e.result()
+        deals += 1
+        for p, d in r["delta"].items():
+            paid[p] += d
+        sheet = gin.MatchSheet.from_carry(r["carry"], ["A", "B"], gin.GinConfig(**cfg)) if r["carry"] else None
+        if deals == 1:
+            # B's 70 points and his cocotte, paid at once: (70 + 25) × 2 — a
+            # player leaving now has paid what the sheet says he owes.
+            assert r["delta"] == {"A": -190, "B": 190} and r["scoring"]["match_change"]["B"] == 95
+            assert sheet is not None and sheet.margin("B", "A") * 2 == paid["B"]
+        carry = r["carry"]
+        if carry is None:
+            break
+        assert deals < 10
+    margin = r["scoring"]["match"]["margin"]
+    assert r["scoring"]["match"]["winner"] == "B"
+    assert paid == {"A": -margin * 2, "B": margin * 2}, (paid, margin)
 
 
 # ---------------------------------------------------------------- properties
@@ -304,17 +334,24 @@ def test_random_play_ends_and_conserves(seed, scoring):
     seats = [{"player": "A", "chips": 5000}, {"player": "B", "chips": 5000}]
     config = {"unit": 3, "scoring": scoring, "column_target": 40, "columns": 2}
     carry = None
+    match_paid = {"A": 0, "B": 0}  # what this match has moved so far, deal by deal
     for n in range(12):
         e = _play_deal(rng, seats, n % 2, carry, config)
         r = e.result()
         assert sum(r["delta"].values()) == 0
         assert all(v >= 0 for v in r["chips"].values())
         assert gin.replay(e.record())["chips"] == r["chips"]
-        if scoring == "match" and e.sheet.over and "winner" in r["scoring"]["match"]:
+        for p, d in r["delta"].items():
+            match_paid[p] += d
+        if scoring == "match" and e.sheet.over:
+            # The deals' payments add up to the match's margin (5,000 chips
+            # each: nobody runs short of what he owes).
             m = r["scoring"]["match"]
-            loser = "A" if m["winner"] == "B" else "B"
-            before = next(s["chips"] for s in seats if s["player"] == loser)
-            assert r["delta"][m["winner"]] == min(m["margin"] * 3, before)
+            if "winner" in m:
+                assert match_paid[m["winner"]] == m["margin"] * 3, (match_paid, m)
+            else:
+                assert match_paid == {"A": 0, "B": 0}
+            match_paid = {"A": 0, "B": 0}
         json.dumps([e.view("A"), e.view("B"), e.view(None), e.record()])  # all JSON-ready
         seats = [{"player": p, "chips": r["chips"][p]} for p in ("A", "B")]
         carry = json.loads(json.dumps(r["carry"]))  # the table may store it as JSON

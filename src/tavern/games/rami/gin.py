@@ -176,6 +176,11 @@ class MatchSheet:
                       "bonus": bonus, "total": columns + cp + bonus}
         return out
 
+    def margin(self, a: str, b: str) -> int:
+        """How far ``a`` leads ``b`` in the final count, the sheet as it stands."""
+        count = self.final_count()
+        return count[a]["total"] - count[b]["total"]
+
     def as_data(self) -> dict[str, Any]:
         return {
             "players": list(self.players), "target": self.target, "ncols": self.ncols,
@@ -517,18 +522,27 @@ class GinEngine(DrawDiscardDeal):
         chips = {s["player"]: s["chips"] for s in self.seats}
         unit = self.config.unit
         if self.sheet is not None:
+            # Issue 11 §9, ruling (docs/games/rami.md "Gin: the match is paid
+            # deal by deal"): each deal pays what it changes in the match's
+            # count as it stands — its points in the columns they enter, its
+            # cocottes, the bonuses of a column it closes — so that a player
+            # leaving mid-match takes nothing away that the sheet says he owes.
+            a, b = self.players
+            before = self.sheet.margin(a, b)
             if winner is not None:
                 self.sheet.add(winner, pts * factor, cocottes * factor)
             scoring["sheet"] = self.sheet.as_data()
+            change = self.sheet.margin(a, b) - before
+            scoring["match_change"] = {a: change, b: -change}
+            if change:
+                w, lo = (a, b) if change > 0 else (b, a)
+                self._delta, scoring["paid"] = settle(chips, {lo: abs(change) * unit}, [w])
             if self.sheet.over:
                 count = self.sheet.final_count()
-                a, b = self.players
                 diff = count[a]["total"] - count[b]["total"]
                 match: dict[str, Any] = {"count": count, "margin": abs(diff)}
                 if diff:
-                    w, lo = (a, b) if diff > 0 else (b, a)
-                    match["winner"] = w
-                    self._delta, match["paid"] = settle(chips, {lo: abs(diff) * unit}, [w])
+                    match["winner"] = a if diff > 0 else b
                 scoring["match"] = match
         elif winner is not None:
             owed = (pts + COCOTTE * cocottes) * factor * unit
