@@ -548,35 +548,39 @@ def _rami_by_a(carry=None, config=None):
     return e
 
 
-def test_a_la_marque_points_go_on_the_sheet_and_chips_wait_for_the_end_of_the_match():
+def test_a_la_marque_points_go_on_the_sheet_and_are_paid_deal_by_deal():
     """"Si l'on joue à la marque, lorsqu'un joueur s'est débarrassé de toutes ses
     cartes en plusieurs fois, chacun des autres joueurs compte le nombre de points lui
     restant en main et le joueur qui tient la marque inscrit les points correspondants
     dans la colonne du joueur. En fin de partie, c'est le joueur qui a le moins de
-    points qui gagne." — and rami doubles "la marque"."""
+    points qui gagne." — and rami doubles "la marque". Ruling (issue 11 §9): each
+    deal pays what it changes in the match as the sheet stands."""
     e = _rami_by_a(config={"match_target": 500})
     r = e.result()
     assert r["scoring"]["marks"] == {"B": 102, "C": 80}
-    assert r["delta"] == {"A": 0, "B": 0, "C": 0}
+    assert r["delta"] == {"A": 182, "B": -102, "C": -80}
     assert r["carry"] == {"scores": {"A": 0, "B": 102, "C": 80}, "deals": 1}
     assert e.view("A")["scores"] == {"A": 0, "B": 102, "C": 80}
     # The next deal starts from the carried sheet.
     f = _rami_by_a(carry=r["carry"], config={"match_target": 500})
     assert f.result()["carry"] == {"scores": {"A": 0, "B": 204, "C": 160}, "deals": 2}
+    assert f.result()["delta"] == {"A": 182, "B": -102, "C": -80}  # what this deal adds
     assert f.record()["carry"] == r["carry"]
 
 
 def test_the_match_ends_at_the_target_and_the_lowest_total_collects():
     """Ruling (docs): the match ends after the deal in which a total reaches
     ``match_target``; the lowest total wins and each other player pays the
-    difference × unit."""
+    difference × unit — deal by deal: the earlier deals paid the sheet as it
+    stood then (C, lowest, had collected 25 from A and 5 from B), this one pays
+    the change to the final standing (A collects 82 from B and 55 from C)."""
     carry = {"scores": {"A": 30, "B": 10, "C": 5}, "deals": 3}
     e = _rami_by_a(carry=carry, config={"match_target": 100, "unit": 2})
     r = e.result()
     match = r["scoring"]["match"]
     assert match["over"] and match["scores"] == {"A": 30, "B": 112, "C": 85}
     assert match["winners"] == ["A"]
-    assert r["delta"] == {"A": 2 * (82 + 55), "B": -164, "C": -110}
+    assert r["delta"] == {"A": 2 * (137 + 25), "B": -2 * (82 - 5), "C": -2 * (55 + 30)}
     assert r["carry"] is None  # a new match begins
 
 
@@ -797,3 +801,23 @@ def play_randomly_once(e, r: random.Random) -> None:
         e.act(p, "add", **r.choice(a["options"]))
     else:
         e.act(p, "discard", card=r.choice(a["cards"]))
+
+
+def test_a_change_of_players_ends_a_match_paid_as_it_stood():
+    """Issue 11 §9 ruling: "if a player leaves mid-match the match ends there
+    and is settled as it stands" — it was paid deal by deal, so the next deal
+    with other players starts a new sheet."""
+    carry = {"scores": {"A": 30, "B": 10, "Z": 5}, "deals": 3}  # Z has left, C sits in
+    e = _rami_by_a(carry=carry, config={"match_target": 500})
+    assert e.result()["carry"] == {"scores": {"A": 0, "B": 102, "C": 80}, "deals": 1}
+
+
+def test_a_loser_short_of_chips_pays_what_he_has():
+    """"Chips never go below zero": the collected chips go to those owed in
+    proportion; the deltas still sum to zero."""
+    from tavern.games.rami.common import transfer
+
+    delta = transfer({"A": 0, "B": 10, "C": 500}, {"A": 150, "B": -100, "C": -50}, ["A", "B", "C"])
+    assert delta == {"A": 60, "B": -10, "C": -50}
+    delta = transfer({"A": 0, "B": 3, "C": 0}, {"A": 5, "B": -10, "C": 5}, ["C", "A", "B"])
+    assert delta == {"A": 1, "B": -3, "C": 2} and sum(delta.values()) == 0

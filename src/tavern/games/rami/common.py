@@ -73,6 +73,31 @@ def settle(
     return delta, paid
 
 
+def transfer(chips: dict[str, int], wanted: dict[str, int], order: list[str]) -> dict[str, int]:
+    """A zero-sum change of chips (``wanted``), nobody going below zero: each
+    one who owes pays at most his chips, and what is collected goes to those
+    owed in proportion to what they are owed (the odd chips to the first in
+    ``order``). Returns the deltas; they always sum to zero."""
+    delta = {p: 0 for p in chips}
+    collected = 0
+    for p, w in wanted.items():
+        if w < 0:
+            pay = min(-w, chips[p])
+            delta[p] = -pay
+            collected += pay
+    owed = {p: w for p, w in wanted.items() if w > 0}
+    total = sum(owed.values())
+    if not total:
+        return delta
+    given = 0
+    for p in owed:
+        delta[p] = collected * owed[p] // total
+        given += delta[p]
+    for p in [q for q in order if q in owed][: collected - given]:
+        delta[p] += 1
+    return delta
+
+
 def replay_with(new_deal: Callable[..., Any], game: str, record: dict[str, Any]) -> dict[str, Any]:
     """Rebuild a deal from its record, apply every action, report the outcome."""
     if not isinstance(record, dict) or record.get("game") != game:

@@ -35,6 +35,7 @@ from tavern.games.rami.common import (
     replay_with,
     settle,
     take_cards,
+    transfer,
 )
 from tavern.games.spec import GameSpec
 
@@ -180,8 +181,11 @@ class RamiEngine(DrawDiscardDeal):
             raise RecordError("carry.scores", "the carried score sheet must map players to integer points")
         if not isinstance(deals, int) or isinstance(deals, bool) or deals < 0:
             raise RecordError("carry.deals", "the carried score sheet must count its deals")
-        # A player who joins during a match starts at zero (ruling).
-        return {p: scores.get(p, 0) for p in self.players}, deals
+        if set(scores) != set(self.players):
+            # Ruling (issue 11 §9): a change of players ends the match — it
+            # was paid deal by deal, as it stood — and a new one begins.
+            return {p: 0 for p in self.players}, 0
+        return {p: scores[p] for p in self.players}, deals
 
     # ------------------------------------------------------------- contract
     def points(self, card: str) -> int:
@@ -389,9 +393,23 @@ class RamiEngine(DrawDiscardDeal):
         chips = {s["player"]: s["chips"] for s in self.seats}
         self._delta, scoring["paid"] = settle(chips, debts, winners)
 
+    def _standing(self, sheet: dict[str, int]) -> dict[str, int]:
+        """The match's value as the sheet stands: each player pays (his total −
+        the lowest) × unit, the lowest share it (odd chips from the dealer's left)."""
+        low = min(sheet[p] for p in self.players)
+        winners = self._in_turn_order([p for p in self.players if sheet[p] == low])
+        value = {p: -(sheet[p] - low) * self.config.unit for p in self.players if p not in winners}
+        share, odd = divmod(-sum(value.values()), len(winners))
+        for i, w in enumerate(winners):
+            value[w] = share + (1 if i < odd else 0)
+        return value
+
     def _mark(self, marks: dict[str, int], scoring: dict[str, Any]) -> None:
-        """À la marque: the points go in each player's column; chips move only when
-        the match ends, each player paying (his total - the lowest) × unit."""
+        """À la marque: the points go in each player's column, and — ruling,
+        issue 11 §9 — each deal pays what it changes in the match's value as
+        the sheet stands (each pays his total − the lowest, × unit, at the
+        end): nothing is left to vanish when a player leaves mid-match."""
+        before = self._standing(self.sheet)
         for p, pts in marks.items():
             self.sheet[p] = self.sheet.get(p, 0) + pts
         deals = self.deals_before + 1
@@ -401,15 +419,14 @@ class RamiEngine(DrawDiscardDeal):
         )
         scoring["marks"] = dict(marks)
         scoring["match"] = {"scores": dict(self.sheet), "deals": deals, "over": match_over}
-        self._delta = {p: 0 for p in self.players}
+        after = self._standing(self.sheet)
+        chips = {s["player"]: s["chips"] for s in self.seats}
+        self._delta = transfer(chips, {p: after[p] - before[p] for p in self.players},
+                               self._in_turn_order(self.players))
+        scoring["paid"] = {p: -d for p, d in self._delta.items() if d < 0}
         if match_over:
             low = min(self.sheet[p] for p in self.players)
-            winners = self._in_turn_order([p for p in self.players if self.sheet[p] == low])
-            scoring["match"]["winners"] = winners
-            debts = {p: (self.sheet[p] - low) * c.unit for p in self.players if p not in winners}
-            inner: dict[str, Any] = {}
-            self._settle(debts, winners, inner)
-            scoring["match"]["paid"] = inner["paid"]
+            scoring["match"]["winners"] = self._in_turn_order([p for p in self.players if self.sheet[p] == low])
             self._carry_out = None  # the next deal starts a new match
         else:
             self._carry_out = {"scores": dict(self.sheet), "deals": deals}
