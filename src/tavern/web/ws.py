@@ -20,15 +20,17 @@ import hashlib
 import json
 import logging
 import time
-from typing import Annotated, Any, Literal
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import ValidationError
 
 from tavern.services import surveillance
 from tavern.store.db import run_transaction
 from tavern.tables.actor import CommandError
 from tavern.web.deps import MAX_ID, CurrentUser, user_of
+from tavern.web.protocol import commands
 from tavern.web.rendering import BROWSER_COOKIE
 from tavern.web.wslimits import TOO_MANY_CONNECTIONS
 
@@ -39,54 +41,6 @@ MAX_MESSAGE_BYTES = 4096
 RATE_PER_SECOND = 10  #: commands per connection, averaged over a burst of 20
 BURST = 20
 QUEUE_LIMIT = 256  #: messages waiting for a slow client before it is dropped
-
-
-class _Msg(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    id: int | None = Field(default=None, description="echoed back in the reply")
-
-
-class Sit(_Msg):
-    type: Literal["sit"]
-    seat: int = Field(ge=0, le=9)
-    cave: int = Field(gt=0)
-
-
-class Cave(_Msg):
-    type: Literal["cave"]
-    amount: int = Field(gt=0)
-
-
-class Simple(_Msg):
-    type: Literal["leave", "sit_out", "post", "sync"]
-
-
-class SitIn(_Msg):
-    type: Literal["sit_in"]
-    post: bool = False
-
-
-class Auto(_Msg):
-    type: Literal["auto"]
-    auto: Literal["check_fold", "check", "call_any", "fold_any"] | None
-
-
-class Act(_Msg):
-    type: Literal["act"]
-    action: str = Field(min_length=1, max_length=20)
-    seq: int | None = None
-    args: dict[str, Any] = Field(default_factory=dict)
-
-
-class ClientSeed(_Msg):
-    """The player's own contribution to the next decks (docs/fairness.md)."""
-
-    type: Literal["client_seed"]
-    seed: str = Field(max_length=64, pattern=r"^[A-Za-z0-9_-]*$")
-
-
-Command = Annotated[Sit | Cave | Simple | SitIn | Auto | Act | ClientSeed, Field(discriminator="type")]
-_commands: TypeAdapter[Command] = TypeAdapter(Command)
 
 
 def _origin_allowed(ws: WebSocket) -> bool:
@@ -195,7 +149,7 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int) ->
                 continue
             tokens -= 1
             try:
-                cmd = _commands.validate_json(raw)
+                cmd = commands.validate_json(raw)
             except ValidationError as exc:
                 first = exc.errors()[0]
                 where = ".".join(str(p) for p in first.get("loc", ()))
@@ -211,25 +165,28 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int) ->
         await actor.submit("disconnect", name)
 
 
+# The dispatcher: one handler per command type (docs/protocol.md), each
+# returning what the table answers; ``sync`` answers with a snapshot itself.
+Handler = Callable[[Any, str, int, Any], Awaitable[Any]]
+HANDLERS: dict[str, Handler] = {
+    "sit": lambda actor, name, uid, c: actor.submit("sit", name, user_id=uid, seat=c.seat, cave=c.cave),
+    "cave": lambda actor, name, uid, c: actor.submit("cave", name, amount=c.amount),
+    "sit_in": lambda actor, name, uid, c: actor.submit("sit_in", name, post=c.post),
+    "auto": lambda actor, name, uid, c: actor.submit("auto", name, auto=c.auto),
+    "act": lambda actor, name, uid, c: actor.submit("act", name, action=c.action, seq=c.seq, args=c.args),
+    "client_seed": lambda actor, name, uid, c: actor.submit("client_seed", name, seed=c.seed),
+    "leave": lambda actor, name, uid, c: actor.submit("leave", name),
+    "sit_out": lambda actor, name, uid, c: actor.submit("sit_out", name),
+    "post": lambda actor, name, uid, c: actor.submit("post", name),
+}
+
+
 async def _run(ws: WebSocket, actor: Any, name: str, user_id: int, cmd: Any) -> None:
+    if cmd.type == "sync":
+        await _send(ws, json.dumps(actor.message_for(name), separators=(",", ":")))
+        return
     try:
-        if cmd.type == "sync":
-            await _send(ws, json.dumps(actor.message_for(name), separators=(",", ":")))
-            return
-        if cmd.type == "sit":
-            out = await actor.submit("sit", name, user_id=user_id, seat=cmd.seat, cave=cmd.cave)
-        elif cmd.type == "cave":
-            out = await actor.submit("cave", name, amount=cmd.amount)
-        elif cmd.type == "sit_in":
-            out = await actor.submit("sit_in", name, post=cmd.post)
-        elif cmd.type == "auto":
-            out = await actor.submit("auto", name, auto=cmd.auto)
-        elif cmd.type == "client_seed":
-            out = await actor.submit("client_seed", name, seed=cmd.seed)
-        elif cmd.type == "act":
-            out = await actor.submit("act", name, action=cmd.action, seq=cmd.seq, args=cmd.args)
-        else:
-            out = await actor.submit(cmd.type, name)
+        out = await HANDLERS[cmd.type](actor, name, user_id, cmd)
     except CommandError as exc:
         await _error(ws, cmd.id, str(exc))
         return

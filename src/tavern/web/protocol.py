@@ -1,0 +1,128 @@
+"""The table protocol as types (docs/protocol.md): one model per command a
+client sends, one per message the server sends, each a member of a
+discriminated union on ``type``. Commands are parsed once (web/ws.py);
+the messages are built by the table runtime and checked against these
+models by the tests (tests/web/test_protocol.py), which also hold
+docs/protocol.md to their JSON Schema.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+# --- client → server ---------------------------------------------------------------
+
+
+class _Command(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: int | None = Field(default=None, description="echoed back in the reply")
+
+
+class Sit(_Command):
+    type: Literal["sit"]
+    seat: int = Field(ge=0, le=9)
+    cave: int = Field(gt=0)
+
+
+class Cave(_Command):
+    type: Literal["cave"]
+    amount: int = Field(gt=0)
+
+
+class Simple(_Command):
+    type: Literal["leave", "sit_out", "post", "sync"]
+
+
+class SitIn(_Command):
+    type: Literal["sit_in"]
+    post: bool = False
+
+
+class Auto(_Command):
+    type: Literal["auto"]
+    auto: Literal["check_fold", "check", "call_any", "fold_any"] | None
+
+
+class Act(_Command):
+    type: Literal["act"]
+    action: str = Field(min_length=1, max_length=20)
+    seq: int | None = None
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class ClientSeed(_Command):
+    """The player's own contribution to the next decks (docs/fairness.md)."""
+
+    type: Literal["client_seed"]
+    seed: str = Field(max_length=64, pattern=r"^[A-Za-z0-9_-]*$")
+
+
+Command = Annotated[Sit | Cave | Simple | SitIn | Auto | Act | ClientSeed, Field(discriminator="type")]
+commands: TypeAdapter[Command] = TypeAdapter(Command)
+
+# --- server → client ---------------------------------------------------------------
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class State(_Message):
+    """The whole table as this recipient may see it."""
+
+    type: Literal["state"]
+    seq: int
+    table: dict[str, Any]
+    deal: dict[str, Any] | None
+    last_result: dict[str, Any] | None
+    story: list[dict[str, Any]]
+    you: dict[str, Any] | None = None
+    fair: dict[str, Any] | None = None
+
+
+class Ok(_Message):
+    type: Literal["ok"]
+    id: int | None
+    result: dict[str, Any]
+
+
+class Error(_Message):
+    type: Literal["error"]
+    id: int | None
+    message: str
+
+
+class Closed(_Message):
+    """The table has closed: what each player was paid."""
+
+    type: Literal["closed"]
+    seq: int
+    table_id: int
+    closed: Literal[True]
+    awards: dict[str, int]
+    ecus: dict[str, int]
+    method: str | None = None
+    winners: list[str] | None = None
+    contest_id: int | None = None
+
+
+class Contest(_Message):
+    """The contest director's word to one player."""
+
+    type: Literal["contest"]
+    seq: int
+    table_id: int
+    event: Literal["moved", "out", "won"]
+    contest_id: int
+    to_table: int | None = None
+    place: int | None = None
+
+
+Message = Annotated[State | Ok | Error | Closed | Contest, Field(discriminator="type")]
+messages: TypeAdapter[Message] = TypeAdapter(Message)
+
+#: Every command and message type, for the documentation check.
+COMMAND_TYPES = ("sit", "cave", "leave", "sit_out", "post", "sync", "sit_in", "auto", "act", "client_seed")
+MESSAGE_TYPES = ("state", "ok", "error", "closed", "contest")
