@@ -40,10 +40,6 @@ TIME_BANK_REFILL = 5.0  #: seconds added to each player's bank per deal
 TIME_BANK_MAX = 60.0
 
 
-#: The last events of the deal each state message carries (the log beside the felt).
-STORY_SHOWN = 40
-
-
 class CommandError(Exception):
     """A refused command, with the message the player is shown."""
 
@@ -113,6 +109,7 @@ class TableActor:
         self.client_seeds: dict[str, str] = {}
         #: The running (or last) deal's public events, in order (docs/protocol.md "story").
         self.story: list[dict[str, Any]] = []
+        self.story_sent = 0  #: events of the story already published
         self.deal_seed: fair.DealSeed | None = None
         self.fair_block: dict[str, Any] | None = None
         self.fair_stream: fair.FairStream | None = None
@@ -537,6 +534,7 @@ class TableActor:
         self.archive_id = archive_id
         self.story = [{"event": "deal", "deal": self.deals + 1, "players": [s.name for s in lineup.players],
                        "dealer": lineup.players[lineup.button].name}]
+        self.story_sent = 0  # a new story: sent whole
         self.deal_seed, self.fair_block = self.next_seed, block
         self.fair_stream = stream
         self.next_seed = fair.DealSeed(fair.new_server_seed(self.rng))  # a seed serves one deal only
@@ -681,14 +679,18 @@ class TableActor:
                      "deal": self.deal_seed.commitment if self.engine is not None and self.deal_seed else None},
         }
 
-    def message_for(self, username: str | None, table: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The message one recipient receives: his own view, never more."""
+    def message_for(self, username: str | None, table: dict[str, Any] | None = None,
+                    story_at: int = 0) -> dict[str, Any]:
+        """The message one recipient receives: his own view, never more.
+        The deal's story goes from event ``story_at`` (0: all of it, as a
+        (re)connection's snapshot needs; a publication sends what is new)."""
         table = table or self.public_table()
         deal = None
         if self.engine is not None:
             deal = self.engine.view(username if username in self.dealt else None)
         msg: dict[str, Any] = {"type": "state", "seq": self.seq, "table": table, "deal": deal,
-                               "last_result": self.last_result, "story": self.story[-STORY_SHOWN:]}
+                               "last_result": self.last_result, "story_at": story_at,
+                               "story": self.story[story_at:]}
         if username is not None:
             seat = next((s for s in self.seats.values() if s.name == username), None)
             if seat is not None:
@@ -709,9 +711,13 @@ class TableActor:
         """One message per seated player (and per name in ``also``) and one for spectators."""
         self.seq += 1
         table = self.public_table()
-        messages = {SPECTATORS: json.dumps(self.message_for(None, table), separators=(",", ":"))}
+        # The story's new events only: every client holds the rest (a
+        # (re)connection gets it all in its snapshot; a gap asks for one).
+        at = self.story_sent if self.story_sent <= len(self.story) else 0
+        self.story_sent = len(self.story)
+        messages = {SPECTATORS: json.dumps(self.message_for(None, table, at), separators=(",", ":"))}
         for name in [*(s.name for s in self.seats.values()), *(also or [])]:
-            messages[name] = json.dumps(self.message_for(name, table), separators=(",", ":"))
+            messages[name] = json.dumps(self.message_for(name, table, at), separators=(",", ":"))
         await self.broadcaster.publish(self.info.id, messages)
 
 

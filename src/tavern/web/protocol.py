@@ -77,6 +77,7 @@ class State(_Message):
     table: dict[str, Any]
     deal: dict[str, Any] | None
     last_result: dict[str, Any] | None
+    story_at: int
     story: list[dict[str, Any]]
     you: dict[str, Any] | None = None
     fair: dict[str, Any] | None = None

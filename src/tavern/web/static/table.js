@@ -285,7 +285,7 @@
     if (facts) facts.textContent = m.table.players.length + "/" + m.table.seats;
     if (S.closed) return;  // the closing summary stays as it is
     renderSeats(); renderCenter(); renderActions(); renderAuto(); renderControls(); renderHands(); renderResult();
-    renderStory(m.story || []);
+    renderStory(storyOf(m));
     renderContest();
     syncPanel(); tick();
   }
@@ -729,7 +729,15 @@
 
   /** The deal's story, from the engine's public events (the server keeps
    *  them with the deal's record): one line per event, in the games' words. */
-  var storyKey = "";
+  var storyKey = "", storyHeld = [];
+  /** The story so far: a state carries the events from `story_at` on (all
+   *  of them in a snapshot); a gap (a frame missed) asks for a snapshot. */
+  function storyOf(m) {
+    var at = m.story_at || 0, more = m.story || [];
+    if (at > storyHeld.length) { send({ type: "sync" }); return storyHeld; }
+    storyHeld = storyHeld.slice(0, at).concat(more);
+    return storyHeld;
+  }
   function renderStory(events) {
     var key = events.length + ":" + JSON.stringify(events[events.length - 1] || null);
     if (key === storyKey) return;
