@@ -28,7 +28,7 @@ from pydantic import ValidationError
 
 from tavern.services import surveillance
 from tavern.store.db import run_transaction
-from tavern.tables.actor import CommandError
+from tavern.tables.actor import CommandError, encode
 from tavern.web.deps import MAX_ID, CurrentUser, user_of
 from tavern.web.protocol import commands
 from tavern.web.rendering import BROWSER_COOKIE
@@ -134,7 +134,7 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int) ->
     try:
         # The full snapshot for this connection (the others keep their stream).
         # Inside the try: a socket closing this early is still counted out.
-        await _send(ws, json.dumps(actor.message_for(name), separators=(",", ":")))
+        await _send(ws, encode(actor.message_for(name)))
         sender = asyncio.create_task(pump())
         while True:
             raw = await ws.receive_text()
@@ -183,7 +183,7 @@ HANDLERS: dict[str, Handler] = {
 
 async def _run(ws: WebSocket, actor: Any, name: str, user_id: int, cmd: Any) -> None:
     if cmd.type == "sync":
-        await _send(ws, json.dumps(actor.message_for(name), separators=(",", ":")))
+        await _send(ws, encode(actor.message_for(name)))
         return
     try:
         out = await HANDLERS[cmd.type](actor, name, user_id, cmd)
