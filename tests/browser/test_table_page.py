@@ -290,7 +290,8 @@ def test_ramponneau_deal_to_showdown(browser, players, db_url, tmp_path):
         assert log[0].startswith("Donne n° 1 : ") and "donneur" in log[0], log
         said = [line for line in log[1:] if line.startswith(tuple(PLAYERS))]
         assert sum(" parle" in line for line in said) >= 6 and any("(automatique)" in line for line in said), log
-        assert any(" montre " in line for line in said), log
+        if showdown_offers:  # a beaten player clicked « Montrer »
+            assert any(" montre " in line for line in said), log
         ana.shot("ramponneau-result.png", full=True)
         # A phone's width: the page narrows instead of scrolling sideways.
         ana.page.set_viewport_size({"width": 390, "height": 844})

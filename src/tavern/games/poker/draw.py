@@ -36,6 +36,9 @@ class DrawPoker(PokerDeal):
     game = GAME
     hole_count = HAND
     __slots__ = ("big_bet", "draws", "used")
+    big_bet: int
+    draws: int
+    used: int  #: reshuffles of the record used so far
 
     def _unit(self) -> int:
         # Fixed limit: the small bet in the first round, the big bet after.
