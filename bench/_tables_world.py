@@ -89,13 +89,27 @@ def seed(db_url: str, n_tables: int) -> World:
     return World(db_url, ids, players)
 
 
-def cookie_for(secret_key: str, user_id: int) -> str:
-    """The ``Cookie`` header of a logged-in session of ``user_id``, signed by
+def cookies_for(secret_key: str, db_url: str, user_ids: list[int]) -> dict[int, str]:
+    """The ``Cookie`` headers of logged-in sessions of ``user_ids``: a
+    server-side session each (``web_sessions``, as the login endpoint opens),
+    the cookie signed by the app's own codec."""
+    from tavern.store.db import make_engine, run_transaction
+    from tavern.store.db import session_factory as factory
+    from tavern.web.session import open_session
+
+    engine = make_engine(db_url)
+    tokens = run_transaction(factory(engine), lambda s: {uid: open_session(s, uid) for uid in user_ids})
+    engine.dispose()
+    return {uid: cookie_for(secret_key, uid, tokens[uid]) for uid in user_ids}
+
+
+def cookie_for(secret_key: str, user_id: int, token: str) -> str:
+    """The ``Cookie`` header of the session ``token`` of ``user_id``, signed by
     the app's own codec (what the login endpoint answers)."""
     from tavern.web.session import COOKIE_NAME, SessionCodec, SessionData
 
     sess = SessionData()
-    sess.login(user_id)
+    sess.login(user_id, token)
     response = Response()
     request = Request({"type": "http", "scheme": "http", "method": "GET", "path": "/",
                        "headers": [], "query_string": b"", "server": ("127.0.0.1", 80)})

@@ -49,7 +49,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from _tables_bots import worker_main  # noqa: E402
-from _tables_world import CAVE, PASSWORD, ROOT, SEATS, cookie_for, migrate, seed  # noqa: E402
+from _tables_world import CAVE, PASSWORD, ROOT, SEATS, cookies_for, migrate, seed  # noqa: E402
 
 HOST = "127.0.0.1"  # never anything else
 GOAL_P99_MS = 50.0
@@ -244,7 +244,8 @@ def main() -> int:
         env["TAVERN_ALLOWED_ORIGINS"] = f"http://{HOST}:{port}"  # the Origin the bots send
         tavern = Server("tavern.web.app:create_app", env, tmp / "tavern.log", port=port)
         servers.append(tavern)
-        tables = [(tid, [(name, cookie_for(secret, uid)) for name, uid in world.players[tid]])
+        cookies = cookies_for(secret, db_url, [uid for tid in world.tables for _, uid in world.players[tid]])
+        tables = [(tid, [(name, cookies[uid]) for name, uid in world.players[tid]])
                   for tid in world.tables]
         first_name, first_cookie = tables[0][1][0]
         check_login(tavern.base, first_name, first_cookie)
