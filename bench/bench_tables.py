@@ -238,6 +238,7 @@ def main() -> int:
 
         env = {"TAVERN_DATABASE_URL": db_url, "TAVERN_DATA_DIR": str(tmp), "TAVERN_SECRET_KEY": secret,
                "TAVERN_DEAL_PAUSE_SECONDS": str(args.pause), "TAVERN_FREE_HANDS_PER_DAY": "1000000000",
+               "TAVERN_WS_PER_ADDRESS": "100000",  # every bot connects from 127.0.0.1
                "TAVERN_ARGON2_TIME_COST": "1", "TAVERN_ARGON2_MEMORY_KIB": "1024",
                "TAVERN_ARGON2_PARALLELISM": "1"}
         port = free_port()

@@ -71,6 +71,11 @@ class Settings(BaseSettings):
     #: Threads running the live tables' database work (asyncio.to_thread).
     table_threads: int = 8
     db_pool_timeout: float = 3.0
+    #: Table WebSockets open at once per account and per client address
+    #: (docs/web.md; behind a proxy or a NAT many players share an address:
+    #: raise it there — the benchmarks' bots all come from 127.0.0.1).
+    ws_per_account: int = Field(default=16, ge=1)
+    ws_per_address: int = Field(default=64, ge=1)
 
     # --- password hashing (Argon2id; argon2-cffi's defaults, RFC 9106 low
     # memory). Test runs lower them: hashing is deliberately slow.

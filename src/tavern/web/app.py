@@ -86,7 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.read_sessions = read_session_factory(engine)
     app.state.codec = SessionCodec(settings.get_secret_key())
     app.state.throttles = Throttles(app.state.write_sessions)
-    app.state.ws_limits = ConnectionLimits()
+    app.state.ws_limits = ConnectionLimits(settings.ws_per_account, settings.ws_per_address)
     app.state.visits_seen = set()  # web/ws.py: table visits already noted
     app.state.broadcaster = (
         RedisBroadcaster(settings.redis_url) if settings.redis_url else LocalBroadcaster()
