@@ -601,6 +601,12 @@
       if (Array.isArray(v)) { v.forEach(function (x, i) { walk(x, label + " " + (i + 1), depth + 1); }); return; }
       for (var k in v) walk(v[k], label ? label + " · " + (LABELS[k] || k) : (LABELS[k] || k), depth + 1);
     }
+    // Rummoli: the whole board — its pot, the poker pot and every pay
+    // section with the chips on it (issue 11 §4), in French card letters.
+    if (d.board && Array.isArray(d.pay_sections)) {
+      box.appendChild(rummoliBoard(d));
+      skip.board = 1; skip.pay_sections = 1;
+    }
     // Trick games (Rams): the trick on the table, each card under its player's name.
     var trick = Array.isArray(d.tricks) && d.tricks.length ? d.tricks[d.tricks.length - 1] : null;
     if (trick && !(trick.cards || []).length) { skip.tricks = 1; trick = null; }  // no card played yet: no empty box
@@ -615,6 +621,24 @@
     if (Array.isArray(d.players)) d.players.forEach(function (p) { if (p.played) walk(p.played, p.player, 1); });
     if (typeof d.stock === "number") box.appendChild(h("div", { cls: "tl-pile" }, h("small", { text: "pioche" }), h("span", { cls: "pc back" }), " " + d.stock));
     return box;
+  }
+
+  /** French letters on a section's label: valet, dame, roi. */
+  function frenchLabel(text) { return String(text).replace(/J/g, "V").replace(/Q/g, "D").replace(/K/g, "R"); }
+  function rummoliBoard(d) {
+    var cell = function (label, chips, extra, kids) {
+      return h("div", { cls: "tl-section" + (extra || ""), "data-chips": chips },
+        h("small", { text: label }), kids || null, h("b", { cls: "money", text: fmt(chips) + " jetons" }));
+    };
+    var grid = h("div", { cls: "tl-board-rummoli", "aria-label": "le tableau du Rummoli" },
+      cell("Pot Rummoli", d.board.rummoli || 0, " tl-pot-rummoli"),
+      cell("Pot du poker", d.board.poker || 0, " tl-pot-poker"));
+    d.pay_sections.forEach(function (s) {
+      var faces = isCard(s.id) ? card(s.id) : s.id === "KdAd" ? cards(["Kd", "Ad"]) : null;
+      grid.appendChild(cell(frenchLabel(s.label) + (s.won_by ? " — pour " + s.won_by : ""), s.chips || 0,
+        " tl-pay" + (s.won_by ? " won" : ""), faces));
+    });
+    return grid;
   }
 
   /** A legal entry names what the action takes; the argument is built from it
