@@ -534,7 +534,7 @@ def test_a_closed_table_shows_its_closing_and_stops_reconnecting(browser, player
 def rams_move(p: Player) -> bool:
     """One Rams move by clicking, if it is ``p``'s turn: declare "Je joue",
     keep one's hand at the exchange, else play the first card the page lets
-    him play (a card that may not be played leaves "Jouer" disabled)."""
+    him click (a card that may not be played is not clickable)."""
     buttons = p.page.locator(f"{LIVE} .tl-actions button[data-action]")
     labels = [b for b in buttons.all_text_contents()]
     if not labels:
@@ -547,11 +547,14 @@ def rams_move(p: Player) -> bool:
         return True
     play = p.page.locator(f"{LIVE} .tl-actions button[data-action=play]")
     if play.count():
-        for c in p.page.locator(f"{LIVE} .tl-seat.me .tl-myhand button.pc").all():
-            c.click()
-            if play.is_enabled():
-                p.click_action_button(play)
-                return True
+        # Issue 11: only the cards the rules allow are clickable (the others
+        # are greyed), so the first one offered may be played.
+        offered = p.page.locator(f"{LIVE} .tl-seat.me .tl-myhand button.pc")
+        assert offered.count() >= 1
+        offered.first.click()
+        assert play.is_enabled(), "a card offered in the hand may be played"
+        p.click_action_button(play)
+        return True
     return False
 
 

@@ -434,14 +434,26 @@
       wrap.appendChild(bar);
       hand = sortHand(hand, order);
     }
+    var only = can ? playable() : null;
     hand.forEach(function (c) {
       var on = S.selected.indexOf(c) >= 0;
+      var ok = can && (!only || only.indexOf(c) >= 0);  // a card the rules refuse is not clickable
       wrap.appendChild(card(c, {
-        button: can, pressed: on, cls: on ? "selected" : "",
-        onclick: can ? function () { toggle(c); } : null
+        button: ok, pressed: on, cls: (on ? "selected" : "") + (can && !ok ? " unplayable" : ""),
+        onclick: ok ? function () { toggle(c); } : null
       }));
     });
     return wrap;
+  }
+
+  /** The trick and sequence games (Rams, Rummoli) list each card that may be
+   *  played: only those are offered in the hand. Null when any card may be
+   *  picked (a rami discard, draw poker's changes, a Gin knock's melds). */
+  function playable() {
+    var acts = legal();
+    if (acts.some(function (a) { return Array.isArray(a.cards) && PICK_ONE[a.action]; })) return null;
+    var per = acts.filter(function (a) { return isCard(a.card); }).map(function (a) { return a.card; });
+    return per.length ? per : null;
   }
 
   // A hand of 10 to 13 cards in dealing order is unreadable: sorted by suit
