@@ -86,6 +86,21 @@ def test_a_player_seeds_plays_and_verifies_his_deal(browser, players, db_url, tm
         assert {"player": "ana", "seed": "graine_d_ana-16"} in record["fair"]["client_seeds"]
         assert fair.verify(record)
 
+        # « Mes donnes »: the deal is listed and replays step by step in the
+        # page, showing ana her own cards, nobody else's before a showdown.
+        ana.click("header a[href='/mes-donnes']")  # the menu link
+        ana.click("#my-deals a")
+        ana.wait_for_selector("#rp-step")
+        assert ana.text_content("#rp-step").startswith("Étape 1 / ")
+        mine = set(ana.locator("#rp-stage [data-player='ana'] .pc").evaluate_all("els => els.map(e => e.dataset.card)"))
+        assert len(mine) == 2, "her two cards"
+        others = ana.locator("#rp-stage [data-player='bob'] .pc, #rp-stage [data-player='cid'] .pc")
+        assert others.count() == 0, "the others' cards are hidden at the deal"
+        ana.click("#rp-next")
+        assert ana.text_content("#rp-step").startswith("Étape 2 / ")
+        assert ana.text_content("#rp-move").endswith(".")
+        ana.screenshot(path=str(ARTIFACTS / "replay.png"), full_page=True)
+
         # A tampered reveal fails in the page too.
         bad = json.loads(json.dumps(record["fair"]))
         bad["deck"] = record["deck"][1:] + record["deck"][:1]

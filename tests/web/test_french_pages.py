@@ -65,7 +65,7 @@ def test_every_page_reads_in_french(client: TestClient, world: World, db_url: st
         deal = archive.archive_hand(s, table_id, {"game": "ramponneau", "seats": [{"player": "ana", "chips": 5}],
                                                   "actions": [], "deck": []}, {"delta": {"ana": 0}}).id
     pages = {None: ["/", "/login", "/register", "/concours"],
-             "ana": ["/", "/compte", "/premium", "/concours", f"/tables/{table_id}", "/ma-taverne"],
+             "ana": ["/", "/compte", "/premium", "/concours", f"/tables/{table_id}", "/ma-taverne", "/mes-donnes"],
              "owner": ["/ma-taverne", f"/ma-taverne/{world.tavern_id}"],
              "admin": ["/admin/utilisateurs", "/admin/tavernes", "/admin/audit", "/admin/concours",
                        "/admin/surveillance", f"/admin/donnes/{deal}"]}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
@@ -109,6 +110,27 @@ def check_record(record: Any) -> HandRecordEnvelope:
         return HandRecordEnvelope.model_validate(record)
     except ValidationError as exc:
         raise record_error(exc) from None
+
+
+def replay_steps(record: dict[str, Any]) -> Iterator[tuple[Any, dict[str, Any] | None]]:
+    """A deal rebuilt from its record, one action at a time: yields the deal
+    before the first action, then after each one, with that action — what the
+    replayer shows a player step by step (``engine.view(player)``)."""
+    check_record(record)
+    module = load(record["game"])
+    deal = {k: v for k, v in record.items() if k not in ("fair", "story")}
+    setup = getattr(module, "replay_setup", None)
+    seats, actions = setup(deal) if setup is not None else (deal["seats"], deal.get("actions") or [])
+    engine = module.new_deal(deal.get("config") or {}, seats, deal["button"], deck=deal["deck"],
+                             reshuffles=deal.get("reshuffles") or [], carry=deal.get("carry"))
+    yield engine, None
+    for a in actions:
+        args = {k: v for k, v in a.items() if k not in ("player", "action")}
+        if a["action"] == "protect":  # the table's own intervention (draw poker)
+            engine.protect(a["player"])
+        else:
+            engine.act(a["player"], a["action"], **args)
+        yield engine, a
 
 
 def replay(record: dict[str, Any]) -> dict[str, Any]:

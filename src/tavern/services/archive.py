@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from tavern.games import registry
 from tavern.store.models import ArchivedHand, TableConfig
 
 
@@ -88,4 +89,17 @@ def list_hands(
             out.append(hand)
             if len(out) >= limit:
                 break
+    return out
+
+
+def deal_steps(hand: ArchivedHand, player: str) -> list[dict[str, Any]]:
+    """An archived deal as ``player`` saw it, step by step: his own view
+    (``engine.view(player)``: never a card he could not see at that moment)
+    before the first action and after each one, with the action. Refused
+    (``LookupError``) unless he was dealt in."""
+    if player not in (hand.players or []):
+        raise LookupError("not dealt in this deal")
+    out = []
+    for engine, action in registry.replay_steps(hand.record):
+        out.append({"action": action, "view": engine.view(player)})
     return out

@@ -25,6 +25,7 @@ from tavern.games.poker.config import DrawConfig, validate
 from tavern.games.poker.deal import DRAW, PokerDeal, check_seats
 from tavern.games.poker.evaluator import rank
 from tavern.games.poker.records import replay_record
+from tavern.games.poker.records import replay_setup as replay_setup  # the replayer's setup (registry.replay_steps)
 from tavern.games.spec import GameSpec, TableTerms
 
 GAME = "draw"
@@ -212,3 +213,5 @@ SPEC = GameSpec(
     stakes=("small_bet",), cave_unit=lambda s: s["small_bet"], variants=STRUCTURES,
     blinds=True, disconnect_protection=True, engine_config=_engine_config, view="poker",
 )
+
+

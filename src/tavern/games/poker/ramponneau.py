@@ -16,6 +16,7 @@ from tavern.games.poker.config import RamponneauConfig, validate
 from tavern.games.poker.deal import SHOWDOWN, PokerDeal, check_seats
 from tavern.games.poker.evaluator import rank7
 from tavern.games.poker.records import replay_record
+from tavern.games.poker.records import replay_setup as replay_setup  # the replayer's setup (registry.replay_steps)
 from tavern.games.spec import GameSpec, TableTerms
 
 GAME = "ramponneau"
@@ -101,3 +102,5 @@ SPEC = GameSpec(
     stakes=("small_blind", "big_blind"), cave_unit=lambda s: s["big_blind"],
     blinds=True, engine_config=_engine_config, check_stakes=_check_stakes, view="poker",
 )
+
+

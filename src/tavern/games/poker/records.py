@@ -60,6 +60,12 @@ def _posts_to_seats(seats: Any, actions: Any, config: Any) -> tuple[Any, Any]:
     return seats, actions[k:]
 
 
+def replay_setup(record: dict[str, Any]) -> tuple[Any, Any]:
+    """The seats and the decisions of a record: posts to enter become the
+    seats' ``post`` (what ``new_deal`` takes), the rest are the actions."""
+    return _posts_to_seats(record["seats"], record["actions"], record["config"])
+
+
 def replay_record(new_deal: Any, record: dict[str, Any]) -> dict[str, Any]:
     """Rebuild a deal from its record, apply every action, return the replay
     output. Showdown decisions missing at the end: cards speak."""

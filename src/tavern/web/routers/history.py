@@ -1,0 +1,77 @@
+"""« Mes donnes »: a player's archived deals and a step-by-step replayer
+that shows him only what he saw at the time (issue 11)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import Response
+from pydantic import BaseModel
+from sqlalchemy.orm import Session
+
+from tavern.services import archive
+from tavern.web.csrf import csrf_protect
+from tavern.web.deps import CurrentUser, Id, read_db, require_user
+from tavern.web.rendering import GAME_LABELS, render
+
+pages = APIRouter(dependencies=[Depends(csrf_protect)], include_in_schema=False)
+api = APIRouter(prefix="/api/me", tags=["account"], dependencies=[Depends(csrf_protect)])
+
+LISTED = 100
+
+
+class DealOut(BaseModel):
+    id: int
+    table_id: int
+    game: str
+    ended: str
+    players: list[str]
+    voided: bool
+    delta: int | None  #: what this player won (+) or lost (−), None when voided
+
+
+def _deals(db: Session, user: CurrentUser) -> list[DealOut]:
+    out = []
+    for hand in archive.list_hands(db, player=user.username, limit=LISTED):
+        if (hand.record or {}).get("closing"):
+            continue
+        delta = (hand.result or {}).get("delta") or {}
+        out.append(DealOut(id=hand.id, table_id=hand.table_id, game=hand.game, ended=hand.ended.isoformat(),
+                           players=list(hand.players or []), voided=hand.voided,
+                           delta=None if hand.voided else delta.get(user.username)))
+    return out
+
+
+def _steps(db: Session, user: CurrentUser, deal_id: int) -> list[dict[str, Any]]:
+    hand = archive.get_hand(db, deal_id)
+    try:
+        if hand is None or hand.voided:
+            raise LookupError
+        return archive.deal_steps(hand, user.username)
+    except LookupError:
+        raise HTTPException(status_code=404, detail="Vous n'avez pas joué cette donne.") from None
+
+
+@pages.get("/mes-donnes")
+def deals_page(request: Request, user: CurrentUser = Depends(require_user),
+               db: Session = Depends(read_db)) -> Response:
+    return render(request, "my_deals.html", {"deals": _deals(db, user), "labels": GAME_LABELS})
+
+
+@pages.get("/mes-donnes/{deal_id}")
+def replay_page(request: Request, deal_id: Id, user: CurrentUser = Depends(require_user),
+                db: Session = Depends(read_db)) -> Response:
+    _steps(db, user, deal_id)  # 404 unless he played it
+    return render(request, "replay.html", {"deal_id": deal_id})
+
+
+@api.get("/deals", response_model=list[DealOut], summary="My archived deals, newest first")
+def api_deals(user: CurrentUser = Depends(require_user), db: Session = Depends(read_db)) -> list[DealOut]:
+    return _deals(db, user)
+
+
+@api.get("/deals/{deal_id}", summary="One of my deals, step by step, as I saw it")
+def api_steps(deal_id: Id, user: CurrentUser = Depends(require_user),
+              db: Session = Depends(read_db)) -> list[dict[str, Any]]:
+    return _steps(db, user, deal_id)

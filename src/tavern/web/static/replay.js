@@ -1,0 +1,92 @@
+// « Mes donnes »: one archived deal replayed step by step, as the player saw
+// it. The server sends his own view at each step (GET /api/me/deals/{id}):
+// the page never holds a card he could not see at that moment.
+
+const root = document.getElementById("replayer");
+const RANKS = { T: "10", J: "V", Q: "D", K: "R" };
+const SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
+const isCard = (c) => typeof c === "string" && /^([2-9TJQKA][cdhs]|X\d+)$/.test(c);
+const cardText = (c) => (c[0] === "X" ? "joker" : (RANKS[c[0]] || c[0]) + SUITS[c[1]]);
+const SAID = { fold: "se couche", check: "parle", call: "suit", bet: "mise", raise: "relance à", show: "montre",
+  muck: "jette sa main", draw: "pioche", discard: "jette", lay: "pose", add: "ajoute", knock: "frappe",
+  gin: "fait gin", close: "ferme", play: "joue", lead: "entame", speak: "annonce", exchange: "échange",
+  pass: "passe", bid: "enchérit", keep: "garde son jeu", post: "paie la grosse blinde", protect: "est protégé" };
+
+function el(tag, attrs = {}, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  for (const k of kids.flat()) if (k !== null && k !== undefined) e.append(k);
+  return e;
+}
+
+function faces(cards) {
+  return el("span", { class: "tl-cards" }, cards.map((c) => {
+    const red = c[1] === "d" || c[1] === "h";
+    return el("span", { class: "pc face" + (red ? " red" : ""), "data-card": c }, cardText(c));
+  }));
+}
+
+function moveText(a) {
+  if (!a) return "Les cartes sont distribuées.";
+  const args = Object.entries(a).filter(([k]) => k !== "player" && k !== "action")
+    .map(([, v]) => (isCard(v) ? cardText(v) : Array.isArray(v) && v.every(isCard) ? v.map(cardText).join(" ")
+      : typeof v === "object" ? "" : String(v))).filter(Boolean).join(" ");
+  return `${a.player} ${SAID[a.action] || a.action}${args ? " " + args : ""}.`;
+}
+
+/** The view: each player's stack and cards (his own face up, the others'
+ *  only once shown), then every public pile of card codes. */
+function viewOf(v) {
+  const box = el("div", { class: "rp-view" });
+  for (const p of v.players || []) {
+    const cards = Array.isArray(p.cards) ? p.cards : Array.isArray(p.hand) ? p.hand : null;
+    const count = p.card_count ?? p.cards ?? null;
+    box.append(el("p", { class: "rp-player", "data-player": p.player },
+      el("b", {}, p.player), ` · ${p.chips ?? ""} jetons `,
+      cards && cards.every(isCard) ? faces(cards) : typeof count === "number" ? `(${count} cartes cachées)` : "",
+      p.folded ? " — couché" : ""));
+  }
+  if (Array.isArray(v.hand) && v.hand.every(isCard)) box.append(el("p", { class: "rp-hand" }, "Votre main : ", faces(v.hand)));
+  for (const [k, val] of Object.entries(v)) {
+    if (k === "hand" || k === "players" || k === "legal") continue;
+    if (Array.isArray(val) && val.length && val.every(isCard)) box.append(el("p", { class: "rp-pile" }, `${k} : `, faces(val)));
+  }
+  if (v.pot !== undefined) box.append(el("p", { class: "rp-pot" }, `Pot : ${v.pot}`));
+  return box;
+}
+
+async function start() {
+  const id = root.dataset.dealId;
+  const r = await fetch(`/api/me/deals/${id}`, { credentials: "same-origin" });
+  if (!r.ok) { root.textContent = "Cette donne n'est pas à vous."; return; }
+  const steps = await r.json();
+  let at = 0, timer = null;
+  const counter = el("span", { id: "rp-step" });
+  const said = el("p", { id: "rp-move", class: "tl-note" });
+  const stage = el("div", { id: "rp-stage" });
+  const prev = el("button", { type: "button", id: "rp-prev" }, "◀ Précédent");
+  const next = el("button", { type: "button", id: "rp-next" }, "Suivant ▶");
+  const play = el("button", { type: "button", id: "rp-play" }, "Lecture");
+  const show = () => {
+    counter.textContent = `Étape ${at + 1} / ${steps.length}`;
+    said.textContent = moveText(steps[at].action);
+    stage.replaceChildren(viewOf(steps[at].view));
+    prev.disabled = at === 0;
+    next.disabled = at === steps.length - 1;
+    root.dataset.step = String(at);
+  };
+  prev.addEventListener("click", () => { if (at > 0) { at -= 1; show(); } });
+  next.addEventListener("click", () => { if (at < steps.length - 1) { at += 1; show(); } });
+  play.addEventListener("click", () => {
+    if (timer) { clearInterval(timer); timer = null; play.textContent = "Lecture"; return; }
+    play.textContent = "Pause";
+    timer = setInterval(() => {
+      if (at >= steps.length - 1) { clearInterval(timer); timer = null; play.textContent = "Lecture"; return; }
+      at += 1; show();
+    }, 900);
+  });
+  root.replaceChildren(el("p", {}, prev, " ", play, " ", next, " ", counter), said, stage);
+  show();
+}
+
+if (root) start();

@@ -1,0 +1,83 @@
+"""Issue 11 « Mes donnes »: a player's archived deals, each replayed step by
+step as he saw it — never a card he could not see at that moment; nobody
+else's deal."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+from tests.tables.conftest import Harness, build_world
+from webtools import login
+
+from tavern.games import registry
+from tavern.store.db import session_scope
+from tavern.store.models import ArchivedHand, User
+
+pytestmark = pytest.mark.db
+
+CARD = re.compile(r'"([2-9TJQKA][cdhs])"')
+
+
+def _play_one_deal(session_factory, password_hash: str) -> int:
+    world = build_world(session_factory, stakes={"small_blind": 1, "big_blind": 2}, password_hash=password_hash)
+
+    async def scenario():
+        h = Harness(world, deal_pause=60.0)
+        actor = await h.start(seated=("ana", "bob", "cid"))
+        actor.next_deal_at = actor.clock()
+        await h.settle()
+        await h.settle()
+        # ana folds at once; bob and cid play on to the showdown
+        await h.play_deal(lambda name, legal: {"action": "fold"} if name == "ana" and any(
+            a["action"] == "fold" for a in legal) else next(({"action": a} for a in ("check", "call", "show")
+                                                             if any(x["action"] == a for x in legal)),
+                                                            {"action": legal[0]["action"]}))
+        await actor.stop()
+
+    asyncio.run(scenario())
+    with session_factory() as s:
+        return s.scalars(select(ArchivedHand.id).where(ArchivedHand.table_id == world.table_id,
+                                                       ArchivedHand.voided.is_(False))).one()
+
+
+def test_a_player_replays_his_deal_seeing_only_what_he_saw(client: TestClient, session_factory) -> None:
+    from tavern.services import users
+
+    deal = _play_one_deal(session_factory, users.hash_password("correct horse battery"))
+    with session_scope() as s:
+        record = s.get(ArchivedHand, deal).record
+        assert s.scalars(select(User.id).where(User.username == "ana")).one()
+    engine, _ = next(registry.replay_steps(record))  # who held what
+    hole = {p: set(engine.hole[i]) for i, p in enumerate(engine.players)}
+    login(client, "ana")
+    listed = client.get("/api/me/deals").json()
+    assert [d["id"] for d in listed] == [deal] and listed[0]["delta"] is not None
+    steps = client.get(f"/api/me/deals/{deal}").json()
+    assert len(steps) == len(record["actions"]) + 1 - sum(a["action"] == "post" for a in record["actions"])
+    shown: set[str] = set()
+    for k, step in enumerate(steps):
+        seen = set(CARD.findall(json.dumps(step["view"])))
+        if k == 0:
+            assert hole["ana"] <= seen, "she sees her own cards once dealt"
+        if step["action"] and step["action"]["action"] == "show":
+            shown.add(step["action"]["player"])
+        # RULES.md (Ramponneau): hands are shown at the showdown, not before.
+        showdown = step["view"].get("phase") in ("showdown", "over")
+        for other in ("bob", "cid"):
+            if not showdown and other not in shown:  # another's hidden card, never before the showdown
+                assert not seen & hole[other], (k, other)
+    assert client.get("/mes-donnes").status_code == 200
+    page = client.get(f"/mes-donnes/{deal}")
+    assert page.status_code == 200 and "/static/replay.js" in page.text
+    # Somebody who was not dealt in gets nothing.
+    client.post("/logout")
+    client.cookies.clear()
+    login(client, "dan")
+    assert client.get(f"/api/me/deals/{deal}").status_code == 404
+    assert client.get(f"/mes-donnes/{deal}").status_code == 404
+    assert client.get("/api/me/deals").json() == []
