@@ -53,6 +53,7 @@ test-fast: $(VENV)/.installed-test
 lint: $(VENV)/.installed-lint
 	$(BIN)/ruff check src tests bench
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 
 bench: $(VENV)/.installed-bench
 	@for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

@@ -12,6 +12,7 @@ The engines never call :mod:`random` themselves.
 
 from __future__ import annotations
 
+import random
 import secrets
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -46,11 +47,11 @@ class _Secrets:
 class SeededSource:
     """A reproducible source for tests and benchmarks (never for real deals)."""
 
-    def __init__(self, rng: object) -> None:
+    def __init__(self, rng: random.Random) -> None:
         self._rng = rng
 
     def randbelow(self, n: int) -> int:
-        return self._rng.randrange(n)  # type: ignore[attr-defined]
+        return self._rng.randrange(n)
 
 
 CSPRNG: RandomSource = _Secrets()

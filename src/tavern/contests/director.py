@@ -78,7 +78,7 @@ class Director:
         """Load the contest (and, after a restart, its floor) and start its tables."""
 
         def load(s: Session) -> tuple[Contest, Floor, dict[str, int]]:
-            c = s.get(Contest, self.contest_id)
+            c = s.get_one(Contest, self.contest_id)
             f = floor if floor is not None else svc.load_floor(s, c, self.rng)
             s.expunge(c)
             return c, f, svc.players_of(s, self.contest_id)
@@ -165,7 +165,7 @@ class Director:
         chips_of = {m.player: self.floor.stacks[m.player] for m in out.moves}
 
         def work(s: Session) -> dict[int, int]:
-            c = s.get(Contest, self.contest_id)
+            c = s.get_one(Contest, self.contest_id)
             if out.finishes:
                 svc.knock_out(s, c, out.finishes, self.ids, table_id, started or {}, now)
             for m in out.moves:
@@ -220,15 +220,16 @@ class Director:
             now = self.now()
 
             def work(s: Session) -> tuple[Any, str, int, bool]:
-                c = s.get(Contest, self.contest_id)
+                c = s.get_one(Contest, self.contest_id)
                 svc.register(s, self.contest_id, user_id, now, director=True)
-                name = s.get(User, user_id).username
+                name = s.get_one(User, user_id).username
                 full = all(len(t.seats) >= self.floor.seats_per_table for t in self.floor.tables.values())
                 new_id = None
                 if full:
                     number = len(svc.contest_table_ids(s, self.contest_id)) + 1
                     new_id = svc.open_table(s, c, number).id
                 m = self.floor.arrive(name, c.starting_chips, new_id)
+                assert m is not None  # a late registration always finds a seat (a new table if need be)
                 svc.seat_player(s, c, user_id, m.to_table, m.to_seat, "late")
                 return m, name, c.starting_chips, full
 

@@ -60,7 +60,7 @@ class ContestBank(SqlBank):
         """Archive the deal as in progress (voided until it ends), with the contest's id."""
 
         def work(s: Session) -> tuple[int, dict[str, Any]]:
-            t = s.get(TableConfig, table_id)
+            t = s.get_one(TableConfig, table_id)
             row = archive.archive_hand(s, table_id, record, {"in_progress": True, "finished": False},
                                        voided=True, started=_now())
             row.contest_id = t.contest_id
@@ -133,6 +133,7 @@ class ContestTableActor(TableActor):
         """Time-outs fold, or check when free; the player is never removed."""
         seat = self.dealt[name]
         self.deadlines.pop(name, None)
+        assert self.engine is not None  # a time-out happens in a deal
         move = self.engine.timeout_action(name)
         self._play(name, move["action"], {k: v for k, v in move.items() if k != "action"}, by="timeout")
         seat.timeouts += 1

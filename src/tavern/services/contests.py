@@ -298,7 +298,7 @@ def finishes_of(s: Session, c: Contest) -> list[Finish]:
                      .order_by(ContestEntry.place, ContestEntry.tie_order))
     groups: dict[int, list[str]] = {}
     for place, _, name in rows:
-        groups.setdefault(place, []).append(name)
+        groups.setdefault(place or 0, []).append(name)  # never None: filtered above
     return [Finish(place, tuple(names)) for place, names in sorted(groups.items())]
 
 
@@ -436,7 +436,7 @@ def load_floor(s: Session, c: Contest, rng: RandomSource) -> Floor:
                        .order_by(TableConfig.id)):
         ft = FloorTable(t.id)
         for seat in s.scalars(select(Seat).where(Seat.table_id == t.id)):
-            name = s.get(User, seat.user_id).username
+            name = s.get_one(User, seat.user_id).username
             ft.seats[seat.seat_no] = name
             floor.stacks[name] = ledger.chips(s, seat.user_id, t.id)
         last = s.scalars(select(ArchivedHand).where(ArchivedHand.table_id == t.id, ArchivedHand.voided.is_(False))

@@ -138,7 +138,7 @@ def _deltas(record: dict[str, Any], result: dict[str, Any]) -> dict[str, int]:
     if isinstance(delta, dict):
         return {str(k): int(v) for k, v in delta.items() if isinstance(v, int | float)}
     chips = result.get("chips") or {}
-    start = {s.get("player"): s.get("chips", 0) for s in record.get("seats") or [] if isinstance(s, dict)}
+    start = {str(s.get("player")): s.get("chips", 0) for s in record.get("seats") or [] if isinstance(s, dict)}
     return {p: int(chips[p]) - int(start[p]) for p in start if p in chips}
 
 

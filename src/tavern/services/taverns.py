@@ -325,7 +325,7 @@ def close_table(session: Session, table_id: int, owner_id: int) -> TableConfig:
     table = session.get(TableConfig, table_id)
     if table is None or table.status != "open":
         raise TavernError("no such open table")
-    if table.tavern.owner_id != owner_id:
+    if table.tavern is None or table.tavern.owner_id != owner_id:
         raise TavernError("only the tavern's owner can close a table")
     if session.scalar(select(func.count()).select_from(Seat).where(Seat.table_id == table_id)):
         raise TavernError("the table still has players seated")

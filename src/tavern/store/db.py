@@ -50,14 +50,14 @@ def make_engine(url: str, **kwargs: object) -> Engine:
             kwargs.pop(key, None)  # one shared in-memory connection: no pool to size
     if parsed.get_backend_name() != "sqlite":
         kwargs.setdefault("pool_pre_ping", True)
-        return create_engine(url, **kwargs)  # type: ignore[arg-type]
+        return create_engine(url, **kwargs)
 
     if parsed.database and parsed.database != ":memory:":
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
     connect_args = dict(kwargs.pop("connect_args", {}) or {})  # type: ignore[call-overload]
     connect_args.setdefault("check_same_thread", False)
     connect_args.setdefault("timeout", SQLITE_BUSY_TIMEOUT_MS / 1000)
-    engine = create_engine(url, connect_args=connect_args, **kwargs)  # type: ignore[arg-type]
+    engine = create_engine(url, connect_args=connect_args, **kwargs)
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn, _record) -> None:

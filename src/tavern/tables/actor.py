@@ -16,7 +16,7 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import orjson
 
@@ -423,6 +423,7 @@ class TableActor:
             seat.time_bank = 0.0
             return
         self.deadlines.pop(name, None)
+        assert self.engine is not None  # a time-out happens in a deal
         move = self.engine.timeout_action(name)
         args = {k: v for k, v in move.items() if k != "action"}
         self._play(name, move["action"], args, by="timeout")
@@ -460,6 +461,7 @@ class TableActor:
         """Start the timer of whoever must act; play auto-actions and the
         disconnection protection as soon as the turn comes."""
         changed = False
+        assert self.engine is not None  # turns are armed in a deal
         for _ in range(200):  # auto-actions may chain; bounded all the same
             if self.engine.over:
                 break
@@ -494,7 +496,7 @@ class TableActor:
         self.protected.add(seat.name)  # asked once per deal, whatever the answer
         if not await asyncio.to_thread(self.bank.use_disconnect_protection, seat.user_id):
             return False
-        self.engine.protect(seat.name)
+        cast(Any, self.engine).protect(seat.name)  # draw poker's engine (GameSpec.disconnect_protection)
         self.deadlines.pop(seat.name, None)
         return True
 
@@ -561,6 +563,7 @@ class TableActor:
         return next(s for s in self.seats.values() if s.name == name)
 
     async def _finish_deal(self) -> None:
+        assert self.engine is not None and self.fair_stream is not None and self.archive_id is not None
         result = self.engine.result()
         # The reshuffles made during the deal came from the same stream.
         block = {**(self.fair_block or {}), "shuffles": list(self.fair_stream.shuffles)}

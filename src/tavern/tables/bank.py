@@ -140,7 +140,8 @@ class SqlBank:
             t = s.get(TableConfig, table_id)
             if t is None or t.status != "open" or t.contest_id is not None:
                 return None  # a contest's tables are its director's (tavern.contests)
-            owner_id = s.get(Tavern, t.tavern_id).owner_id
+            assert t.tavern_id is not None  # a tavern's table (a contest's has none)
+            owner_id = s.get_one(Tavern, t.tavern_id).owner_id
             return TableInfo(
                 t.id, t.tavern_id, owner_id, t.game, t.variant, dict(t.stakes or {}), dict(t.options or {}),
                 t.buy_in_min, t.buy_in_max, t.rake_percent, t.rake_cap, t.no_flop_no_drop, t.seats,
@@ -156,7 +157,7 @@ class SqlBank:
         def work(s: Session) -> list[SeatRow]:
             out = []
             for seat in seats.seats(s, table_id):
-                user = s.get(User, seat.user_id)
+                user = s.get_one(User, seat.user_id)
                 out.append(SeatRow(seat.seat_no, seat.user_id, user.username, ledger.chips(s, seat.user_id, table_id),
                                    seat.sitting_out, seat.owes_big_blind))
             return out
@@ -244,7 +245,7 @@ class SqlBank:
 
         def work(s: Session) -> None:
             ledger.settle_deal(s, table_id, deltas, rake, owner_id, f"hand:{archive_id}", carried)
-            row = s.get(ArchivedHand, archive_id)
+            row = s.get_one(ArchivedHand, archive_id)
             row.record = record
             row.result = result
             row.voided = False
@@ -273,7 +274,7 @@ class SqlBank:
             stmt = (select(ArchivedHand).where(ArchivedHand.table_id == table_id, ArchivedHand.voided.is_(False))
                     .order_by(ArchivedHand.id.desc()).limit(1))
             row = s.scalars(stmt).first()
-            record = row.record if row is not None else None
+            record: Any = row.record if row is not None else None
             try:
                 return record["seats"][record["button"]]["player"]
             except (KeyError, IndexError, TypeError):
@@ -295,7 +296,7 @@ class SqlBank:
             table = s.get(TableConfig, table_id)
             if table is None or table.status != "open":
                 raise taverns.TavernError("no such open table")
-            if table.tavern.owner_id != owner_id:
+            if table.tavern is None or table.tavern.owner_id != owner_id:
                 raise taverns.TavernError("only the tavern's owner can close a table")
             pot = ledger.carried_pot(s, table_id)
             total = sum(awards.values())

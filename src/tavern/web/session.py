@@ -148,7 +148,8 @@ def end_all_sessions(db: Session, user_id: int, keep: str | None = None) -> int:
     query = delete(WebSession).where(WebSession.user_id == user_id)
     if keep:
         query = query.where(WebSession.token_hash != token_hash(keep))
-    return db.execute(query).rowcount or 0
+    result: Any = db.execute(query)  # a DELETE's CursorResult
+    return result.rowcount or 0
 
 
 def get_session(request: Request) -> SessionData:

@@ -266,7 +266,7 @@ class HandValue(int):
     # logs that store a value must not get the description above.
     __str__ = int.__repr__
 
-    def __getnewargs__(self) -> tuple[int, tuple[str, ...]]:  # pickle, copy
+    def __getnewargs__(self) -> tuple[int, tuple[str, ...]]:  # type: ignore[override]  # pickle, copy: the hand too
         return (int(self), self.hand)
 
 

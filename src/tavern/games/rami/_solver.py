@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations, product
+from typing import Any
 
 from tavern.games.rami.meldcore import (
     ORDER,
@@ -95,7 +96,7 @@ class _Tables:
         self.run_templates: dict[tuple[int, int], list[tuple]] = {}
         # one-deck hot path: memos indexed by a suit's 13-bit mask
         pts1: list[int | None] = [None] * 8192
-        self.pts1 = [pts1 if shared else [None] * 8192 for _ in SUITS]
+        self.pts1: list[list[int | None]] = [pts1 if shared else [None] * 8192 for _ in SUITS]
         self.parts1: list[list[tuple | None]] = [[None] * 8192 for _ in SUITS]
         self.set_options1: dict[int, list[tuple]] = {}
         self.recent: dict[tuple[str, ...], Arrangement] = {}  # general path
@@ -379,7 +380,7 @@ def _run_templates(t: _Tables, held: int, jokers: int) -> list[tuple]:
     v = t.run_templates.get(key)
     if v is not None:
         return v
-    ordinal = {}
+    ordinal: dict[int, int] = {}
     for r in range(13):
         if held >> r & 1:
             ordinal[r] = len(ordinal)
@@ -480,6 +481,9 @@ class _DP:
                 deadwood.append(self.nat[i])
                 mask ^= 1 << i
                 continue
+            cm: int
+            k: int
+            spec: Any
             cm, k, spec = choice  # type: ignore[misc]
             use, jokers = jokers[:k], jokers[k:]
             melds.append(self._meld(spec, use))
@@ -602,7 +606,7 @@ def _sets1(t: _Tables, a: int, b: int, c: int, d: int, three: int):
         except TypeError:
             total = _pts1(t, 0, w) + _pts1(t, 1, x) + _pts1(t, 2, y) + _pts1(t, 3, z)
         if best is None or total < best[0]:
-            best = (total, combo, w, x, y, z)
+            best = (total, combo, w, x, y, z)  # type: ignore[assignment]  # combo's length varies
             if not total:
                 break
     return best

@@ -297,7 +297,7 @@ def lay_off(hand: list[str], table: list[melds.Meld]) -> tuple[list[dict[str, An
         if any((m.kind == "set" and c[0] == m.as_cards()[0][0])
                or (m.kind == "run" and c[1] == m.as_cards()[0][1]) for m in table)
     ]
-    best = (melds.min_deadwood(hand, RULES), [], None)
+    best: tuple[int, list[str], dict[int, list[str]] | None] = (melds.min_deadwood(hand, RULES), [], None)
     for size in range(1, min(len(near), 10) + 1):
         for subset in combinations(near, size):
             rest = list(hand)
@@ -313,7 +313,7 @@ def lay_off(hand: list[str], table: list[melds.Meld]) -> tuple[list[dict[str, An
     rest = list(hand)
     for c in laid:
         rest.remove(c)
-    layoffs = [{"meld": i, "cards": cs} for i, cs in sorted((plan or {}).items()) if cs]
+    layoffs: list[dict[str, Any]] = [{"meld": i, "cards": cs} for i, cs in sorted((plan or {}).items()) if cs]
     return layoffs, melds.best_arrangement(rest, RULES)
 
 
@@ -484,7 +484,8 @@ class GinEngine(DrawDiscardDeal):
         if action == "knock" and "melds" not in self.actions[-1]:
             # The record keeps the melds shown, chosen or not: a replay shows
             # the same ones whatever the default becomes.
-            self.actions[-1]["melds"] = [list(m) for m in self.outcome["melds"]]
+            shown = self.outcome or {}
+            self.actions[-1]["melds"] = [list(m) for m in shown.get("melds", [])]
         return events
 
     def _gin(self, player: str, card: Any = None) -> list[Event]:

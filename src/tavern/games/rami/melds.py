@@ -212,12 +212,13 @@ def extend(meld: Meld, cards: Sequence[str], rules: MeldRules) -> Meld:
         cs: list[str] = []
         sf: list[str | None] = []
         for r in win:
-            c = by_rank.get(r)
-            if c is None:
-                c = next(free, None)
-                if c is None:
+            got = by_rank.get(r)
+            if got is None:
+                got = next(free, None)
+                if got is None:
                     ok = False
                     break
+            c = got
             cs.append(c)
             sf.append(_code(r, suit) if _wild(c, rules) else None)
         if ok:

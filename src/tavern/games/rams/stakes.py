@@ -116,7 +116,7 @@ def partie_carry(carry: dict[str, Any] | None, players: list[str], start_tokens:
         raise RecordError("carry.tokens", "a Rams carry 'à la partie' holds the players' tokens")
     if carry.get("over"):
         raise IllegalAction("this partie is over; a new one starts without carry")
-    state = {
+    state: dict[str, Any] = {
         "tokens": dict(carry["tokens"]),
         "out": list(carry.get("out", [])),
         "failed_general": list(carry.get("failed_general", [])),

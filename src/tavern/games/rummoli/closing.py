@@ -56,6 +56,7 @@ def close_table(
     except CardError as exc:
         raise IllegalAction(f"the leftover is settled with one 52-card pack: {exc}") from None
     total = sum(board.values())
+    cards: Any  # the cut cards, or each player's five
     if method == "cut":
         winners, cards = _cut(players, order)
     elif method == "poker":

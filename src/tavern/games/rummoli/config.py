@@ -38,7 +38,7 @@ class PaySection(BaseModel):
 
     id: str = Field(min_length=1, max_length=16)
     label: str = ""
-    cards: tuple[str, ...] = Field((), strict=False)  # a JSON list
+    cards: tuple[str, ...] = Field(default=(), strict=False)  # a JSON list
     ranks: str = ""
 
     @field_validator("cards")

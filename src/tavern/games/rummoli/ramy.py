@@ -108,7 +108,7 @@ class RamyPhase:
         if self.colour_required is not None and colour(card[1]) != self.colour_required:
             suits = " or ".join(SUIT_NAMES[s] for s in "cdhs" if colour(s) == self.colour_required)
             return f"the sequence restarts in the other colour: {suits}"
-        low = lowest_of_suit(hand, card[1])
+        low = lowest_of_suit(hand, card[1]) or card  # he holds the suit: he leads it
         return f"you must lead your lowest card of a suit: your lowest of {SUIT_NAMES[card[1]]} is {pretty(low)}"
 
     @staticmethod

@@ -83,7 +83,7 @@ class WidowPhase:
             self.widow = []
             self.log.append({"event": "widow_dead"})
             self._start_poker()
-        elif still == [self.high_bidder]:
+        elif still == [self.high_bidder] and self.high_bidder is not None:
             self._sell_widow(self.high_bidder, self.high_bid)
         else:
             i = self.bidders.index(player)

@@ -160,7 +160,7 @@ def change_form(request: Request, user_id: Id, admin: CurrentUser = Depends(requ
         problems.append("Le rôle est « player » ou « admin ».")
     if not problems:
         try:
-            out = do_change(request, admin, user_id, UserChange(level=level, role=role))
+            out = do_change(request, admin, user_id, UserChange.model_validate({"level": level, "role": role}))
         except HTTPException as exc:
             problems.append(exc.detail)
         else:
@@ -222,7 +222,7 @@ def create_tavern_form(request: Request, _: CurrentUser = Depends(require_admin)
     try:
         body = TavernIn(village=form.get("village", ""), owner=form.get("owner", ""), name=form.get("name", ""))
     except ValidationError as exc:
-        return _taverns_page(request, db, describe_validation(list(exc.errors())), form, status=400)
+        return _taverns_page(request, db, describe_validation([dict(e) for e in exc.errors()]), form, status=400)
     try:
         out = do_create_tavern(request, body)
     except HTTPException as exc:

@@ -112,7 +112,8 @@ def contest_page(request: Request, contest_id: Id, user: CurrentUser | None = De
     c = _contest(db, contest_id)
     info = svc.summary(db, c, _now())
     mine = next((x for x in info["standings"] if user and x["name"] == user.username), None)
-    registered = bool(user) and any(e.user_id == user.id for e in c.entries)
+    uid = user.id if user else None
+    registered = uid is not None and any(e.user_id == uid for e in c.entries)
     return render(request, "contest.html", {"c": info, "labels": STATUS_LABELS, "paris": _paris, "mine": mine,
                                             "registered": registered})
 

@@ -37,7 +37,7 @@ def _type(schema: Any) -> str:
         return f"list[{_type(schema.get('items', {}))}]"
     if kind == "object" and "additionalProperties" in schema:
         return f"dict[str, {_type(schema['additionalProperties'])}]"
-    return {"integer": "int", "string": "str", "boolean": "bool", "number": "float"}.get(kind, kind)
+    return {"integer": "int", "string": "str", "boolean": "bool", "number": "float"}.get(str(kind), str(kind))
 
 
 def _body(op: dict[str, Any]) -> str | None:
@@ -50,7 +50,9 @@ def _body(op: dict[str, Any]) -> str | None:
 def _responses(op: dict[str, Any]) -> list[tuple[str, str]]:
     out = []
     for code, resp in op.get("responses", {}).items():
-        schema = next(iter((resp.get("content") or {}).values()), {}).get("schema")
+        content: dict[str, Any] = resp.get("content") or {}
+        first: dict[str, Any] = next(iter(content.values()), {})
+        schema = first.get("schema")
         out.append((code, _type(schema) if schema else resp.get("description", "")))
     return out
 

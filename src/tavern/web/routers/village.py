@@ -92,6 +92,8 @@ def brief(table: TableConfig, taken: int) -> TableBrief:
 def village_out(db: Session) -> list[VillageOut]:
     tables: dict[int, list[TableBrief]] = {}
     for summary in taverns.list_open_tables(db):
+        if summary.table.tavern_id is None:  # a contest's table is listed with its contest
+            continue
         tables.setdefault(summary.table.tavern_id, []).append(brief(summary.table, summary.seats_taken))
     out = []
     for village in taverns.list_villages(db):
