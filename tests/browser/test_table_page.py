@@ -300,6 +300,16 @@ def test_ramponneau_deal_to_showdown(browser, players, db_url, tmp_path):
         seats = ana.page.locator(f"{LIVE} .tl-seat[data-player]")
         assert seats.count() == 3 and all(seats.nth(k).is_visible() for k in range(3))
         ana.shot("ramponneau-phone.png")
+        # Issue 11 "Phone": at 390×844 the felt and the buttons are on the
+        # first screen; the table's facts fold away.
+        ana.page.reload()
+        ana.page.wait_for_selector(f"{LIVE}[data-seq]")
+        assert ana.page.evaluate("!document.querySelector('details.table-facts').open")
+        ana.page.evaluate("window.scrollTo(0, 0)")  # the first screen, as the page opens
+        felt = ana.page.locator(f"{LIVE} .tl-oval").bounding_box()
+        panel = ana.page.locator(f"{LIVE} .tl-side").bounding_box()  # the buttons come right under the felt
+        assert felt["y"] + felt["height"] <= 844 and panel["y"] < 844, (felt, panel)
+        ana.page.screenshot(path=str(ARTIFACTS / "ramponneau-phone-first-screen.png"))
         for p in ps.values():
             assert not p.errors, f"{p.name}'s page: {p.errors}"
     finally:

@@ -12,6 +12,9 @@
   var root = document.getElementById("table-live");
   if (!root) return;
   var TABLE_ID = root.getAttribute("data-table-id");
+  // A phone shows the felt and the buttons first: the table's facts fold away.
+  var facts = document.querySelector("details.table-facts");
+  if (facts && window.matchMedia && window.matchMedia("(max-width: 700px)").matches) facts.removeAttribute("open");
   var POKER = { ramponneau: true, draw: true };
 
   // --- small DOM helpers (textContent only: names come from players) -------
