@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Annotated, TypeVar
 
@@ -28,19 +28,26 @@ ADMIN_ONLY = "Réservé aux administrateurs du site."
 NOT_YOUR_TAVERN = "Cette taverne ne vous appartient pas."
 
 
-def read_db(request: Request) -> Iterator[Session]:
+async def read_db(request: Request) -> AsyncIterator[Session]:
     """A read-only unit of work (deferred BEGIN on SQLite: never blocks writers).
 
     Its connection is taken at the first query and given back by :func:`write`
     before a write transaction starts: a request never holds two connections
     (with more request threads than pooled connections, requests each holding
-    one and waiting for a second one froze the whole site)."""
-    with request.app.state.read_sessions() as session:
-        request.state.read_db = session
-        try:
-            yield session
-        finally:
-            request.state.read_db = None
+    one and waiting for a second one froze the whole site).
+
+    An async dependency on purpose: its teardown gives the connection back on
+    the event loop as soon as the route is done. As a sync generator the close
+    waited for a free request thread, and under a burst of a hundred requests
+    the finished routes held their connections in that queue until the pool
+    ran dry (a 503 after the pool timeout, seen on PostgreSQL)."""
+    session = request.app.state.read_sessions()
+    request.state.read_db = session
+    try:
+        yield session
+    finally:
+        request.state.read_db = None
+        session.close()
 
 
 def release_reads(request: Request) -> None:
