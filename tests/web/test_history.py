@@ -81,3 +81,38 @@ def test_a_player_replays_his_deal_seeing_only_what_he_saw(client: TestClient, s
     assert client.get(f"/api/me/deals/{deal}").status_code == 404
     assert client.get(f"/mes-donnes/{deal}").status_code == 404
     assert client.get("/api/me/deals").json() == []
+
+
+def test_a_voided_deal_still_reveals_its_seed_to_its_players(client: TestClient, session_factory) -> None:
+    """Issue 16: "A deal voided by a crash still reveals its seed" — to the
+    deal's players, never while the deal is being played."""
+    from tavern import fair
+    from tavern.services import users
+    from tavern.tables.bank import SqlBank
+
+    world = build_world(session_factory, stakes={"small_blind": 1, "big_blind": 2},
+                        password_hash=users.hash_password("correct horse battery"))
+
+    async def scenario():
+        h = Harness(world, deal_pause=60.0)
+        actor = await h.start(seated=("ana", "bob"))
+        actor.next_deal_at = actor.clock()
+        await h.settle()
+        await h.settle()
+        assert actor.engine is not None and not actor.engine.over
+        await actor.stop()  # the process dies mid-deal
+
+    asyncio.run(scenario())
+    with session_factory() as s:
+        deal = s.scalars(select(ArchivedHand.id).where(ArchivedHand.table_id == world.table_id)).one()
+    login(client, "ana")
+    assert client.get(f"/api/me/deals/{deal}/fair").status_code == 404  # still "in progress": secret
+    SqlBank(session_factory).void_interrupted(world.table_id)  # the restart voids it
+    revealed = client.get(f"/api/me/deals/{deal}/fair")
+    assert revealed.status_code == 200
+    assert fair.verify(revealed.json())  # what `tavern verify` reads
+    assert "sa graine" in client.get("/mes-donnes").text
+    client.post("/logout")
+    client.cookies.clear()
+    login(client, "cid")  # not dealt in
+    assert client.get(f"/api/me/deals/{deal}/fair").status_code == 404

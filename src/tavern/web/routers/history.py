@@ -71,6 +71,22 @@ def api_deals(user: CurrentUser = Depends(require_user), db: Session = Depends(r
     return _deals(db, user)
 
 
+@api.get("/deals/{deal_id}/fair", summary="The revealed seed and deck of one of my deals (docs/fairness.md)")
+def api_fair(deal_id: Id, user: CurrentUser = Depends(require_user), db: Session = Depends(read_db)) -> dict[str, Any]:
+    """What ``tavern verify`` reads: the deal's ``fair`` block, its deck and
+    its rebuilt stocks — for a deal he was dealt in, finished or voided by a
+    crash (« a deal voided by a crash still reveals its seed »), never while
+    it is being played."""
+    hand = archive.get_hand(db, deal_id)
+    if hand is None or user.username not in (hand.players or []):
+        raise HTTPException(status_code=404, detail="Vous n'avez pas joué cette donne.")
+    record = hand.record or {}
+    if (hand.result or {}).get("in_progress") or "fair" not in record:
+        raise HTTPException(status_code=404, detail="Cette donne n'a pas de graine révélée (elle est peut-être en cours).")
+    return {"game": hand.game, "fair": record["fair"], "deck": record.get("deck"),
+            "reshuffles": record.get("reshuffles") or []}
+
+
 @api.get("/deals/{deal_id}", summary="One of my deals, step by step, as I saw it")
 def api_steps(deal_id: Id, user: CurrentUser = Depends(require_user),
               db: Session = Depends(read_db)) -> list[dict[str, Any]]:
