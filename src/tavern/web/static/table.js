@@ -1,11 +1,29 @@
-/* The live table: one WebSocket (/ws/tables/{id}), the server's "state"
- * frames drawn on a felt, the player's commands sent back.
+/* The live table's shell: one WebSocket (/ws/tables/{id}), the server's
+ * "state" frames drawn on a felt, the player's commands sent back.
  *
- * Plain JavaScript, no build step, no external asset (the CSP allows only
+ * The shell owns what every game has (the socket and its reconnecting, the
+ * seats, the cave, the header's count, notices, the result panel's frame,
+ * the deal's journal); each game's felt, controls and result story are in
+ * its own module under games/ (poker, rami, rummoli, rams), all with the
+ * same small interface (docs/table-ui.md). Other modules of the page
+ * (fair.js) follow the table through "tavern:*" events.
+ *
+ * Plain ES modules, no build step, no external asset (the CSP allows only
  * same-origin scripts). Everything the server sends is the player's own view
  * (see docs/protocol.md); this file only draws it and never guesses hidden
  * cards. The mapping from the protocol to the page is in docs/table-ui.md.
  */
+import { h, add, clear, fmt, card, cards, cardText, btn, CATEGORY } from "./cards.js";
+import * as poker from "./games/poker.js";
+import * as rami from "./games/rami.js";
+import * as rummoli from "./games/rummoli.js";
+import * as rams from "./games/rams.js";
+import { finished } from "./games/generic.js";
+
+/** Each game's module (the families of src/tavern/games/registry.py). */
+var GAMES = { ramponneau: poker, draw: poker, rami: rami, double_rami: rami, remigio: rami, gin: rami,
+  rummoli: rummoli, rams: rams };
+
 (function () {
   "use strict";
 
@@ -15,73 +33,7 @@
   // A phone shows the felt and the buttons first: the table's facts fold away.
   var facts = document.querySelector("details.table-facts");
   if (facts && window.matchMedia && window.matchMedia("(max-width: 700px)").matches) facts.removeAttribute("open");
-  var POKER = { ramponneau: true, draw: true };
-
-  // --- small DOM helpers (textContent only: names come from players) -------
-
-  function h(tag, attrs) {
-    var el = document.createElement(tag);
-    if (attrs) {
-      for (var k in attrs) {
-        if (!Object.prototype.hasOwnProperty.call(attrs, k)) continue;
-        var v = attrs[k];
-        if (v === null || v === undefined || v === false) continue;
-        if (k === "text") el.textContent = v;
-        else if (k === "cls") el.className = v;
-        else if (k === "on") { for (var ev in v) el.addEventListener(ev, v[ev]); }
-        else if (k === "style") { for (var s in v) el.style.setProperty(s, v[s]); }
-        else el.setAttribute(k, v === true ? "" : v);
-      }
-    }
-    for (var i = 2; i < arguments.length; i++) add(el, arguments[i]);
-    return el;
-  }
-  function add(el, child) {
-    if (child === null || child === undefined || child === false) return;
-    if (Array.isArray(child)) { child.forEach(function (c) { add(el, c); }); return; }
-    el.appendChild(typeof child === "string" || typeof child === "number"
-      ? document.createTextNode(String(child)) : child);
-  }
-  function clear(el) { while (el.firstChild) el.removeChild(el.firstChild); }
-  function fmt(n) { return Number(n).toLocaleString("fr-FR"); }
-
-  // --- cards ---------------------------------------------------------------
-
-  var SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
-  var RANKS = { T: "10", J: "V", Q: "D", K: "R", A: "A" };  // French faces: Valet, Dame, Roi
-  var CARD_RE = /^([2-9TJQKA][cdhs]|X[0-9]+)$/;
-  function isCard(x) { return typeof x === "string" && CARD_RE.test(x); }
-  function isCardList(x) { return Array.isArray(x) && x.length > 0 && x.every(isCard); }
-
-  /** A card face: rank and suit symbol, red or black; `X1` is a joker. */
-  function card(code, opts) {
-    opts = opts || {};
-    var cls = "pc face";
-    var label, rank, suit;
-    if (code[0] === "X") {
-      cls += " joker"; rank = "★"; suit = "Joker"; label = "joker";
-    } else {
-      rank = RANKS[code[0]] || code[0];
-      suit = SUITS[code[1]];
-      cls += (code[1] === "h" || code[1] === "d") ? " red" : " black";
-      label = rank + suit;
-    }
-    if (opts.cls) cls += " " + opts.cls;
-    var el = h(opts.button ? "button" : "span",
-      { cls: cls, "data-card": code, title: label, "aria-label": label, type: opts.button ? "button" : null,
-        "aria-pressed": opts.button ? String(!!opts.pressed) : null },
-      h("span", { cls: "corner" }, h("b", { text: rank }), code[0] === "X" ? null : h("i", { text: suit })),
-      h("span", { cls: "pip", text: suit }));
-    if (opts.onclick) el.addEventListener("click", opts.onclick);
-    return el;
-  }
-  function back() { return h("span", { cls: "pc back", "aria-label": "carte cachée" }); }
-  function cards(list, count) {
-    if (Array.isArray(list)) return list.map(function (c) { return isCard(c) ? card(c) : back(); });
-    var out = [];
-    for (var i = 0; i < (count || 0); i++) out.push(back());
-    return out;
-  }
+  var GAME = GAMES[root.getAttribute("data-game")] || rami;  // an unknown game: the generic view
 
   // --- the connection ------------------------------------------------------
 
@@ -91,8 +43,8 @@
     msg: null, at: 0,         // last "state" frame and when it came
     seatChoice: null,         // the free seat clicked before "Cave"
     selected: [], selKey: "", // cards picked in the hand (discards, plays)
-    knock: { on: false, melds: [] }, // Gin: the melds the knocker shows, his choice (gin.py)
-    amount: null, legalKey: "",
+    local: {},                // the game module's own state for this phase (Gin's knock)
+    legalKey: "",
     hands: {}                 // deal_no -> {player: category} from the last view of a deal
   };
 
@@ -267,7 +219,8 @@
     if (d && Array.isArray(d.players)) d.players.forEach(function (p) { out[p.player] = p; });
     return out;
   }
-  function isPoker() { return S.msg && POKER[S.msg.table.game]; }
+  function isPoker() { return !!GAME.blinds; }
+
 
   function render() {
     var m = S.msg, d = m.deal;
@@ -283,7 +236,7 @@
     var phase = d ? d.phase : "";
     if (m.table.game === "draw" && (phase === "bet" || phase === "draw")) phase = "play";
     var key = m.table.deal_no + ":" + phase + ":" + (d ? d.round || 0 : "");
-    if (key !== S.selKey) { S.selKey = key; S.selected = []; S.knock = { on: false, melds: [] }; }
+    if (key !== S.selKey) { S.selKey = key; S.selected = []; S.local = {}; }
     var facts = document.getElementById("facts-seats");  // the header's count, live
     if (facts) facts.textContent = m.table.players.length + "/" + m.table.seats;
     if (S.closed) return;  // the closing summary stays as it is
@@ -301,7 +254,7 @@
     var inDeal = dealPlayers();
     var mine = myName();
     var n = t.seats, pivot = y ? y.seat : 0;
-    var live = d && d.phase !== "over";
+    var live = d && !finished(d);
     clear(elSeats);
     for (var s = 0; s < n; s++) {
       var angle = Math.PI / 2 + (s - pivot) * 2 * Math.PI / n;  // y grows downwards: pi/2 is the bottom
@@ -359,8 +312,6 @@
     }
   }
 
-  var PHASES = { bet: "Enchères", draw: "Tirage", showdown: "Abattage", over: "Donne terminée" };
-  var STREETS = ["Avant le flop", "Flop", "Turn", "River"];
 
   function renderCenter() {
     var m = S.msg, d = m.deal, t = m.table;
@@ -368,32 +319,15 @@
     // The other games' public cards can be many (Rummoli's board, melds):
     // they go on a strip under the felt, not over the seats.
     clear(elPublic);
-    elPublic.hidden = !d || isPoker();
-    if (d && !isPoker()) elPublic.appendChild(genericPublic(d));
+    elPublic.hidden = true;
     add(elCenter, h("div", { cls: "tl-title" }, h("b", { text: t.name }), " · ", stakesText(t)));
     if (!d) {
       add(elCenter, h("p", { cls: "tl-wait", text: t.players.length < 2 ? "En attente de joueurs…" : "La donne va commencer…" }));
       return;
     }
-    if (isPoker()) {
-      var phase = PHASES[d.phase] || d.phase;
-      if (d.phase === "bet" && t.game === "ramponneau") phase = STREETS[d.round] || phase;
-      if (d.phase === "bet" && t.game === "draw") phase = d.round ? "Second tour d'enchères" : "Premier tour d'enchères";
-      add(elCenter, h("div", { cls: "tl-phase", text: phase }));
-      if (t.game === "ramponneau") {
-        var board = cards(d.board || []);
-        for (var i = (d.board || []).length; i < 5; i++) board.push(h("span", { cls: "pc slot" }));
-        add(elCenter, h("div", { cls: "tl-board", "aria-label": "cartes communes" }, board));
-      }
-      add(elCenter, h("div", { cls: "tl-pot money", "data-pot": d.pot, text: "Pot : " + fmt(d.pot) }));
-      if (d.drawn) {
-        var said = Object.keys(d.drawn).map(function (p) { return p + " : " + (d.drawn[p] ? d.drawn[p] + " carte" + (d.drawn[p] > 1 ? "s" : "") : "servi"); });
-        add(elCenter, h("div", { cls: "tl-drawn", text: said.join(" · ") }));
-      }
-    } else {
-      add(elCenter, h("div", { cls: "tl-phase", text: LABELS[d.phase] || d.phase || "" }));
-      if (typeof d.pot === "number") add(elCenter, h("div", { cls: "tl-pot money", text: "Pot : " + fmt(d.pot) }));
-    }
+    var f = GAME.felt(ctx());
+    add(elCenter, f.center);
+    if (f.strip) { elPublic.appendChild(f.strip); elPublic.hidden = false; }
   }
 
   function stakesText(t) {
@@ -404,29 +338,26 @@
     return "";
   }
 
-  /** The player's own cards: poker's players[me].cards or the generic view's hand. */
+  /** The player's own cards, where the game's view keeps them. */
   function myHand() {
     var d = S.msg.deal, name = myName();
     if (!d || !name) return null;
-    if (isPoker()) { var dp = dealPlayers()[name]; return dp && Array.isArray(dp.cards) ? dp.cards : null; }
-    return Array.isArray(d.hand) ? d.hand : null;
+    return GAME.hand(ctx());
   }
 
   function legal() { var y = me(); return (y && y.legal) || []; }
   function findLegal(name) { return legal().filter(function (a) { return a.action === name; })[0]; }
 
-  /** Can the player pick cards of his hand now (draw poker's discards, rami's plays)? */
-  function picking() {
-    if (!isPoker()) return legal().length > 0;
-    var d = S.msg.deal;
-    if (S.msg.table.game !== "draw" || !d) return false;
-    if (findLegal("draw")) return true;
-    // The source lets one pick before his turn to speed the game up.
-    return d.phase === "bet" && !d.round && !(d.drawn && d.drawn[myName()] !== undefined);
+  /** What a game module is given: the frame, the player, his legal actions,
+   *  the cards he picked, and how to act or redraw (docs/table-ui.md). */
+  function ctx() {
+    return { msg: S.msg, deal: S.msg.deal, table: S.msg.table, name: myName(), you: me(),
+      legal: legal, findLegal: findLegal, dealPlayers: dealPlayers, selected: S.selected, local: S.local,
+      act: act, unselect: function () { S.selected = []; S.legalKey = ""; renderSeats(); renderActions(); } };
   }
 
   function renderMyHand(hand) {
-    var can = picking();
+    var can = GAME.picking(ctx());
     var drawing = can && S.msg.table.game === "draw";  // picked cards are the ones to change
     var wrap = h("div", { cls: "tl-myhand" + (can ? " picking" : "") + (drawing ? " discarding" : ""), "aria-label": "vos cartes" });
     var order = sortOrder(hand);
@@ -437,7 +368,7 @@
       wrap.appendChild(bar);
       hand = sortHand(hand, order);
     }
-    var only = can ? playable() : null;
+    var only = can ? GAME.playable(ctx()) : null;
     hand.forEach(function (c) {
       var on = S.selected.indexOf(c) >= 0;
       var ok = can && (!only || only.indexOf(c) >= 0);  // a card the rules refuse is not clickable
@@ -447,16 +378,6 @@
       }));
     });
     return wrap;
-  }
-
-  /** The trick and sequence games (Rams, Rummoli) list each card that may be
-   *  played: only those are offered in the hand. Null when any card may be
-   *  picked (a rami discard, draw poker's changes, a Gin knock's melds). */
-  function playable() {
-    var acts = legal();
-    if (acts.some(function (a) { return Array.isArray(a.cards) && PICK_ONE[a.action]; })) return null;
-    var per = acts.filter(function (a) { return isCard(a.card); }).map(function (a) { return a.card; });
-    return per.length ? per : null;
   }
 
   // A hand of 10 to 13 cards in dealing order is unreadable: sorted by suit
@@ -491,7 +412,7 @@
       if (dr && dr.max !== undefined && S.selected.length >= dr.max) return;
       // The generic games act on one card at a time (or a whole legal set),
       // except while a Gin knocker gathers the cards of one of his melds.
-      if (!isPoker() && !S.knock.on) S.selected = [];
+      if (!GAME.multiSelect(ctx())) S.selected = [];
       S.selected.push(c);
     }
     S.legalKey = "";  // the buttons' labels follow the selection
@@ -509,261 +430,11 @@
     if (!acts.length) {
       var d = S.msg.deal, who = d && d.to_act;
       if (Array.isArray(who)) who = who.join(", ");
-      if (d && d.phase !== "over" && who) elActions.appendChild(h("p", { cls: "muted", text: "À " + who + " de parler." }));
+      if (!finished(d) && who) elActions.appendChild(h("p", { cls: "muted", text: "À " + who + " de parler." }));
       return;
     }
     elActions.appendChild(h("p", { cls: "tl-yourturn", text: "À vous de jouer." }));
-    if (isPoker()) pokerActions(acts); else genericActions(acts);
-  }
-
-  function pokerActions(acts) {
-    var name = myName(), dp = dealPlayers()[name] || {}, d = S.msg.deal;
-    var mine = dp.bet || 0, stack = dp.chips || 0, allIn = mine + stack;
-    var row = h("div", { cls: "tl-buttons" });
-    var sizing = null;
-    acts.forEach(function (a) {
-      if (a.action === "fold") row.appendChild(btn("Se coucher", "fold", function () { act("fold"); }, "danger"));
-      else if (a.action === "check") row.appendChild(btn("Parole", "check", function () { act("check"); }));
-      else if (a.action === "call") {
-        var pay = a.amount - mine;
-        row.appendChild(btn((a.amount >= allIn ? "Tapis — suivre " : "Suivre ") + fmt(pay), "call", function () { act("call"); }));
-      } else if (a.action === "bet" || a.action === "raise") sizing = a;
-      else if (a.action === "draw") drawButtons(row, a);
-      else if (a.action === "show") row.appendChild(btn("Montrer", "show", function () { act("show"); }));
-      else if (a.action === "muck") row.appendChild(btn("Jeter", "muck", function () { act("muck"); }, "quiet"));
-    });
-    elActions.appendChild(row);
-    if (sizing) elActions.appendChild(betSizer(sizing, mine, allIn, d));
-  }
-
-  function btn(label, action, onclick, extra) {
-    return h("button", { type: "button", cls: "tl-act" + (extra ? " " + extra : ""), "data-action": action, text: label,
-      on: { click: onclick } });
-  }
-
-  /** Draw poker: "Changer N cartes" with the picked cards, or "Servi" (stand pat). */
-  function drawButtons(row, a) {
-    var k = S.selected.filter(function (c) { return a.cards.indexOf(c) >= 0; });
-    var change = btn(k.length ? "Changer " + k.length + " carte" + (k.length > 1 ? "s" : "") : "Changer (choisissez les cartes)",
-      "draw", function () { act("draw", { discard: k }); });
-    change.disabled = !k.length;
-    row.appendChild(h("p", { cls: "tl-hint", text: "Cliquez sur les cartes à changer (au plus " + a.max + ")." }));
-    row.appendChild(change);
-    row.appendChild(btn("Servi", "stand-pat", function () { act("draw", { discard: [] }); }, "quiet"));
-  }
-
-  /** "Miser"/"Relancer" with a slider and a number bounded by the legal min and max. */
-  function betSizer(a, mine, allIn, d) {
-    var lo = a.min, hi = a.max;
-    var word = a.action === "raise" ? "Relancer à " : "Miser ";
-    if (S.amount === null || S.amount < lo || S.amount > hi) S.amount = lo;
-    var range = h("input", { type: "range", min: lo, max: hi, step: 1, value: S.amount, "aria-label": "montant" });
-    var num = h("input", { type: "number", min: lo, max: hi, step: 1, value: S.amount, cls: "tl-amount", "aria-label": "montant" });
-    var go = btn("", a.action, function () { act(a.action, { amount: S.amount }); });
-    function set(v) {
-      v = Math.round(Number(v));
-      if (!isFinite(v)) v = lo;
-      S.amount = Math.max(lo, Math.min(hi, v));  // clamped to the legal bounds
-      range.value = S.amount; num.value = S.amount;
-      go.textContent = S.amount === hi && hi === allIn ? "Tapis (" + fmt(hi) + ")" : word + fmt(S.amount);
-    }
-    range.addEventListener("input", function () { set(range.value); });
-    num.addEventListener("change", function () { set(num.value); });
-    set(S.amount);
-    // Pot fractions: a pot-sized raise is the call plus the pot after the call.
-    var high = 0;
-    (d.players || []).forEach(function (p) { high = Math.max(high, p.bet || 0); });
-    var potAfterCall = d.pot + (high - mine);
-    function frac(f) { return function () { set(high + f * potAfterCall); }; }
-    if (lo === hi) return h("div", { cls: "tl-sizer" }, go);  // a fixed limit: one amount only
-    var shortcuts = h("div", { cls: "tl-fracs" },
-      btn("½ pot", "half-pot", frac(0.5), "small"), btn("¾ pot", "three-quarter-pot", frac(0.75), "small"),
-      btn("Pot", "pot", frac(1), "small"));
-    if (hi === allIn) shortcuts.appendChild(btn("Tapis", "all-in", function () { set(hi); act(a.action, { amount: hi }); }, "small danger"));
-    return h("div", { cls: "tl-sizer" }, range, num, go, shortcuts);
-  }
-
-  // --- other games: a generic view and one button per legal action ---------
-
-  var WORDS = { draw: "Piocher", discard: "Jeter", lay: "Poser", add: "Ajouter", close: "Fermer", knock: "Frapper",
-    gin: "Gin", play: "Jouer", lead: "Entamer", exchange: "Échanger", keep: "Garder", bid: "Enchérir",
-    pass: "Passer", speak: "Annoncer", fold: "Se coucher", check: "Parole", call: "Suivre", bet: "Miser",
-    raise: "Relancer", show: "Montrer", muck: "Jeter", stock: "la pioche", discard_pile: "la défausse" };
-  function word(w) { return WORDS[w] || String(w); }
-  /** Names of the generic views' keys and phases, in the players' words. */
-  var LABELS = { discard: "défausse", top: "dessus", table: "sur la table", tricks: "plis", played: "joué",
-    widow: "la fille", turned: "retournée", trump: "atout", play: "jeu", draw: "pioche", speak: "annonces",
-    exchange: "échange", auction: "enchères", betting: "mises", rummoli: "rummoli", over: "donne terminée",
-    sequence: "séquence", called: "demandée", cards: "cartes", poker: "poker", shown: "montrées",
-    done: "donne terminée", drawn_from_discard: "prise dans la défausse" };
-
-  /** Public card piles of any view: every value made of card codes, labelled by its key. */
-  function genericPublic(d) {
-    var box = h("div", { cls: "tl-piles" });
-    var skip = { hand: 1, legal: 1, legal_actions: 1, players: 1, result: 1, game: 1, phase: 1, to_act: 1 };
-    function walk(v, label, depth) {
-      if (isCard(v)) { box.appendChild(h("div", { cls: "tl-pile" }, h("small", { text: label }), card(v))); return; }
-      if (isCardList(v)) { box.appendChild(h("div", { cls: "tl-pile" }, h("small", { text: label }), cards(v))); return; }
-      if (v && typeof v === "object" && typeof v.label === "string" && isCard(v.id)) {  // Rummoli's pay sections
-        box.appendChild(h("div", { cls: "tl-pile" }, h("small", { text: v.label + (v.chips ? " · " + fmt(v.chips) : "") + (v.won_by ? " · " + v.won_by : "") }), card(v.id)));
-        return;
-      }
-      if (v && typeof v === "object" && !Array.isArray(v) && isCardList(v.cards)) {  // a meld: its cards, its owner
-        box.appendChild(h("div", { cls: "tl-pile" }, h("small", { text: label + (v.owner ? " · " + v.owner : "") }), cards(v.cards)));
-        return;
-      }
-      if (depth > 2 || v === null || typeof v !== "object") return;
-      if (Array.isArray(v)) { v.forEach(function (x, i) { walk(x, label + " " + (i + 1), depth + 1); }); return; }
-      for (var k in v) walk(v[k], label ? label + " · " + (LABELS[k] || k) : (LABELS[k] || k), depth + 1);
-    }
-    // Rummoli: the whole board — its pot, the poker pot and every pay
-    // section with the chips on it (issue 11 §4), in French card letters.
-    if (d.board && Array.isArray(d.pay_sections)) {
-      box.appendChild(rummoliBoard(d));
-      skip.board = 1; skip.pay_sections = 1;
-    }
-    // Trick games (Rams): the trick on the table, each card under its player's name.
-    var trick = Array.isArray(d.tricks) && d.tricks.length ? d.tricks[d.tricks.length - 1] : null;
-    if (trick && !(trick.cards || []).length) { skip.tricks = 1; trick = null; }  // no card played yet: no empty box
-    if (trick) {
-      box.appendChild(h("div", { cls: "tl-pile tl-trick" }, h("small", { text: "pli n° " + d.tricks.length }),
-        (trick.cards || []).map(function (c) {
-          return h("span", { cls: "tl-played" }, isCard(c.card) ? card(c.card) : back(), h("small", { text: c.player }));
-        })));
-      skip.tricks = 1;
-    }
-    for (var k in d) if (!skip[k]) walk(d[k], LABELS[k] || k, 0);
-    if (Array.isArray(d.players)) d.players.forEach(function (p) { if (p.played) walk(p.played, p.player, 1); });
-    if (typeof d.stock === "number") box.appendChild(h("div", { cls: "tl-pile" }, h("small", { text: "pioche" }), h("span", { cls: "pc back" }), " " + d.stock));
-    return box;
-  }
-
-  /** French letters on a section's label: valet, dame, roi. */
-  function frenchLabel(text) { return String(text).replace(/J/g, "V").replace(/Q/g, "D").replace(/K/g, "R"); }
-  function rummoliBoard(d) {
-    var cell = function (label, chips, extra, kids) {
-      return h("div", { cls: "tl-section" + (extra || ""), "data-chips": chips },
-        h("small", { text: label }), kids || null, h("b", { cls: "money", text: fmt(chips) + " jetons" }));
-    };
-    var grid = h("div", { cls: "tl-board-rummoli", "aria-label": "le tableau du Rummoli" },
-      cell("Pot Rummoli", d.board.rummoli || 0, " tl-pot-rummoli"),
-      cell("Pot du poker", d.board.poker || 0, " tl-pot-poker"));
-    d.pay_sections.forEach(function (s) {
-      var faces = isCard(s.id) ? card(s.id) : s.id === "KdAd" ? cards(["Kd", "Ad"]) : null;
-      grid.appendChild(cell(frenchLabel(s.label) + (s.won_by ? " — pour " + s.won_by : ""), s.chips || 0,
-        " tl-pay" + (s.won_by ? " won" : ""), faces));
-    });
-    return grid;
-  }
-
-  /** A legal entry names what the action takes; the argument is built from it
-   * and from the cards picked in the hand:
-   *   {card: c}        one entry per card: send the picked one (play, lead, exchange);
-   *   {cards: [..]}    for discard, close, knock, gin: the cards allowed, the picked one sent
-   *                    as `card`; for any other action the list is the argument (Rummoli's runs);
-   *   {sources: [..]}  one button per source (`source`);  {melds: [[..]]} one per meld (`cards`);
-   *   {options: [{..}]} one per option (its own arguments);  {min, max} an amount;
-   *   other plain values (choice, blind, grand) are sent as they are. */
-  function genericActions(acts) {
-    var row = h("div", { cls: "tl-buttons" });
-    var sel = S.selected[0];
-    var groups = {};
-    acts.forEach(function (a) { (groups[a.action] = groups[a.action] || []).push(a); });
-    Object.keys(groups).forEach(function (name) {
-      var list = groups[name];
-      var perCard = list.filter(function (a) { return isCard(a.card); });
-      if (perCard.length) {
-        var hit = perCard.filter(function (a) { return a.card === sel; })[0];
-        var b = btn(name === "exchange"  // Rams: the dealer's swap with the turned card
-          ? (hit ? "Échanger " + cardText(sel) + " contre la retournée" : "Échanger une carte (choisissez-la)")
-          : word(name) + (hit ? " " + cardText(sel) : " (choisissez une carte)"), name,
-          function () { act(name, argsOf(hit)); });
-        b.disabled = !hit;
-        row.appendChild(b);
-      }
-      list.forEach(function (a) {
-        if (isCard(a.card)) return;
-        if (Array.isArray(a.sources)) {
-          a.sources.forEach(function (s) {
-            row.appendChild(btn(word(name) + " (" + word(s === "discard" ? "discard_pile" : s) + ")", name, function () { act(name, { source: s }); }));
-          });
-        } else if (Array.isArray(a.melds)) {
-          a.melds.forEach(function (m) {
-            row.appendChild(btn(word(name) + " " + m.map(cardText).join(" "), name, function () { act(name, { cards: m }); }));
-          });
-        } else if (Array.isArray(a.options) && name === "move_joker") {
-          // Double rami: the legal entry lists the run's free `ends`; the
-          // engine takes one `end` (low or high) with the meld and the card.
-          a.options.forEach(function (o) {
-            (o.ends || []).forEach(function (end) {
-              row.appendChild(btn("Remplacer le joker par " + cardText(o.card) + " (joker " +
-                (end === "low" ? "en bas" : "en haut") + " de la suite)", name,
-                function () { act(name, { meld: o.meld, card: o.card, end: end }); }));
-            });
-          });
-        } else if (Array.isArray(a.options)) {
-          a.options.forEach(function (o) {
-            row.appendChild(btn(word(name) + " " + (o.cards || []).map(cardText).join(" "), name, function () { act(name, o); }));
-          });
-        } else if (Array.isArray(a.cards) && PICK_ONE[name]) {
-          // The cards he may throw: the picked one goes as `card`.
-          if (a.grand) row.appendChild(btn("Grand gin", name, function () { act(name, {}); }));  // gin.py: no card
-          if (!a.cards.length) return;
-          if (name === "knock") { knockChoice(row, a, sel); return; }
-          var ok = a.cards.indexOf(sel) >= 0;
-          var b2 = btn(word(name) + (ok ? " " + cardText(sel) : " (choisissez une carte)"), name,
-            function () { act(name, { card: sel }); });
-          b2.disabled = !ok;
-          row.appendChild(b2);
-        } else if (isCardList(a.cards)) {
-          // The cards are the argument itself (Rummoli's run to play).
-          row.appendChild(btn(word(name) + " " + a.cards.map(cardText).join(" "), name, function () { act(name, { cards: a.cards }); }));
-        } else if (a.min !== undefined && a.max !== undefined) {
-          var n = h("input", { type: "number", min: a.min, max: a.max, value: a.min, cls: "tl-amount", "aria-label": "montant" });
-          row.appendChild(h("span", { cls: "tl-sizer" }, n, btn(word(name), name, function () {
-            var v = Math.max(a.min, Math.min(a.max, Math.round(Number(n.value) || a.min)));
-            act(name, { amount: v });
-          })));
-        } else {
-          var args = argsOf(a);
-          var label = CHOICES[name + ":" + (args.choice || "")] ||
-            word(name) + Object.keys(args).map(function (k) { return " " + word(args[k]); }).join("");
-          row.appendChild(btn(label, name, function () { act(name, args); }));
-        }
-      });
-    });
-    elActions.appendChild(row);
-  }
-  /** Gin: "il pose sur la table huit ou neuf cartes formant des
-   * combinaisons" — which melds is the knocker's choice. Left alone the
-   * table shows the arrangement best for him; « Choisir mes combinaisons »
-   * lets him gather each meld's cards, then pick the card he throws. */
-  function knockChoice(row, a, sel) {
-    var k = S.knock, used = [].concat.apply([], k.melds);
-    if (k.on) {
-      var picked = S.selected.slice();
-      row.appendChild(h("span", { cls: "tl-knock", text: k.melds.length
-        ? "Vos combinaisons : " + k.melds.map(function (m) { return m.map(cardText).join(" "); }).join(" · ")
-        : "Choisissez les cartes d'une combinaison." }));
-      var keep = btn("Garder cette combinaison" + (picked.length ? " (" + picked.map(cardText).join(" ") + ")" : ""), "knock-meld",
-        function () { k.melds.push(picked); S.selected = []; S.legalKey = ""; renderSeats(); renderActions(); });
-      keep.disabled = picked.length < 3 || picked.some(function (c) { return used.indexOf(c) >= 0; });
-      row.appendChild(keep);
-      row.appendChild(btn("Fini : choisir la carte à jeter", "knock-done",
-        function () { k.on = false; S.selected = []; S.legalKey = ""; renderSeats(); renderActions(); }));
-      return;
-    }
-    var ok = a.cards.indexOf(sel) >= 0 && used.indexOf(sel) < 0;
-    var mine = k.melds.length > 0;
-    if (mine) row.appendChild(h("span", { cls: "tl-knock", text: "Vos combinaisons : " +
-      k.melds.map(function (m) { return m.map(cardText).join(" "); }).join(" · ") }));
-    var b = btn(word("knock") + (ok ? " " + cardText(sel) : " (choisissez une carte)") +
-      (mine ? " avec mes combinaisons" : ""), "knock",
-      function () { act("knock", mine ? { card: sel, melds: k.melds } : { card: sel }); });
-    b.disabled = !ok;
-    row.appendChild(b);
-    row.appendChild(btn(mine ? "Refaire mes combinaisons" : "Choisir mes combinaisons", "knock-choose",
-      function () { S.knock = { on: true, melds: [] }; S.selected = []; S.legalKey = ""; renderSeats(); renderActions(); }, "small"));
+    add(elActions, GAME.controls(ctx(), acts));
   }
 
   /** The deal's story, from the engine's public events (the server keeps
@@ -817,16 +488,6 @@
     }
     return null;
   }
-
-  /** Buttons named by what they do (Rams' declarations, the exchange kept). */
-  var CHOICES = { "speak:play": "Je joue", "speak:pass": "Je passe", "speak:widow": "Prendre la fille",
-    "speak:thrown": "Prendre le jeu jeté", "speak:general": "Rams général",
-    "exchange:": "Garder mon jeu (ne pas échanger)" };
-  /** Actions whose `cards` lists the cards allowed, one of which is sent as
-   * `card` (rami/francais.py, remigio.py, gin.py ACTIONS). */
-  var PICK_ONE = { discard: 1, close: 1, knock: 1, gin: 1 };
-  function argsOf(a) { var o = {}; if (!a) return o; for (var k in a) if (k !== "action") o[k] = a[k]; return o; }
-  function cardText(c) { return c[0] === "X" ? "joker" : (RANKS[c[0]] || c[0]) + SUITS[c[1]]; }
 
   // --- auto-actions (poker) ------------------------------------------------
 
@@ -886,7 +547,9 @@
       add(elControls, h("p", { cls: "muted", text: "Concours : vous gardez votre place tant qu'il vous reste des jetons ; absent, vous recevez vos cartes et vos coups sont joués (parole ou passe)." }));
       return;
     }
-    var inDeal = !!(y && d && d.phase !== "over" && dealPlayers()[name]);
+    // Dealt in: his seat in the poker view, his hand's size (Rams), his own hand (the rami family).
+    var inDeal = !!(y && !finished(d) && (dealPlayers()[name] || (d.hand_sizes && d.hand_sizes[name] !== undefined) ||
+      Array.isArray(d.hand)));
     var lo = t.buy_in[0], hi = t.buy_in[1];
     // A seat picked then taken by somebody else is forgotten.
     if (y || t.players.some(function (p) { return p.seat === S.seatChoice; })) S.seatChoice = null;
@@ -974,8 +637,6 @@
       !hd.can_deal && hd.why ? h("span", { cls: "tl-note", text: " " + hd.why }) : null]);
   }
 
-  var CATEGORY = { high_card: "Carte haute", pair: "Paire", two_pair: "Deux paires", three_of_a_kind: "Brelan",
-    straight: "Suite", flush: "Couleur", full_house: "Full", four_of_a_kind: "Carré", straight_flush: "Quinte flush" };
 
   function renderResult() {
     var lr = S.msg.last_result;
@@ -994,56 +655,7 @@
     add(elResult, [h("h3", { text: "Donne n° " + lr.deal }),
       h("table", { cls: "tl-results" }, rows),
       r.rake ? h("p", { cls: "muted", text: "Rake : " + fmt(r.rake) }) : null,
-      story(r)]);
-  }
-
-  /** The deal's story in the game's own words, from the public result:
-   *  how a rami deal ended and each count, Gin's knock and sheet, Rams'
-   *  tricks and who is "rams", Rummoli's sections and pots. */
-  var ENDINGS = { rami: "rami : tout posé d'un coup", out: "sortie", stock: "pioche épuisée",
-    knock: "frappe", "petit gin": "petit gin", "grand gin": "grand gin", void: "donne annulée (pioche épuisée)" };
-  function story(r) {
-    var box = h("div", { cls: "tl-story" }), sc = r.scoring || {};
-    if (sc.ending) {
-      var who = sc.knocker || sc.winner || (sc.winners || []).join(", ");
-      box.appendChild(h("p", { cls: "tl-ending", text: "Fin de la donne : " + (ENDINGS[sc.ending] || sc.ending) +
-        (who ? " — " + who : "") + (sc.factor > 1 ? " (×" + sc.factor + ")" : "") + "." }));
-    }
-    if (sc.points && typeof sc.points === "object") {
-      box.appendChild(h("p", { cls: "tl-points", text: "Points restés en main : " + Object.keys(sc.points).map(function (p) {
-        return p + " " + fmt(sc.points[p]); }).join(", ") + "." }));
-    } else if (typeof sc.points === "number" && sc.ending && sc.ending !== "void") {
-      box.appendChild(h("p", { cls: "tl-points", text: "Points de la donne : " + fmt(sc.points) +
-        (sc.cocottes ? " (cocotte)" : "") + "." }));
-    }
-    if (sc.paid) box.appendChild(h("p", { text: "Payé : " + Object.keys(sc.paid).map(function (p) {
-      return p + " " + fmt(sc.paid[p]) + " jetons"; }).join(", ") + "." }));
-    if (sc.sheet && sc.sheet.points) box.appendChild(ginSheet(sc.sheet));
-    if (r.tricks && typeof r.tricks === "object" && Object.keys(r.tricks).length) {
-      box.appendChild(h("p", { cls: "tl-tricks", text: "Plis : " + Object.keys(r.tricks).map(function (p) {
-        return p + " " + r.tricks[p] + (r.tricks[p] === 0 ? " (rams)" : ""); }).join(", ") + "." }));
-    }
-    if (Array.isArray(r.pots) && r.pots.some(function (x) { return x.section; })) {
-      box.appendChild(h("ul", { cls: "tl-sections" }, r.pots.map(function (x) {
-        var label = x.section === "poker" ? "pot du poker" : x.section === "rummoli" ? "pot du Rummoli" :
-          isCard(x.section) ? cardText(x.section) : String(x.section).split("+").map(function (c) { return isCard(c) ? cardText(c) : c; }).join("+");
-        return h("li", { "data-section": x.section }, label + " : " + fmt(x.amount) + " jetons à " + (x.winners || []).join(", "));
-      })));
-    }
-    return box.childNodes.length ? box : null;
-  }
-  /** Gin's match sheet: three columns of points per player, cocottes. */
-  function ginSheet(sheet) {
-    var cols = [];
-    for (var c = 0; c < (sheet.ncols || 3); c++) cols.push(c);
-    return h("table", { cls: "tl-sheet" },
-      h("tr", {}, h("th", { text: "Feuille" }), cols.map(function (c) { return h("th", { text: "Colonne " + (c + 1) }); }),
-        h("th", { text: "Cocottes" })),
-      (sheet.players || []).map(function (p) {
-        return h("tr", { "data-player": p }, h("th", { text: p }),
-          cols.map(function (c) { return h("td", { cls: "money", text: fmt((sheet.points[p] || [])[c] || 0) }); }),
-          h("td", { text: String((sheet.cocottes || {})[p] || 0) }));
-      }));
+      GAME.story(r)]);
   }
 
   // --- the countdown -------------------------------------------------------

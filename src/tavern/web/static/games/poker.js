@@ -1,0 +1,116 @@
+/* The poker games (ramponneau, draw): the felt's phase, board and pot, the
+ * betting controls (fold, check, call, a sized bet or raise, the draw), the
+ * hands' categories in the result panel. The interface every game module
+ * exports is described in docs/table-ui.md. */
+import { h, fmt, cards, btn } from "../cards.js";
+
+/** The shell's poker-only parts (blinds to post, auto-actions) apply. */
+export var blinds = true;
+
+var PHASES = { bet: "Enchères", draw: "Tirage", showdown: "Abattage", over: "Donne terminée" };
+var STREETS = ["Avant le flop", "Flop", "Turn", "River"];
+
+/** The middle of the felt: phase, the board (ramponneau), the pot, who drew. */
+export function felt(ctx) {
+  var d = ctx.deal, t = ctx.table, out = [];
+  var phase = PHASES[d.phase] || d.phase;
+  if (d.phase === "bet" && t.game === "ramponneau") phase = STREETS[d.round] || phase;
+  if (d.phase === "bet" && t.game === "draw") phase = d.round ? "Second tour d'enchères" : "Premier tour d'enchères";
+  out.push(h("div", { cls: "tl-phase", text: phase }));
+  if (t.game === "ramponneau") {
+    var board = cards(d.board || []);
+    for (var i = (d.board || []).length; i < 5; i++) board.push(h("span", { cls: "pc slot" }));
+    out.push(h("div", { cls: "tl-board", "aria-label": "cartes communes" }, board));
+  }
+  out.push(h("div", { cls: "tl-pot money", "data-pot": d.pot, text: "Pot : " + fmt(d.pot) }));
+  if (d.drawn) {
+    var said = Object.keys(d.drawn).map(function (p) { return p + " : " + (d.drawn[p] ? d.drawn[p] + " carte" + (d.drawn[p] > 1 ? "s" : "") : "servi"); });
+    out.push(h("div", { cls: "tl-drawn", text: said.join(" · ") }));
+  }
+  return { center: out, strip: null };
+}
+
+/** The player's own cards: his seat's entry in the view. */
+export function hand(ctx) {
+  var dp = ctx.dealPlayers()[ctx.name];
+  return dp && Array.isArray(dp.cards) ? dp.cards : null;
+}
+
+/** Can the player pick cards of his hand now (draw poker's discards)? */
+export function picking(ctx) {
+  var d = ctx.deal;
+  if (ctx.table.game !== "draw" || !d) return false;
+  if (ctx.findLegal("draw")) return true;
+  // The source lets one pick before his turn to speed the game up.
+  return d.phase === "bet" && !d.round && !(d.drawn && d.drawn[ctx.name] !== undefined);
+}
+/** Any card may be picked (the discards are several). */
+export function playable() { return null; }
+export function multiSelect() { return true; }
+
+export function controls(ctx, acts) {
+  var dp = ctx.dealPlayers()[ctx.name] || {}, d = ctx.deal;
+  var mine = dp.bet || 0, stack = dp.chips || 0, allIn = mine + stack;
+  var row = h("div", { cls: "tl-buttons" });
+  var sizing = null;
+  acts.forEach(function (a) {
+    if (a.action === "fold") row.appendChild(btn("Se coucher", "fold", function () { ctx.act("fold"); }, "danger"));
+    else if (a.action === "check") row.appendChild(btn("Parole", "check", function () { ctx.act("check"); }));
+    else if (a.action === "call") {
+      var pay = a.amount - mine;
+      row.appendChild(btn((a.amount >= allIn ? "Tapis — suivre " : "Suivre ") + fmt(pay), "call", function () { ctx.act("call"); }));
+    } else if (a.action === "bet" || a.action === "raise") sizing = a;
+    else if (a.action === "draw") drawButtons(ctx, row, a);
+    else if (a.action === "show") row.appendChild(btn("Montrer", "show", function () { ctx.act("show"); }));
+    else if (a.action === "muck") row.appendChild(btn("Jeter", "muck", function () { ctx.act("muck"); }, "quiet"));
+  });
+  var out = [row];
+  if (sizing) out.push(betSizer(ctx, sizing, mine, allIn, d));
+  return out;
+}
+
+/** Draw poker: "Changer N cartes" with the picked cards, or "Servi" (stand pat). */
+function drawButtons(ctx, row, a) {
+  var k = ctx.selected.filter(function (c) { return a.cards.indexOf(c) >= 0; });
+  var change = btn(k.length ? "Changer " + k.length + " carte" + (k.length > 1 ? "s" : "") : "Changer (choisissez les cartes)",
+    "draw", function () { ctx.act("draw", { discard: k }); });
+  change.disabled = !k.length;
+  row.appendChild(h("p", { cls: "tl-hint", text: "Cliquez sur les cartes à changer (au plus " + a.max + ")." }));
+  row.appendChild(change);
+  row.appendChild(btn("Servi", "stand-pat", function () { ctx.act("draw", { discard: [] }); }, "quiet"));
+}
+
+var amount = null;  // the bet's size, kept while the player moves the slider
+/** "Miser"/"Relancer" with a slider and a number bounded by the legal min and max. */
+function betSizer(ctx, a, mine, allIn, d) {
+  var lo = a.min, hi = a.max;
+  var word = a.action === "raise" ? "Relancer à " : "Miser ";
+  if (amount === null || amount < lo || amount > hi) amount = lo;
+  var range = h("input", { type: "range", min: lo, max: hi, step: 1, value: amount, "aria-label": "montant" });
+  var num = h("input", { type: "number", min: lo, max: hi, step: 1, value: amount, cls: "tl-amount", "aria-label": "montant" });
+  var go = btn("", a.action, function () { ctx.act(a.action, { amount: amount }); });
+  function set(v) {
+    v = Math.round(Number(v));
+    if (!isFinite(v)) v = lo;
+    amount = Math.max(lo, Math.min(hi, v));  // clamped to the legal bounds
+    range.value = amount; num.value = amount;
+    go.textContent = amount === hi && hi === allIn ? "Tapis (" + fmt(hi) + ")" : word + fmt(amount);
+  }
+  range.addEventListener("input", function () { set(range.value); });
+  num.addEventListener("change", function () { set(num.value); });
+  set(amount);
+  // Pot fractions: a pot-sized raise is the call plus the pot after the call.
+  var high = 0;
+  (d.players || []).forEach(function (p) { high = Math.max(high, p.bet || 0); });
+  var potAfterCall = d.pot + (high - mine);
+  function frac(f) { return function () { set(high + f * potAfterCall); }; }
+  if (lo === hi) return h("div", { cls: "tl-sizer" }, go);  // a fixed limit: one amount only
+  var shortcuts = h("div", { cls: "tl-fracs" },
+    btn("½ pot", "half-pot", frac(0.5), "small"), btn("¾ pot", "three-quarter-pot", frac(0.75), "small"),
+    btn("Pot", "pot", frac(1), "small"));
+  if (hi === allIn) shortcuts.appendChild(btn("Tapis", "all-in", function () { set(hi); ctx.act(a.action, { amount: hi }); }, "small danger"));
+  return h("div", { cls: "tl-sizer" }, range, num, go, shortcuts);
+}
+
+/** Poker's story is the result table itself: each hand shown and its category. */
+export function story() { return null; }
