@@ -580,6 +580,7 @@ def test_rams_buttons_say_what_they_do(browser, players, db_url, tmp_path):
         ps = players(srv)
         seat_everyone_generic(ps)
         seen: set[str] = set()
+        seen_live_cave: list[bool] = []
         deadline = time.monotonic() + 90
         while not result_shown(ps, 1)():
             assert time.monotonic() < deadline, f"the deal did not end; buttons seen: {seen}"
@@ -589,6 +590,14 @@ def test_rams_buttons_say_what_they_do(browser, players, db_url, tmp_path):
                 seen.update(labels)
                 if not p.page.locator(f"{LIVE} .tl-played").count():
                     assert p.page.locator(f"{LIVE} .tl-trick").count() == 0, "no empty trick box"
+                # Issue 11 §11: « Cave » stays disabled while the deal is on (read in one go,
+                # so a frame cannot land between the phase and the button).
+                phase, cave = p.page.evaluate(
+                    "() => { const r = document.querySelector('#table-live');"
+                    " const b = r.querySelector('.tl-controls button[data-action=cave]');"
+                    " return [r.dataset.phase, b ? b.disabled : null]; }")
+                if phase not in ("", "over", "done") and cave is not None:
+                    seen_live_cave.append(cave)
                 if rams_move(p):
                     moved = True
                     if len(seen) < 40:
@@ -596,6 +605,7 @@ def test_rams_buttons_say_what_they_do(browser, players, db_url, tmp_path):
             if not moved:
                 time.sleep(0.05)
         assert "Je joue" in seen
+        assert seen_live_cave and all(seen_live_cave), "« Cave » enabled during the deal"
         for label in seen:
             assert "widow" not in label and not label.startswith("Annoncer"), label
         assert sum(label.startswith("Échanger") for label in set(seen)) <= 1 or all(
