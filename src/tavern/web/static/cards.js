@@ -74,3 +74,10 @@ export function btn(label, action, onclick, extra) {
 /** Poker hand categories (the poker games and Rummoli's poker pot). */
 export var CATEGORY = { high_card: "Carte haute", pair: "Paire", two_pair: "Deux paires", three_of_a_kind: "Brelan",
   straight: "Suite", flush: "Couleur", full_house: "Full", four_of_a_kind: "Carré", straight_flush: "Quinte flush" };
+
+/** What a player does, in the journal and the replayer: « bob relance à 8 ». */
+export var SAID = { fold: "se couche", check: "parle", call: "suit", bet: "mise", raise: "relance à", show: "montre",
+  muck: "jette sa main", post: "paie la grosse blinde", discard: "jette", lay: "pose", add: "ajoute",
+  knock: "frappe et jette", close: "ferme et jette", lead: "entame", play: "joue", card: "joue", pass: "passe",
+  bid: "enchérit", protect: "est protégé (déconnecté)", move_joker: "déplace un joker",
+  draw: "pioche", gin: "fait gin", speak: "annonce", exchange: "échange", keep: "garde son jeu" };

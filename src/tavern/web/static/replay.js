@@ -2,15 +2,9 @@
 // it. The server sends his own view at each step (GET /api/me/deals/{id}):
 // the page never holds a card he could not see at that moment.
 
+import { SAID, card, cardText, isCard } from "./cards.js";
+
 const root = document.getElementById("replayer");
-const RANKS = { T: "10", J: "V", Q: "D", K: "R" };
-const SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
-const isCard = (c) => typeof c === "string" && /^([2-9TJQKA][cdhs]|X\d+)$/.test(c);
-const cardText = (c) => (c[0] === "X" ? "joker" : (RANKS[c[0]] || c[0]) + SUITS[c[1]]);
-const SAID = { fold: "se couche", check: "parle", call: "suit", bet: "mise", raise: "relance à", show: "montre",
-  muck: "jette sa main", draw: "pioche", discard: "jette", lay: "pose", add: "ajoute", knock: "frappe",
-  gin: "fait gin", close: "ferme", play: "joue", lead: "entame", speak: "annonce", exchange: "échange",
-  pass: "passe", bid: "enchérit", keep: "garde son jeu", post: "paie la grosse blinde", protect: "est protégé" };
 
 function el(tag, attrs = {}, ...kids) {
   const e = document.createElement(tag);
@@ -20,10 +14,7 @@ function el(tag, attrs = {}, ...kids) {
 }
 
 function faces(cards) {
-  return el("span", { class: "tl-cards" }, cards.map((c) => {
-    const red = c[1] === "d" || c[1] === "h";
-    return el("span", { class: "pc face" + (red ? " red" : ""), "data-card": c }, cardText(c));
-  }));
+  return el("span", { class: "tl-cards" }, cards.map((c) => card(c)));  // the table's own card faces
 }
 
 function moveText(a) {

@@ -13,7 +13,7 @@
  * (see docs/protocol.md); this file only draws it and never guesses hidden
  * cards. The mapping from the protocol to the page is in docs/table-ui.md.
  */
-import { h, add, clear, fmt, card, cards, cardText, btn, CATEGORY } from "./cards.js";
+import { h, add, clear, fmt, card, cards, cardText, btn, CATEGORY, SAID } from "./cards.js";
 import * as poker from "./games/poker.js";
 import * as rami from "./games/rami.js";
 import * as rummoli from "./games/rummoli.js";
@@ -459,10 +459,6 @@ var GAMES = { ramponneau: poker, draw: poker, rami: rami, double_rami: rami, rem
     });
     elStory.scrollTop = elStory.scrollHeight;
   }
-  var SAID = { fold: "se couche", check: "parle", call: "suit", bet: "mise", raise: "relance à", show: "montre",
-    muck: "jette sa main", post: "paie la grosse blinde", discard: "jette", lay: "pose", add: "ajoute",
-    knock: "frappe et jette", close: "ferme et jette", lead: "entame", play: "joue", card: "joue", pass: "passe",
-    bid: "enchérit", protect: "est protégé (déconnecté)", move_joker: "déplace un joker" };
   var SPEAK = { play: "joue", pass: "passe", widow: "prend la fille", thrown: "prend le jeu jeté", general: "annonce rams général" };
   function storyLine(ev) {
     var who = ev.player || "", by = ev.by === "timeout" ? " (temps écoulé)" : ev.by === "auto" ? " (automatique)" : "";
