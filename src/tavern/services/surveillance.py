@@ -22,6 +22,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from tavern.settings import Settings
 from tavern.store.models import ArchivedHand, TableVisit, User
 
 AGGRESSIVE = frozenset({"bet", "raise"})
@@ -30,26 +31,31 @@ FACING = frozenset({"fold", "call", "raise"})  # the answers to a bet
 EVIDENCE = 12
 
 
+def _default(name: str) -> Any:
+    """A threshold's default is its setting's: one place says it."""
+    return Settings.model_fields[f"surveillance_{name}"].default
+
+
 @dataclass(frozen=True)
 class Thresholds:
     """The report's thresholds (settings ``TAVERN_SURVEILLANCE_*``)."""
 
     #: Fewer deals together than this and a pair is never flagged on play.
-    min_deals: int = 30
+    min_deals: int = _default("min_deals")
     #: How often a player must have faced the other's bets before his folds count.
-    min_faced: int = 20
+    min_faced: int = _default("min_faced")
     #: Chips given to the other against chips taken back from him: one way…
-    one_way: float = 3.0
+    one_way: float = _default("one_way")
     #: … and this many times the giver's ratio against everybody else and
     #: the taker's (a strong player takes from everybody alike, a weak one
     #: gives to everybody; a partner is fed by one).
-    one_way_excess: float = 2.0
+    one_way_excess: float = _default("one_way_excess")
     #: Fold rate against the other above the rate against everybody else by this.
-    fold_gap: float = 0.3
+    fold_gap: float = _default("fold_gap")
     #: Raise-back rate against the other below the rate against the others by this.
-    raise_gap: float = 0.15
+    raise_gap: float = _default("raise_gap")
     #: A pair is listed as suspicious from this score.
-    score: float = 1.0
+    score: float = _default("score")
 
     @classmethod
     def from_settings(cls, settings: Any) -> Thresholds:
