@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, HTTPException, Path, Request
+from fastapi.routing import APIRoute
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -36,11 +39,10 @@ async def read_db(request: Request) -> AsyncIterator[Session]:
     (with more request threads than pooled connections, requests each holding
     one and waiting for a second one froze the whole site).
 
-    An async dependency on purpose: its teardown gives the connection back on
-    the event loop as soon as the route is done. As a sync generator the close
-    waited for a free request thread, and under a burst of a hundred requests
-    the finished routes held their connections in that queue until the pool
-    ran dry (a 503 after the pool timeout, seen on PostgreSQL)."""
+    The route gives the connection back as it returns (:class:`ReadRoute`);
+    this teardown, which FastAPI runs only after the answer is sent, is the
+    net for the rest. Async on purpose: a sync teardown would queue for a
+    request thread of its own."""
     session = request.app.state.read_sessions()
     request.state.read_db = session
     try:
@@ -48,6 +50,40 @@ async def read_db(request: Request) -> AsyncIterator[Session]:
     finally:
         request.state.read_db = None
         session.close()
+
+
+def _released_after(endpoint: Callable[..., Any]) -> Callable[..., Any]:
+    """``endpoint``, closing its read sessions as it returns, in its own thread.
+
+    FastAPI validates a sync route's answer in a second trip to the thread
+    pool and only then runs the dependencies' teardown; a route that kept its
+    read connection across that trip held it while every other queued request
+    waited for a thread. A burst of a hundred requests then left finished
+    routes holding the whole pool and a fresh route waiting out the pool
+    timeout: a 503. Closed here, a request thread gives its connection back
+    before it lets go of the thread, so the pool (one connection per thread)
+    is never short. What the route returns is already built: answers are
+    pydantic models or rendered pages, never rows read lazily afterwards."""
+    if inspect.iscoroutinefunction(endpoint):
+        return endpoint  # async routes do their database work in threads of their own
+
+    @functools.wraps(endpoint)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return endpoint(*args, **kwargs)
+        finally:
+            for value in kwargs.values():
+                if isinstance(value, Session):
+                    value.close()
+
+    return run
+
+
+class ReadRoute(APIRoute):
+    """Every route of the site: see :func:`_released_after`."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        super().__init__(path, _released_after(endpoint), **kwargs)
 
 
 def release_reads(request: Request) -> None:

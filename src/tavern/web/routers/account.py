@@ -14,15 +14,15 @@ from tavern.services import hands, ledger
 from tavern.services import users as users_service
 from tavern.store.models import Tavern, User
 from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, form_fields, read_db, require_user, write
+from tavern.web.deps import CurrentUser, ReadRoute, form_fields, read_db, require_user, write
 from tavern.web.rendering import render
 from tavern.web.routers.auth import MAX_PASSWORD, UserOut, check_password, password_problem, user_out
 from tavern.web.session import end_all_sessions, get_session
 
 WRONG_CURRENT = "Le mot de passe actuel est incorrect."
 
-pages = APIRouter(dependencies=[Depends(csrf_protect)], include_in_schema=False)
-api = APIRouter(prefix="/api", tags=["compte"], dependencies=[Depends(csrf_protect)])
+pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
+api = APIRouter(route_class=ReadRoute, prefix="/api", tags=["compte"], dependencies=[Depends(csrf_protect)])
 
 
 class HandsOut(BaseModel):

@@ -13,15 +13,15 @@ from sqlalchemy.orm import Session
 from tavern.services import ledger, taverns, users
 from tavern.store.models import User
 from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, Id, act, form_fields, read_db, require_admin
+from tavern.web.deps import CurrentUser, Id, ReadRoute, act, form_fields, read_db, require_admin
 from tavern.web.errors import describe_validation
 from tavern.web.refusals import CURRENCY_LABELS
 from tavern.web.rendering import render
 from tavern.web.routers.auth import UserOut, user_out
 from tavern.web.session import end_all_sessions, get_session
 
-pages = APIRouter(prefix="/admin", dependencies=[Depends(csrf_protect)], include_in_schema=False)
-api = APIRouter(prefix="/api/admin", tags=["administration"], dependencies=[Depends(csrf_protect)])
+pages = APIRouter(route_class=ReadRoute, prefix="/admin", dependencies=[Depends(csrf_protect)], include_in_schema=False)
+api = APIRouter(route_class=ReadRoute, prefix="/api/admin", tags=["administration"], dependencies=[Depends(csrf_protect)])
 
 MAX_CREDIT = 1_000_000_000
 MAX_LEVEL = 1000

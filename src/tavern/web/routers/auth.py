@@ -14,7 +14,7 @@ from tavern.services import ledger, passwords
 from tavern.services import users as users_service
 from tavern.store.models import User
 from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, client_ip, optional_user, require_user, write
+from tavern.web.deps import CurrentUser, ReadRoute, client_ip, optional_user, require_user, write
 from tavern.web.ratelimit import (
     LOGIN_LIMIT,
     LOGIN_WINDOW,
@@ -27,8 +27,8 @@ from tavern.web.ratelimit import (
 from tavern.web.rendering import render
 from tavern.web.session import end_all_sessions, end_session, get_session, open_session
 
-pages = APIRouter(dependencies=[Depends(csrf_protect)], include_in_schema=False)
-api = APIRouter(prefix="/api/auth", tags=["comptes"], dependencies=[Depends(csrf_protect)])
+pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
+api = APIRouter(route_class=ReadRoute, prefix="/api/auth", tags=["comptes"], dependencies=[Depends(csrf_protect)])
 
 BAD_CREDENTIALS = "Nom d'utilisateur ou mot de passe incorrect."
 BANNED = "Ce compte est suspendu par l'administration du site."

@@ -29,7 +29,7 @@ from tavern.contests.rules import (
 from tavern.services import contests as svc
 from tavern.store.models import Contest, Seat, TableConfig
 from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, Id, act, form_fields, optional_user, read_db, require_admin, require_user
+from tavern.web.deps import CurrentUser, Id, ReadRoute, act, form_fields, optional_user, read_db, require_admin, require_user
 from tavern.web.rendering import render
 from tavern.web.session import get_session
 
@@ -37,8 +37,8 @@ PARIS = ZoneInfo("Europe/Paris")
 STATUS_LABELS = {"registering": "Inscriptions ouvertes", "running": "En cours", "finished": "Terminé",
                  "cancelled": "Annulé"}
 
-pages = APIRouter(dependencies=[Depends(csrf_protect)], include_in_schema=False)
-api = APIRouter(prefix="/api", tags=["concours"], dependencies=[Depends(csrf_protect)])
+pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
+api = APIRouter(route_class=ReadRoute, prefix="/api", tags=["concours"], dependencies=[Depends(csrf_protect)])
 
 
 def _now() -> dt.datetime:

@@ -13,9 +13,10 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from tavern.web.deps import ReadRoute
 from tavern.web.rendering import render
 
-pages = APIRouter(include_in_schema=False)
+pages = APIRouter(route_class=ReadRoute, include_in_schema=False)
 
 METHODS = ("get", "post", "put", "patch", "delete")
 

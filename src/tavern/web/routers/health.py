@@ -9,7 +9,9 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from sqlalchemy import text
 
-api = APIRouter(tags=["santé"])
+from tavern.web.deps import ReadRoute
+
+api = APIRouter(route_class=ReadRoute, tags=["santé"])
 
 
 class Health(BaseModel):

@@ -12,11 +12,11 @@ from sqlalchemy.orm import Session
 
 from tavern.services import archive
 from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, Id, read_db, require_user
+from tavern.web.deps import CurrentUser, Id, ReadRoute, read_db, require_user
 from tavern.web.rendering import GAME_LABELS, render
 
-pages = APIRouter(dependencies=[Depends(csrf_protect)], include_in_schema=False)
-api = APIRouter(prefix="/api/me", tags=["account"], dependencies=[Depends(csrf_protect)])
+pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
+api = APIRouter(route_class=ReadRoute, prefix="/api/me", tags=["account"], dependencies=[Depends(csrf_protect)])
 
 LISTED = 100
 

@@ -11,13 +11,13 @@ from sqlalchemy.orm import Session
 from tavern.services import hands, ledger
 from tavern.store.models import PremiumPack
 from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, act, read_db, require_user
+from tavern.web.deps import CurrentUser, ReadRoute, act, read_db, require_user
 from tavern.web.rendering import render
 from tavern.web.routers.account import HandsOut, hands_out, now_utc
 from tavern.web.session import get_session
 
-pages = APIRouter(dependencies=[Depends(csrf_protect)], include_in_schema=False)
-api = APIRouter(prefix="/api/premium", tags=["premium"], dependencies=[Depends(csrf_protect)])
+pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
+api = APIRouter(route_class=ReadRoute, prefix="/api/premium", tags=["premium"], dependencies=[Depends(csrf_protect)])
 
 
 class PremiumOut(BaseModel):

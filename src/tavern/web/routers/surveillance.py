@@ -11,11 +11,11 @@ from sqlalchemy.orm import Session
 from tavern import fair
 from tavern.services import archive, surveillance
 from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, Id, read_db, require_admin
+from tavern.web.deps import CurrentUser, Id, ReadRoute, read_db, require_admin
 from tavern.web.rendering import render
 
-pages = APIRouter(prefix="/admin", dependencies=[Depends(csrf_protect)], include_in_schema=False)
-api = APIRouter(prefix="/api/admin", tags=["administration"], dependencies=[Depends(csrf_protect)])
+pages = APIRouter(route_class=ReadRoute, prefix="/admin", dependencies=[Depends(csrf_protect)], include_in_schema=False)
+api = APIRouter(route_class=ReadRoute, prefix="/api/admin", tags=["administration"], dependencies=[Depends(csrf_protect)])
 
 #: Pairs shown below the suspicious ones, for comparison.
 OTHERS_SHOWN = 30

@@ -22,14 +22,14 @@ from tavern.services import ledger, taverns
 from tavern.store.models import Inventory, Seat, Tavern
 from tavern.tables.actor import CommandError
 from tavern.web.csrf import csrf_protect
-from tavern.web.deps import MAX_AMOUNT, MAX_ID, CurrentUser, Id, act, form_fields, owned_tavern, read_db, require_user
+from tavern.web.deps import MAX_AMOUNT, MAX_ID, CurrentUser, Id, ReadRoute, act, form_fields, owned_tavern, read_db, require_user
 from tavern.web.french import french
 from tavern.web.rendering import render
 from tavern.web.routers.village import TableBrief, brief
 from tavern.web.session import get_session
 
-pages = APIRouter(dependencies=[Depends(csrf_protect)], include_in_schema=False)
-api = APIRouter(prefix="/api/taverns", tags=["ma taverne"], dependencies=[Depends(csrf_protect)])
+pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
+api = APIRouter(route_class=ReadRoute, prefix="/api/taverns", tags=["ma taverne"], dependencies=[Depends(csrf_protect)])
 
 DeckKind = Literal["deck52", "deck32"]
 Amount = Annotated[int, Field(ge=0, le=MAX_AMOUNT)]

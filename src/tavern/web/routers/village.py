@@ -12,11 +12,11 @@ from sqlalchemy.orm import Session
 from tavern.services import ledger, seats, taverns
 from tavern.store.models import TableConfig
 from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, Id, optional_user, read_db, require_user
+from tavern.web.deps import CurrentUser, Id, ReadRoute, optional_user, read_db, require_user
 from tavern.web.rendering import GAME_LABELS, render
 
-pages = APIRouter(dependencies=[Depends(csrf_protect)], include_in_schema=False)
-api = APIRouter(prefix="/api", tags=["village"], dependencies=[Depends(csrf_protect)])
+pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
+api = APIRouter(route_class=ReadRoute, prefix="/api", tags=["village"], dependencies=[Depends(csrf_protect)])
 
 STAKE_LABELS = {"small_blind": "petite blinde", "big_blind": "grosse blinde",
                 "small_bet": "petite mise", "unit": "unité", "structure": "structure"}
