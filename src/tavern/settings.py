@@ -26,9 +26,15 @@ class Settings(BaseSettings):
     #: Optional Redis for pub/sub fan-out between worker processes.
     redis_url: str | None = None
     #: Worker processes the server is started with (the Docker image passes
-    #: it to uvicorn). Above 1 needs the scale-out (issue 14): refused today
-    #: (web/single.py).
+    #: it to uvicorn). Above 1 needs ``redis_url``: the workers share the
+    #: tables through leases in Redis (tables/cluster.py, web/single.py).
     workers: int = Field(default=1, ge=1)
+    #: Seconds a worker's lease on a table lasts unrenewed: how soon the
+    #: tables of a worker that died are taken over by another.
+    lease_seconds: float = Field(default=5.0, gt=0.5)
+    #: A worker stopping gracefully (SIGTERM) lets its running deals end for
+    #: at most this long before letting its tables go to another worker.
+    drain_seconds: float = Field(default=30.0, ge=0)
     #: Signs session cookies. When unset, one is generated once and kept in
     #: ``<data_dir>/secret_key`` so restarts keep everybody logged in.
     secret_key: str = ""

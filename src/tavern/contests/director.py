@@ -94,7 +94,11 @@ class Director:
         info = await asyncio.to_thread(self.bank.table_info, table_id)
         if info is None:
             raise RuntimeError(f"contest table {table_id} is not open")
+        # With several workers: this table's lease and claim (its deal left in
+        # progress by a leader that died is voided here, before it deals again).
+        fence = await self.tables.lease(table_id)
         actor = ContestTableActor(info, self.bank, self.broadcaster, self, **self.actor_options)
+        actor.fence = fence
         actor.on_closed = lambda: self._forget(table_id, actor)
         await actor.start()
         self.actors[table_id] = actor
@@ -106,6 +110,7 @@ class Director:
             del self.actors[table_id]
         if self.tables.actors.get(table_id) is actor:
             del self.tables.actors[table_id]
+            self.tables.let_go_soon(table_id, live=False)
 
     async def stop(self) -> None:
         for actor in list(self.actors.values()):

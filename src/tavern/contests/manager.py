@@ -5,6 +5,13 @@ At start-up the running contests resume from the database (their deals in
 progress were voided with the cash tables' by the table manager). Then every
 ``poll`` seconds the contests whose start time has come begin: below their
 minimum they are cancelled and refunded, else seated and directed.
+
+With several workers (tables/cluster.py) one of them leads: the worker
+holding the ``contests`` lease runs every director and the start-time
+clock; the others wait for the lease, and the first to get it after the
+leader died resumes the running contests (each table claimed with the
+lease's fence, its interrupted deal voided). A late registration reaching
+another worker is carried to the leader.
 """
 
 from __future__ import annotations
@@ -22,9 +29,13 @@ from tavern.contests.director import Director, utcnow
 from tavern.contests.table import ContestBank
 from tavern.services import contests as svc
 from tavern.store.db import read_session_factory
+from tavern.tables.cluster import RemoteError, spawn
 from tavern.tables.manager import TableManager
 
 log = logging.getLogger(__name__)
+
+#: The lease of the worker that runs the contests.
+LEASE = "contests"
 
 
 class ContestManager:
@@ -39,6 +50,7 @@ class ContestManager:
         self.actor_options = actor_options
         self.directors: dict[int, Director] = {}
         self._task: asyncio.Task[None] | None = None
+        self.leading = False
         bind = getattr(bank._factory, "kw", {}).get("bind")
         self._reads = read_session_factory(bind) if bind is not None else None
 
@@ -49,13 +61,48 @@ class ContestManager:
         return d
 
     async def start(self) -> None:
-        """Resume the running contests, then watch the start times."""
+        """Resume the running contests, then watch the start times (with
+        several workers, once this one leads)."""
+        cluster = self.tables.cluster
+        cluster.serve("contest_register", self._register_here)
+        if cluster.shared:
+            cluster.on_lost(self._lease_lost)
+            self._task = asyncio.create_task(self._lead(), name="contests")
+            return
+        await self._resume()
+        self._task = asyncio.create_task(self._watch(), name="contests")
+
+    async def _resume(self) -> None:
+        self.leading = True
         for cid in await asyncio.to_thread(self.bank._tx, svc.running_ids):
             try:
                 await self._director(cid).start()
             except Exception:
                 log.exception("contest %s could not resume", cid)
-        self._task = asyncio.create_task(self._watch(), name="contests")
+
+    async def _lead(self) -> None:
+        """Wait for the contests' lease, then resume and watch."""
+        while await self.tables.cluster.acquire(LEASE) is None:
+            await asyncio.sleep(self.poll)
+        log.info("contests: this worker leads them now")
+        await self._resume()
+        await self._watch()
+
+    def _lease_lost(self, key: str) -> None:
+        """Another worker may lead now: stop directing here at once."""
+        if key != LEASE:
+            return
+        self.leading = False
+        if self._task is not None:
+            self._task.cancel()
+
+        async def step_down() -> None:
+            for d in list(self.directors.values()):
+                await d.stop()
+            self.directors.clear()
+            self._task = asyncio.create_task(self._lead(), name="contests")
+
+        spawn(step_down(), "stepping down from the contests")
 
     async def _watch(self) -> None:
         while True:
@@ -94,13 +141,29 @@ class ContestManager:
 
     async def register(self, contest_id: int, user_id: int) -> dict[str, Any]:
         """Register: before the start in the database alone, during late
-        registration through the contest's director (who seats him)."""
+        registration through the contest's director (who seats him), on
+        whichever worker leads the contests."""
         d = self.directors.get(contest_id)
         if d is not None and not d.done.is_set():
             return await d.late_register(user_id)
+        cluster = self.tables.cluster
+        if cluster.shared and not self.leading:
+            leader = await cluster.owner(LEASE)
+            if leader is not None:
+                try:
+                    out: dict[str, Any] = await cluster.call(
+                        leader[0], "contest_register", {"contest": contest_id, "user": user_id})
+                    return out
+                except RemoteError as exc:
+                    if exc.kind == "ContestError":
+                        raise svc.ContestError(str(exc)) from None
+                    raise
         now = self.now()
         await asyncio.to_thread(self.bank._tx, lambda s: svc.register(s, contest_id, user_id, now))
         return {}
+
+    async def _register_here(self, payload: dict[str, Any]) -> dict[str, Any]:
+        return await self.register(int(payload["contest"]), int(payload["user"]))
 
     def table_clock(self, table_id: int) -> dict[str, Any] | None:
         for d in self.directors.values():

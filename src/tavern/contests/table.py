@@ -66,7 +66,7 @@ class ContestBank(SqlBank):
             row.contest_id = t.contest_id
             return row.id, {name: self.hands_info(0, 0) for name in candidates}
 
-        return self._tx(work)
+        return self._tx(work, table=table_id)
 
     def finish_deal(self, archive_id: int, table_id: int, owner_id: int, deltas: dict[int, int], rake: int,
                     record: dict[str, Any], result: dict[str, Any], carried: int = 0) -> None:
@@ -184,6 +184,7 @@ class ContestTableActor(TableActor):
         if self.closed:
             return {}
         self.closed = True
+        self.closed_for_good = True
         self.next_deal_at = None
         self.deadlines = {}
         summary = {"closed": True, "awards": {}, "ecus": {}, "contest_id": self.director.contest_id}

@@ -204,6 +204,9 @@ class TableConfig(Base):
     status: Mapped[str] = mapped_column(String(10), default="open")
     created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
     closed: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    #: The highest lease fence that claimed this live table (tables/cluster.py):
+    #: a worker whose fence is lower lost the table and may write nothing of it.
+    owner_fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
 
     tavern: Mapped[Tavern | None] = relationship()
     decks: Mapped[list[Inventory]] = relationship(foreign_keys=[Inventory.table_id])

@@ -24,7 +24,7 @@ from tavern import fair
 from tavern.cards import CSPRNG, CardError, RandomSource
 from tavern.games import registry
 from tavern.games.base import Engine, IllegalAction
-from tavern.tables.bank import SETTLEMENTS, SqlBank, TableInfo
+from tavern.tables.bank import SETTLEMENTS, LostTable, SqlBank, TableInfo
 from tavern.tables.broadcast import SPECTATORS, Broadcaster
 from tavern.tables.closing import share_carry
 from tavern.tables.engine_config import engine_config
@@ -110,6 +110,13 @@ class TableActor:
         self.closing_owner: int | None = None
         #: Called once the table has closed (the manager forgets the actor).
         self.on_closed: Callable[[], None] | None = None
+        #: This worker's lease fence on the table (tables/cluster.py; 0 alone).
+        self.fence = 0
+        #: Closed by its owner (or broken by its contest): nobody is to take it over.
+        self.closed_for_good = False
+        #: A graceful stop: the running deal ends, no new one starts, then
+        #: the table moves to another worker (TableManager.drain).
+        self.draining = False
         #: The provably fair shuffle (docs/fairness.md): the next deal's
         #: secret seed, whose commitment every view shows before the deal,
         #: the players' client seeds, and the running deal's seed and stream.
@@ -182,6 +189,11 @@ class TableActor:
                 except (CommandError, IllegalAction, CardError) as exc:
                     if not fut.done():
                         fut.set_exception(CommandError(getattr(exc, "rule", None) or str(exc)))
+                except LostTable:
+                    if not fut.done():
+                        fut.set_exception(CommandError("La table change de serveur : reconnectez-vous."))
+                    self._lost()
+                    break
                 except Exception as exc:  # the table must outlive any bug
                     log.exception("table %s: command %s failed", self.info.id, command)
                     if not fut.done():
@@ -192,6 +204,9 @@ class TableActor:
                     break
                 if changed:
                     await self.publish()
+            except LostTable:
+                self._lost()
+                break
             except Exception:
                 log.exception("table %s: tick failed", self.info.id)
         # Closed: whatever is still queued is refused (a connection's own
@@ -205,9 +220,28 @@ class TableActor:
             else:
                 fut.set_exception(CommandError("Cette table est fermée."))
 
+    def _lost(self) -> None:
+        """Another worker claimed this table with a higher fence (this one's
+        lease ran out): stop at once, writing nothing more. The new owner has
+        voided the deal this one was playing, as a restart does."""
+        log.warning("table %s: taken over by another worker, stopping here", self.info.id)
+        self.closed = True
+        if self.on_closed is not None:
+            self.on_closed()
+
+    @property
+    def dealing(self) -> bool:
+        """A deal is under way (started and not yet settled)."""
+        return self.archive_id is not None
+
+    async def snapshot(self, username: str | None) -> str:
+        """A connection's full snapshot, as its JSON text (the same call on a
+        table owned by another worker: tables/manager.py ``RemoteTable``)."""
+        return encode(self.message_for(username))
+
     def _want_deal(self) -> None:
         """After a change of seats: deal when enough players are ready."""
-        if (self.engine is None or self.engine.over) and self.next_deal_at is None \
+        if (self.engine is None or self.engine.over) and self.next_deal_at is None and not self.draining \
                 and self.closing_owner is None and not self.closed and len(self._ready()) >= self.min_players:
             self.next_deal_at = self.clock() + self.deal_pause
 
@@ -401,7 +435,7 @@ class TableActor:
             await self._finish_deal()
             changed = True
         if (self.engine is None or self.engine.over) and self.next_deal_at is not None and self.next_deal_at <= now \
-                and self.closing_owner is None and not self.closed:
+                and self.closing_owner is None and not self.closed and not self.draining:
             self.next_deal_at = None
             changed = await self._start_deal() or changed
         return changed
@@ -647,6 +681,7 @@ class TableActor:
         summary = {"closed": True, "awards": awards, "ecus": ecus,
                    **({"method": how["method"], "winners": how.get("winners")} if how else {})}
         self.closed = True
+        self.closed_for_good = True
         self.closing_owner = None
         self.next_deal_at = None
         self.deadlines = {}

@@ -66,6 +66,12 @@ class SeatRow:
     owes_big_blind: bool
 
 
+class LostTable(Exception):
+    """This worker's lease on the table is no longer the table's: another
+    worker claimed it with a higher fence (tables/cluster.py). Nothing was
+    written; the actor must stop."""
+
+
 class _Refused(Exception):
     """Players who may not be dealt in: the transaction is rolled back."""
 
@@ -128,12 +134,51 @@ class SqlBank:
         # settlements first (bench/bench_tables.py measured it).
         bind = getattr(self._factory, "kw", {}).get("bind")
         self._writer = _Writer() if bind is not None and bind.dialect.name == "sqlite" else None
+        #: The fence of each table this worker holds the lease of, when
+        #: several workers share the store (tables/cluster.py); a table absent
+        #: here is written unfenced (one process: nobody else runs it).
+        self.fences: dict[int, int] = {}
 
-    def _tx(self, work: Any, *, urgent: bool = False) -> Any:
+    def _tx(self, work: Any, *, urgent: bool = False, table: int | None = None) -> Any:
+        """``work`` in one transaction; with ``table``, only while this
+        worker's fence is still the table's (checked under the row's lock,
+        so a takeover and this write are ordered one way or the other)."""
+        fence = self.fences.get(table) if table is not None else None
+
+        def fenced(s: Session) -> Any:
+            current = s.scalar(select(TableConfig.owner_fence).where(TableConfig.id == table).with_for_update())
+            if current != fence:
+                raise LostTable(table)
+            return work(s)
+
+        run = work if fence is None else fenced
         if self._writer is None:
-            return run_transaction(self._factory, work)
+            return run_transaction(self._factory, run)
         with self._writer.turn(urgent):
-            return run_transaction(self._factory, work)
+            return run_transaction(self._factory, run)
+
+    def claim(self, table_id: int, fence: int) -> list[int] | None:
+        """Take a table over with lease ``fence``, in one transaction: the
+        table's row takes the fence (refused, ``None``, when it already holds
+        a higher one: a stale lease), and the deals its previous owner left in
+        progress are voided exactly as at a restart. Returns the voided ids."""
+
+        def work(s: Session) -> list[int] | None:
+            table = s.scalar(select(TableConfig).where(TableConfig.id == table_id).with_for_update())
+            if table is None:
+                return []
+            if table.owner_fence >= fence:
+                return None
+            table.owner_fence = fence
+            return _void_in_progress(s, table_id)
+
+        voided = self._tx(work, urgent=True)
+        if voided is not None:
+            self.fences[table_id] = fence
+        return voided
+
+    def table_fence(self, table_id: int) -> int:
+        return self._tx(lambda s: s.scalar(select(TableConfig.owner_fence).where(TableConfig.id == table_id)) or 0)
 
     def table_info(self, table_id: int) -> TableInfo | None:
         def work(s: Session) -> TableInfo | None:
@@ -172,16 +217,16 @@ class SqlBank:
             seats.sit(s, table_id, user_id, seat_no, cave)
             return ledger.chips(s, user_id, table_id)
 
-        return self._tx(work)
+        return self._tx(work, table=table_id)
 
     def add_chips(self, table_id: int, user_id: int, amount: int) -> int:
-        return self._tx(lambda s: seats.add_chips(s, table_id, user_id, amount))
+        return self._tx(lambda s: seats.add_chips(s, table_id, user_id, amount), table=table_id)
 
     def set_sitting_out(self, table_id: int, user_id: int, sitting_out: bool) -> None:
-        self._tx(lambda s: seats.set_sitting_out(s, table_id, user_id, sitting_out) and None)
+        self._tx(lambda s: seats.set_sitting_out(s, table_id, user_id, sitting_out) and None, table=table_id)
 
     def leave(self, table_id: int, user_id: int) -> int:
-        return self._tx(lambda s: seats.leave(s, table_id, user_id))
+        return self._tx(lambda s: seats.leave(s, table_id, user_id), table=table_id)
 
     def hands_info(self, user_id: int, tavern_id: int) -> dict[str, Any]:
         """The player's daily hands as the table shows them."""
@@ -233,7 +278,7 @@ class SqlBank:
             return row.id, info
 
         try:
-            return self._tx(work)
+            return self._tx(work, table=table_id)
         except _Refused as refused:
             return None, refused.players
 
@@ -253,7 +298,7 @@ class SqlBank:
             row.rake = rake
             row.ended = _now()
 
-        self._tx(work, urgent=True)  # the deal's last view waits for it
+        self._tx(work, urgent=True, table=table_id)  # the deal's last view waits for it
 
     def last_carry(self, table_id: int) -> dict[str, Any] | None:
         """What the table's last finished deal handed to the next one (the
@@ -317,7 +362,7 @@ class SqlBank:
             taverns.close_table(s, table_id, owner_id)
             return cashed
 
-        return self._tx(work, urgent=True)
+        return self._tx(work, urgent=True, table=table_id)
 
     def void_interrupted(self, table_id: int | None = None) -> list[int]:
         """At start-up: every deal archived as in progress was interrupted by
@@ -325,24 +370,26 @@ class SqlBank:
         player holds what he put into it; mark it voided for good and give
         back the hands it counted."""
 
-        def work(s: Session) -> list[int]:
-            stmt = select(ArchivedHand).where(ArchivedHand.voided.is_(True))
-            if table_id is not None:
-                stmt = stmt.where(ArchivedHand.table_id == table_id)
-            out = []
-            for row in s.scalars(stmt):
-                if (row.result or {}).get("in_progress"):
-                    # The daily hands (or pack hands) it used come back in
-                    # this same transaction: a deal that never finished
-                    # cost nobody a hand.
-                    hands.give_back(s, (row.result or {}).get("spent") or {})
-                    row.result = {"voided": "the server stopped during the deal; nobody paid, no rake",
-                                  "finished": False, "rake": 0, "hands_given_back": True}
-                    row.ended = _now()
-                    out.append(row.id)
-            return out
-
-        return self._tx(work)
+        return self._tx(lambda s: _void_in_progress(s, table_id))
 
     def seat_rows_for_user(self, user_id: int) -> list[Seat]:
         return self._tx(lambda s: list(s.scalars(select(Seat).where(Seat.user_id == user_id))))
+
+
+def _void_in_progress(s: Session, table_id: int | None) -> list[int]:
+    """Void the deals archived as in progress (of one table, or of all):
+    their process died before they ended, so nothing of them reached the
+    ledger. The daily hands (or pack hands) they used come back in this same
+    transaction: a deal that never finished cost nobody a hand."""
+    stmt = select(ArchivedHand).where(ArchivedHand.voided.is_(True))
+    if table_id is not None:
+        stmt = stmt.where(ArchivedHand.table_id == table_id)
+    out = []
+    for row in s.scalars(stmt):
+        if (row.result or {}).get("in_progress"):
+            hands.give_back(s, (row.result or {}).get("spent") or {})
+            row.result = {"voided": "the server stopped during the deal; nobody paid, no rake",
+                          "finished": False, "rake": 0, "hands_given_back": True}
+            row.ended = _now()
+            out.append(row.id)
+    return out

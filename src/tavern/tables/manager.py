@@ -1,37 +1,133 @@
-"""The actors of the open tables of this process.
+"""The live tables of this process, and the way to the others'.
 
 An actor is started on first use (a player or spectator opening the table)
 and stopped when its table closes: :meth:`TableManager.close_table` (the
 owner's close action) has the actor end the game, and a closed actor is
-forgotten. At start-up, deals interrupted by the death
-of the previous process are voided (see :mod:`tavern.tables.bank`).
+forgotten.
+
+One process (no Redis, the default): it runs every table, and at start-up
+the deals interrupted by the death of the previous process are voided (see
+:mod:`tavern.tables.bank`).
+
+Several workers (``TAVERN_REDIS_URL``, tables/cluster.py): a table runs in
+the worker holding its lease. Opening a table nobody holds takes the lease,
+claims the table in the database with the lease's fence — voiding the deals
+a dead owner left in progress, exactly as a restart does — and starts its
+actor. A connection landing on another worker gets a :class:`RemoteTable`,
+the same calls carried to the owner over Redis; the views come back through
+the Redis broadcaster. Every worker also sweeps for tables whose owner died
+(their lease ran out) and takes them over, so play goes on within a few
+seconds even before anybody reconnects. A worker stopping gracefully lets
+its running deals end, then lets its tables go (:meth:`TableManager.drain`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 from typing import Any
+
+import orjson
 
 from tavern.tables.actor import CommandError, TableActor
 from tavern.tables.bank import SqlBank
-from tavern.tables.broadcast import Broadcaster
+from tavern.tables.broadcast import SPECTATORS, Broadcaster
+from tavern.tables.cluster import Cluster, LocalCluster, RemoteError, Unavailable, spawn
+
+log = logging.getLogger(__name__)
+
+#: The first characters of the notice a new owner publishes on a table's
+#: channel: connections attached to another fence must reconnect. It never
+#: reaches a browser (web/ws.py closes the socket instead).
+MOVED_PREFIX = '{"type":"moved"'
+
+
+class TableMoved(Exception):
+    """The table is changing worker (its owner died or is stopping): the
+    connection should reconnect, and will find its new owner."""
+
+
+def table_key(table_id: int) -> str:
+    return f"table:{table_id}"
+
+
+def moved_notice(fence: int) -> str:
+    return orjson.dumps({"type": "moved", "fence": fence}).decode()
+
+
+def moved_fence(text: str) -> int | None:
+    """The fence of a moved notice; ``None`` for any other message."""
+    if not text.startswith(MOVED_PREFIX):
+        return None
+    return int(orjson.loads(text)["fence"])
+
+
+class RemoteTable:
+    """A table owned by another worker: what a connection calls of an actor,
+    carried to the owner (``cluster.call``) and answered from there."""
+
+    closed = False
+
+    def __init__(self, cluster: Cluster, worker: str, fence: int, table_id: int) -> None:
+        self.cluster = cluster
+        self.worker = worker
+        self.fence = fence
+        self.table_id = table_id
+
+    async def _call(self, command: str, username: str | None, args: dict[str, Any]) -> Any:
+        try:
+            return await self.cluster.call(self.worker, "table", {
+                "table": self.table_id, "fence": self.fence, "command": command, "username": username,
+                "args": args})
+        except Unavailable:
+            raise TableMoved(self.table_id) from None
+        except RemoteError as exc:
+            if exc.kind == "TableMoved":
+                raise TableMoved(self.table_id) from None
+            if exc.kind == "TypeError":  # arguments the engine does not take
+                raise TypeError(str(exc)) from None
+            raise CommandError(str(exc)) from None
+
+    async def submit(self, command: str, username: str | None, **args: Any) -> Any:
+        return await self._call(command, username, args)
+
+    async def snapshot(self, username: str | None) -> str:
+        return str(await self._call("snapshot", username, {}))
 
 
 class TableManager:
-    def __init__(self, bank: SqlBank, broadcaster: Broadcaster, **actor_options: Any) -> None:
+    def __init__(self, bank: SqlBank, broadcaster: Broadcaster, *, cluster: Cluster | None = None,
+                 sweep_seconds: float = 2.0, **actor_options: Any) -> None:
         self.bank = bank
         self.broadcaster = broadcaster
+        self.cluster: Cluster = cluster or LocalCluster()
+        self.sweep_seconds = sweep_seconds
         self.actor_options = actor_options
         self.actors: dict[int, TableActor] = {}
         self._lock = asyncio.Lock()
+        self._sweeper: asyncio.Task[None] | None = None
         self.voided: list[int] = []
 
     async def start(self) -> None:
         await self.broadcaster.start()
-        self.voided = await asyncio.to_thread(self.bank.void_interrupted)
+        await self.cluster.start()
+        self.cluster.serve("table", self._serve_remote)
+        self.cluster.serve("discard", lambda p: self.discard(int(p["table"]), everywhere=False))
+        self.cluster.on_lost(self._lease_lost)
+        if not self.cluster.shared:
+            # Alone on the store: whatever was in progress died with the last process.
+            self.voided = await asyncio.to_thread(self.bank.void_interrupted)
+            return
+        # Shared: another worker may be dealing right now; each table's
+        # interrupted deals are voided when it is claimed (get()).
+        self._sweeper = asyncio.create_task(self._sweep(), name="tables-sweep")
 
-    async def get(self, table_id: int) -> TableActor | None:
-        """The table's actor, started if needed; ``None`` for a closed or unknown table."""
+    async def get(self, table_id: int) -> TableActor | RemoteTable | None:
+        """The table's actor (started here if nobody runs it), a
+        :class:`RemoteTable` when another worker runs it, ``None`` for a
+        closed or unknown table. Raises :class:`TableMoved` while the table
+        is between two owners."""
         actor = self.actors.get(table_id)
         if actor is not None and not actor.closed:
             return actor
@@ -40,18 +136,124 @@ class TableManager:
             if actor is not None and not actor.closed:
                 return actor
             self.actors.pop(table_id, None)
-            info = await asyncio.to_thread(self.bank.table_info, table_id)
-            if info is None:
-                return None
-            actor = TableActor(info, self.bank, self.broadcaster, **self.actor_options)
-            actor.on_closed = lambda: self._forget(table_id, actor)
-            await actor.start()
-            self.actors[table_id] = actor
-            return actor
+            if not self.cluster.shared:
+                return await self._start(table_id, fence=0)
+            for _ in range(3):
+                owner = await self.cluster.owner(table_key(table_id))
+                if owner is not None and owner[0] != self.cluster.worker_id:
+                    return RemoteTable(self.cluster, owner[0], owner[1], table_id)
+                fence = await self.cluster.acquire(table_key(table_id))
+                if fence is None:
+                    continue  # taken by another worker just now: ask again who
+                try:
+                    started = await self._start(table_id, fence)
+                except _StaleFence:
+                    continue
+                if started is None:
+                    await self.cluster.release(table_key(table_id))
+                return started
+            raise TableMoved(table_id)
+
+    async def _start(self, table_id: int, fence: int) -> TableActor | None:
+        info = await asyncio.to_thread(self.bank.table_info, table_id)
+        if info is None:
+            return None
+        if self.cluster.shared:
+            await self.claim(table_id, fence)
+            await self.cluster.mark_live(table_key(table_id), True)
+        actor = TableActor(info, self.bank, self.broadcaster, **self.actor_options)
+        actor.fence = fence
+        actor.on_closed = lambda: self._forget(table_id, actor)
+        await actor.start()
+        self.actors[table_id] = actor
+        if self.cluster.shared:
+            # Connections still attached to the previous owner reconnect here.
+            await self.broadcaster.publish(table_id, {SPECTATORS: moved_notice(fence)})
+        return actor
+
+    async def claim(self, table_id: int, fence: int) -> None:
+        """Claim ``table_id`` in the database with this worker's lease fence
+        (voiding what its previous owner left in progress); raises
+        :class:`_StaleFence` — the lease let go — when the database already
+        knows a higher fence (Redis lost its counters)."""
+        if self.bank.fences.get(table_id) == fence:
+            return  # claimed already (a contest's table, resumed by its director)
+        voided = await asyncio.to_thread(self.bank.claim, table_id, fence)
+        if voided is None:
+            known = await asyncio.to_thread(self.bank.table_fence, table_id)
+            raise_fence = getattr(self.cluster, "raise_fence", None)
+            if raise_fence is not None:
+                await raise_fence(table_key(table_id), known)
+            await self.cluster.release(table_key(table_id))
+            raise _StaleFence(table_id)
+        if voided:
+            log.warning("table %s: claimed with fence %s, voided the interrupted deals %s", table_id, fence, voided)
+            self.voided.extend(voided)
+
+    async def lease(self, table_id: int) -> int:
+        """The lease and the claim of a table this worker runs by decision of
+        its own (a contest's director); raises :class:`TableMoved` when
+        another live worker holds it."""
+        fence = await self.cluster.acquire(table_key(table_id))
+        if fence is None:
+            raise TableMoved(table_id)
+        if self.cluster.shared:
+            await self.claim(table_id, fence)
+            await self.broadcaster.publish(table_id, {SPECTATORS: moved_notice(fence)})
+        return fence
 
     def _forget(self, table_id: int, actor: TableActor) -> None:
         if self.actors.get(table_id) is actor:
             del self.actors[table_id]
+            self.let_go_soon(table_id, live=not actor.closed_for_good)
+
+    def let_go_soon(self, table_id: int, *, live: bool) -> None:
+        """This worker no longer runs the table: its fence and lease go
+        (still ``live``: another worker should take it over)."""
+        self.bank.fences.pop(table_id, None)
+        if self.cluster.shared:
+            spawn(self._let_go(table_id, live=live), "letting a table go")
+
+    async def _let_go(self, table_id: int, *, live: bool) -> None:
+        with contextlib.suppress(Exception):
+            await self.cluster.release(table_key(table_id))
+            if not live:
+                await self.cluster.mark_live(table_key(table_id), False)
+
+    def _lease_lost(self, key: str) -> None:
+        """Redis says another worker may hold this table now: stop its actor."""
+        if not key.startswith("table:"):
+            return
+        actor = self.actors.pop(int(key.split(":", 1)[1]), None)
+        if actor is not None:
+            self.bank.fences.pop(actor.info.id, None)
+            spawn(actor.stop(), "stopping a lost table")
+
+    async def _serve_remote(self, payload: dict[str, Any]) -> Any:
+        """A command for one of this worker's tables, from another worker."""
+        table_id = int(payload["table"])
+        actor = self.actors.get(table_id)
+        if actor is None or actor.closed or actor.fence != payload["fence"]:
+            raise TableMoved(table_id)
+        if payload["command"] == "snapshot":
+            return await actor.snapshot(payload["username"])
+        return await actor.submit(payload["command"], payload["username"], **payload["args"])
+
+    async def _sweep(self) -> None:
+        """Take over the tables whose owner died: their lease ran out while
+        they were live. The first worker to ask gets each."""
+        while True:
+            await asyncio.sleep(self.sweep_seconds)
+            try:
+                for key in await self.cluster.orphans():
+                    table_id = int(key.split(":", 1)[1])
+                    try:
+                        if await self.get(table_id) is None:  # closed meanwhile
+                            await self.cluster.mark_live(key, False)
+                    except TableMoved:
+                        pass
+            except Exception:
+                log.exception("tables: the sweep for orphaned tables failed")
 
     async def close_table(self, table_id: int, owner_id: int) -> dict[str, Any]:
         """The owner closes a table with players seated: the live table ends
@@ -59,21 +261,65 @@ class TableManager:
         closed) and is forgotten. During a deal it closes at the deal's end:
         the answer is then ``{"closed": False, "notice": …}``. Raises
         :class:`~tavern.tables.actor.CommandError` with the reason."""
-        actor = await self.get(table_id)
+        try:
+            actor = await self.get(table_id)
+        except TableMoved:
+            raise CommandError("La table change de serveur : réessayez dans quelques secondes.") from None
         if actor is None:
             raise CommandError("Cette table est fermée.")
-        return await actor.submit("close", None, owner_id=owner_id)
+        try:
+            out: dict[str, Any] = await actor.submit("close", None, owner_id=owner_id)
+        except TableMoved:
+            raise CommandError("La table change de serveur : réessayez dans quelques secondes.") from None
+        return out
 
-    async def discard(self, table_id: int) -> None:
+    async def discard(self, table_id: int, *, everywhere: bool = True) -> None:
         """Stop and forget the actor of a table closed elsewhere (an empty
-        table closed by its owner), telling its spectators."""
+        table closed by its owner), telling its spectators; with several
+        workers, whichever runs it."""
+        if everywhere and self.cluster.shared:
+            await self.cluster.tell_all("discard", {"table": table_id})
+            return
         actor = self.actors.pop(table_id, None)
         if actor is not None and not actor.closed:
+            actor.closed_for_good = True
             await actor.stop()
+            self.bank.fences.pop(table_id, None)
+            if self.cluster.shared:
+                await self._let_go(table_id, live=False)
             await actor._publish_closed({"closed": True, "awards": {}, "ecus": {}}, [])
 
-    async def close(self) -> None:
+    async def drain(self, timeout: float) -> None:
+        """A graceful stop: no table here starts a new deal, the running
+        deals end (at most ``timeout`` seconds), then every table is let go
+        for another worker to take over — nothing voided."""
+        for actor in self.actors.values():
+            actor.draining = True
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while any(a.dealing for a in self.actors.values() if not a.closed) and loop.time() < deadline:
+            await asyncio.sleep(0.1)
+        for table_id, actor in list(self.actors.items()):
+            await actor.stop()
+            self.actors.pop(table_id, None)
+            self.bank.fences.pop(table_id, None)
+            if self.cluster.shared:
+                # Still live: a survivor's sweep takes it over in a moment.
+                await self._let_go(table_id, live=True)
+
+    async def close(self, *, drain_seconds: float = 0.0) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+        if self.cluster.shared and drain_seconds > 0:
+            await self.drain(drain_seconds)
         for actor in list(self.actors.values()):
             await actor.stop()
         self.actors.clear()
+        await self.cluster.close()
         await self.broadcaster.close()
+
+
+class _StaleFence(Exception):
+    """The database knows a higher fence than the lease just drawn."""

@@ -19,6 +19,7 @@ from tavern.settings import Settings, get_settings
 from tavern.store.db import make_engine, pool_options, read_session_factory, session_factory
 from tavern.tables.bank import SqlBank
 from tavern.tables.broadcast import LocalBroadcaster, RedisBroadcaster
+from tavern.tables.cluster import LocalCluster, RedisCluster
 from tavern.tables.manager import TableManager
 from tavern.web import errors, headers
 from tavern.web.guard import RequestGuard
@@ -52,23 +53,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.web_threads
         asyncio.get_running_loop().set_default_executor(
             ThreadPoolExecutor(max_workers=settings.table_threads, thread_name_prefix="tables"))
-        # One process runs a store's tables (web/single.py), said before any starts.
-        check_workers(settings.workers)
-        lock = TablesLock(settings.data_dir, settings.database_url)
-        lock.acquire()
+        # Without Redis one process runs a store's tables (web/single.py),
+        # said before any starts; with it, leases share them (tables/cluster.py).
+        shared = app.state.tables.cluster.shared
+        check_workers(settings.workers, shared)
+        lock = None if shared else TablesLock(settings.data_dir, settings.database_url)
+        if lock is not None:
+            lock.acquire()
         # The live tables: deals interrupted by a previous crash are voided
         # before any table starts again (tavern.tables.bank).
         await app.state.tables.start()
         # Running contests resume (their interrupted deals were just voided),
         # then contests begin at their start time.
         await app.state.contests.start()
+        app.state.ws_limits.attach(app.state.tables.cluster)
         try:
             yield
         finally:
+            # A graceful stop: with several workers the running deals end and
+            # the tables move to another worker before this one exits.
             await app.state.contests.close()
-            await app.state.tables.close()
+            await app.state.tables.close(drain_seconds=settings.drain_seconds)
             app.state.engine.dispose()
-            lock.release()
+            if lock is not None:
+                lock.release()
 
     app = FastAPI(
         lifespan=lifespan,
@@ -91,7 +99,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.broadcaster = (
         RedisBroadcaster(settings.redis_url) if settings.redis_url else LocalBroadcaster()
     )
-    app.state.tables = TableManager(SqlBank(app.state.write_sessions), app.state.broadcaster,
+    cluster = (RedisCluster(settings.redis_url, lease_seconds=settings.lease_seconds)
+               if settings.redis_url else LocalCluster())
+    app.state.tables = TableManager(SqlBank(app.state.write_sessions), app.state.broadcaster, cluster=cluster,
+                                    sweep_seconds=settings.lease_seconds / 2,
                                     deal_pause=settings.deal_pause_seconds,
                                     grace=settings.reconnect_grace_seconds)
     app.state.contests = ContestManager(ContestBank(app.state.write_sessions, share_with=app.state.tables.bank),

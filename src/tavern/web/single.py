@@ -1,14 +1,12 @@
-"""One process runs the live tables of a store — until the scale-out lands.
+"""Without Redis, one process runs the live tables of a store.
 
-Each open table's actor lives in the process that opened it (tables/), so
-two processes on one database without Redis would each open the same table
-and deal it twice. Until several workers can share the tables (issue 14),
-a process that would do so refuses to start, saying why: ``TAVERN_WORKERS``
-above 1, or another live process already serving the same database from this
-data directory (``uvicorn --workers 2`` started by hand).
-
-Redis does not change this yet: it carries a table's messages to other
-processes, but nothing yet decides which process owns which table.
+Each open table's actor lives in one process. With ``TAVERN_REDIS_URL`` set
+the workers share the tables through leases (tables/cluster.py) and any
+number may run. Without it nothing would stop two processes on one database
+from each opening the same table and dealing it twice, so a process that
+would do so refuses to start, saying why: ``TAVERN_WORKERS`` above 1, or
+another live process already serving the same database from this data
+directory (``uvicorn --workers 2`` started by hand).
 """
 
 from __future__ import annotations
@@ -19,9 +17,9 @@ import os
 import socket
 from pathlib import Path
 
-WHY = ("les tables vivantes d'une base sont tenues par un seul processus tant que la répartition "
-       "entre workers (issue 14) n'est pas livrée : lancez un seul worker (TAVERN_WORKERS=1, "
-       "uvicorn sans --workers)")
+WHY = ("sans Redis, les tables vivantes d'une base sont tenues par un seul processus : lancez un "
+       "seul worker (TAVERN_WORKERS=1, uvicorn sans --workers), ou donnez TAVERN_REDIS_URL pour "
+       "répartir les tables entre plusieurs workers")
 
 
 class SecondProcess(RuntimeError):
@@ -77,6 +75,6 @@ class TablesLock:
             self.path.unlink(missing_ok=True)
 
 
-def check_workers(workers: int) -> None:
-    if workers > 1:
+def check_workers(workers: int, shared: bool = False) -> None:
+    if workers > 1 and not shared:
         raise SecondProcess(f"TAVERN_WORKERS={workers} : {WHY}.")

@@ -15,6 +15,7 @@ The protocol is documented in ``docs/protocol.md``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import hashlib
 import json
@@ -28,19 +29,23 @@ from pydantic import ValidationError
 
 from tavern.services import surveillance
 from tavern.store.db import run_transaction
-from tavern.tables.actor import CommandError, encode
+from tavern.tables.actor import CommandError
+from tavern.tables.manager import TableMoved, moved_fence
 from tavern.web.deps import MAX_ID, CurrentUser, user_of
 from tavern.web.protocol import commands
 from tavern.web.rendering import BROWSER_COOKIE
 from tavern.web.wslimits import TOO_MANY_CONNECTIONS
 
 router = APIRouter()
+_MOVED = "moved"  #: the outbox's word for "close: the table changed worker"
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 4096
 RATE_PER_SECOND = 10  #: commands per connection, averaged over a burst of 20
 BURST = 20
 QUEUE_LIMIT = 256  #: messages waiting for a slow client before it is dropped
+#: Close code "service restart": the table changed worker, reconnect (docs/protocol.md).
+MOVED = 1012
 
 
 def _origin_allowed(ws: WebSocket) -> bool:
@@ -69,13 +74,17 @@ async def table_channel(ws: WebSocket, table_id: int) -> None:
         await ws.close(code=1008, reason="Connectez-vous pour regarder ou jouer.")
         return
     manager = ws.app.state.tables
-    actor = await manager.get(table_id)
+    try:
+        actor = await manager.get(table_id)
+    except TableMoved:  # between two workers: the page tries again in a moment
+        await ws.close(code=MOVED, reason="La table change de serveur.")
+        return
     if actor is None:
         await ws.close(code=1008, reason="Cette table est fermée.")
         return
     address = ws.client.host if ws.client else "unknown"
     token = ws.app.state.codec.load(ws).token  # its session ending closes this socket
-    slot = ws.app.state.ws_limits.take(user.id, address, ws, token)
+    slot = await ws.app.state.ws_limits.take_shared(user.id, address, ws, token)
     if slot is None:
         # Accepted, then closed with a code the client can read (docs/protocol.md).
         await ws.accept()
@@ -116,17 +125,33 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int) ->
     outbox: asyncio.Queue[str] = asyncio.Queue()
 
     def deliver(text: str) -> None:
+        fence = moved_fence(text)
+        if fence is not None:
+            # The table has a new owner: a connection attached to another
+            # fence reconnects (and finds it); the notice is never sent on.
+            if fence != actor.fence:
+                outbox.put_nowait(_MOVED)
+            return
         if outbox.qsize() < QUEUE_LIMIT:
             outbox.put_nowait(text)
 
     unsubscribe = ws.app.state.broadcaster.subscribe(table_id, name, deliver)
-    await actor.submit("connect", name)
+    try:
+        await actor.submit("connect", name)
+    except TableMoved:
+        unsubscribe()
+        await ws.close(code=MOVED, reason="La table change de serveur.")
+        return
 
     async def pump() -> None:
         try:
             while True:
-                await _send(ws, await outbox.get())
-        except WebSocketDisconnect:
+                text = await outbox.get()
+                if text is _MOVED:
+                    await ws.close(code=MOVED, reason="La table change de serveur.")
+                    return
+                await _send(ws, text)
+        except (WebSocketDisconnect, RuntimeError):
             return  # the receiving loop sees the close too and cleans up
 
     sender: asyncio.Task[None] | None = None
@@ -134,7 +159,7 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int) ->
     try:
         # The full snapshot for this connection (the others keep their stream).
         # Inside the try: a socket closing this early is still counted out.
-        await _send(ws, encode(actor.message_for(name)))
+        await _send(ws, await actor.snapshot(name))
         sender = asyncio.create_task(pump())
         while True:
             raw = await ws.receive_text()
@@ -158,11 +183,15 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int) ->
             await _run(ws, actor, name, user.id, cmd)
     except WebSocketDisconnect:
         pass
+    except TableMoved:
+        with contextlib.suppress(RuntimeError):
+            await ws.close(code=MOVED, reason="La table change de serveur.")
     finally:
         unsubscribe()
         if sender is not None:
             sender.cancel()
-        await actor.submit("disconnect", name)
+        with contextlib.suppress(TableMoved):
+            await actor.submit("disconnect", name)
 
 
 # The dispatcher: one handler per command type (docs/protocol.md), each
@@ -183,7 +212,7 @@ HANDLERS: dict[str, Handler] = {
 
 async def _run(ws: WebSocket, actor: Any, name: str, user_id: int, cmd: Any) -> None:
     if cmd.type == "sync":
-        await _send(ws, encode(actor.message_for(name)))
+        await _send(ws, await actor.snapshot(name))
         return
     try:
         out = await HANDLERS[cmd.type](actor, name, user_id, cmd)

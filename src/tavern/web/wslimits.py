@@ -5,14 +5,14 @@ account made every other visitor's pages fail. Each server process now
 counts its open table sockets per account and per client address; one over
 the cap is accepted and closed at once with the close code
 :data:`TOO_MANY_CONNECTIONS` (docs/protocol.md), so the client knows why.
-The counts are per process: with N workers an account holds at most N times
-the cap, still a bound.
+With several workers (tables/cluster.py) the counts are also kept in Redis
+across the live workers (:meth:`ConnectionLimits.take_shared`), so the caps
+hold for the whole site, not per process.
 
 The same registry closes a player's open sockets when his sessions end
 (logout, « log out everywhere », a password change, a ban) with the close
 code :data:`SESSION_ENDED`: an ended session neither opens a table nor keeps
-playing at one (in this process; another worker's sockets end when they
-next connect).
+playing at one — on every worker: the order goes to all of them.
 """
 
 from __future__ import annotations
@@ -62,6 +62,8 @@ class Slot:
     token: str | None = None
     loop: asyncio.AbstractEventLoop | None = field(default=None, repr=False)
     released: bool = False
+    #: The shared counters this slot holds (several workers), given back too.
+    shared: list[str] = field(default_factory=list)
 
     def release(self) -> None:
         if not self.released:
@@ -78,6 +80,29 @@ class ConnectionLimits:
         self._lock = threading.Lock()
 
         self.open: set[Slot] = set()
+        self.cluster: Any = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def attach(self, cluster: Any) -> None:
+        """Share the counts and the session ends with the other workers."""
+        self.cluster = cluster
+        self._loop = asyncio.get_running_loop()
+        cluster.serve("end_sessions", self._end_here)
+
+    async def _end_here(self, order: dict[str, Any]) -> None:
+        self._end_local(int(order["user_id"]), only=order.get("only"), keep=order.get("keep"))
+
+    async def take_shared(self, user_id: int, address: str, ws: Any = None, token: str | None = None) -> Slot | None:
+        """:meth:`take`, and with several workers the site-wide counts too."""
+        slot = self.take(user_id, address, ws, token)
+        if slot is None or self.cluster is None or not self.cluster.shared:
+            return slot
+        names = [f"ws:account:{user_id}", f"ws:address:{address}"]
+        if not await self.cluster.take_counts({names[0]: self.per_account, names[1]: self.per_address}):
+            slot.release()
+            return None
+        slot.shared = names
+        return slot
 
     def take(self, user_id: int, address: str, ws: Any = None, token: str | None = None) -> Slot | None:
         """A slot for one more socket, or None when a cap is reached."""
@@ -93,8 +118,14 @@ class ConnectionLimits:
 
     def end_sessions(self, user_id: int, *, only: str | None = None, keep: str | None = None) -> int:
         """Close the sockets of ``user_id`` opened with session ``only`` (or
-        with any session but ``keep``); callable from any thread. Returns how
-        many were asked to close."""
+        with any session but ``keep``), here and on the other workers;
+        callable from any thread. Returns how many were asked to close here."""
+        if self.cluster is not None and self.cluster.shared and self._loop is not None:
+            order = {"user_id": user_id, "only": only, "keep": keep}
+            asyncio.run_coroutine_threadsafe(self.cluster.tell_all("end_sessions", order), self._loop)
+        return self._end_local(user_id, only=only, keep=keep)
+
+    def _end_local(self, user_id: int, *, only: str | None = None, keep: str | None = None) -> int:
         with self._lock:
             doomed = [s for s in self.open if s.user_id == user_id and s.ws is not None
                       and (only is None or s.token == only) and (keep is None or s.token != keep)]
@@ -104,6 +135,8 @@ class ConnectionLimits:
         return len(doomed)
 
     def _give_back(self, slot: Slot) -> None:
+        if slot.shared and self._loop is not None:
+            asyncio.run_coroutine_threadsafe(self.cluster.give_counts(slot.shared), self._loop)
         with self._lock:
             self.open.discard(slot)
             self.accounts[slot.user_id] -= 1

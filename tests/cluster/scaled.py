@@ -1,0 +1,297 @@
+"""Several real server processes on one database and one redis-server, and
+bots that play through whichever worker their socket lands on (issue 14).
+
+``ScaledServer`` is ``uvicorn --workers N`` on one port, as deployed; its
+workers are found through /proc and a table's owner through its lease in
+Redis. A :class:`Bot` is a player who plays on by himself: he sits, answers
+each turn (check, else call, else fold), and reconnects whenever his socket
+closes — the worker died, or the table moved — as the page does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import redis
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
+from tests.tables.liveserver import PASSWORD, ROOT, free_port
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from tavern.services import ledger, users
+from tavern.store.models import ArchivedHand, LedgerEntry, TableConfig, Tavern, User, Village
+
+CAVE = 100
+
+
+@dataclass
+class ScaledServer:
+    db_url: str
+    redis_url: str
+    data_dir: Path
+    workers: int = 3
+    port: int = field(default_factory=free_port)
+    proc: subprocess.Popen[bytes] | None = None
+    extra_env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        env = {**os.environ, "TAVERN_DATABASE_URL": self.db_url, "TAVERN_REDIS_URL": self.redis_url,
+               "TAVERN_DATA_DIR": str(self.data_dir), "TAVERN_SECRET_KEY": "scaled-test-secret",
+               "TAVERN_ALLOWED_ORIGINS": self.base, "TAVERN_DEAL_PAUSE_SECONDS": "0.3",
+               "TAVERN_WORKERS": str(self.workers), "TAVERN_LEASE_SECONDS": "2",
+               "TAVERN_DRAIN_SECONDS": "20", "TAVERN_WS_PER_ADDRESS": "1000", **self.extra_env}
+        log = open(self.data_dir / f"scaled-{self.port}.log", "ab")  # noqa: SIM115 - the server's own log
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "tavern.web.app:create_app", "--factory", "--host", "127.0.0.1",
+             "--port", str(self.port), "--workers", str(self.workers), "--log-level", "warning"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if len(self.worker_pids()) == self.workers:
+                try:
+                    if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
+                        return
+                except httpx.HTTPError:
+                    pass
+            if self.proc.poll() is not None:
+                raise RuntimeError(self.log())
+            time.sleep(0.2)
+        raise RuntimeError("the workers did not start:\n" + self.log())
+
+    def log(self) -> str:
+        return (self.data_dir / f"scaled-{self.port}.log").read_text(errors="replace")
+
+    def worker_pids(self) -> list[int]:
+        """The worker processes of the uvicorn supervisor (with one worker,
+        uvicorn serves in its own process)."""
+        if self.proc is None:
+            return []
+        if self.workers == 1:
+            return [self.proc.pid]
+        out = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            # Its children are the workers and multiprocessing's resource tracker.
+            if ppid == self.proc.pid and b"spawn_main" in (entry / "cmdline").read_bytes():
+                out.append(int(entry.name))
+        return sorted(out)
+
+    def owner_pid(self, table_id: int) -> int | None:
+        """The pid of the worker holding the table's lease (``host:pid:tag|fence``)."""
+        r = redis.Redis.from_url(self.redis_url)
+        try:
+            raw = r.get(f"tavern:lease:table:{table_id}")
+        finally:
+            r.close()
+        return int(raw.decode().split(":")[1]) if raw else None
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(40)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(10)
+
+    def login(self, username: str) -> str:
+        with httpx.Client(base_url=self.base) as c:
+            token = c.get("/api/auth/session").json()["csrf_token"]
+            r = c.post("/api/auth/login", json={"username": username, "password": PASSWORD},
+                       headers={"X-CSRF-Token": token})
+            r.raise_for_status()
+            return "; ".join(f"{k}={v}" for k, v in c.cookies.items())
+
+
+@dataclass
+class Village8:
+    owner_id: int
+    tables: dict[int, list[str]]  #: table id → its players' names
+    ids: dict[str, int]
+
+
+def seed_tables(factory: sessionmaker[Session], n_tables: int, per_table: int = 3, timer: int = 5) -> Village8:
+    """One owner, one tavern, ``n_tables`` open Ramponneau tables and
+    ``per_table`` players for each, with 1,000 écus each."""
+    pw = users.hash_password(PASSWORD)
+    with factory() as s, s.begin():
+        owner = User(username="patron", password_hash=pw, level=1, role="player")
+        village = Village(name="Montmartre")
+        s.add_all([owner, village])
+        s.flush()
+        tavern = Tavern(village_id=village.id, owner_id=owner.id, name="Au Lapin Agile")
+        s.add(tavern)
+        s.flush()
+        tables: dict[int, list[str]] = {}
+        ids: dict[str, int] = {}
+        for t in range(n_tables):
+            table = TableConfig(tavern_id=tavern.id, name=f"t{t}", game="ramponneau", variant="",
+                                stakes={"small_blind": 1, "big_blind": 2}, options={}, buy_in_min=20,
+                                buy_in_max=200, rake_percent=5, rake_cap=None, no_flop_no_drop=True, seats=6,
+                                action_timer_seconds=timer, status="open")
+            s.add(table)
+            s.flush()
+            tables[table.id] = []
+            for p in range(per_table):
+                name = f"j{t}x{p}"
+                u = User(username=name, password_hash=pw, level=1, role="player")
+                s.add(u)
+                s.flush()
+                ledger.issue(s, u.id, 1000)
+                tables[table.id].append(name)
+                ids[name] = u.id
+        return Village8(owner.id, tables, ids)
+
+
+class Bot:
+    """One player who plays on, whatever worker serves him."""
+
+    def __init__(self, server: ScaledServer, table_id: int, name: str, seat: int, cookie: str) -> None:
+        self.server = server
+        self.table_id = table_id
+        self.name = name
+        self.seat = seat
+        self.cookie = cookie
+        self.connections = 0
+        self.closes: list[int | None] = []
+
+    async def run(self, stop: asyncio.Event) -> None:
+        url = f"{self.server.ws_base}/ws/tables/{self.table_id}"
+        while not stop.is_set():
+            try:
+                async with connect(url, additional_headers={"Cookie": self.cookie}, origin=self.server.base,
+                                   open_timeout=5, close_timeout=1) as ws:
+                    self.connections += 1
+                    await self._play(ws, stop)
+            except ConnectionClosed as exc:
+                self.closes.append(exc.rcvd.code if exc.rcvd else None)
+            except (OSError, InvalidStatus, TimeoutError):
+                self.closes.append(None)
+            await asyncio.sleep(0.2)
+
+    async def _play(self, ws: Any, stop: asyncio.Event) -> None:
+        asked_seat = False
+        acted_at = -1
+        n = 0
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), 0.5)
+            except TimeoutError:
+                continue
+            m = json.loads(raw)
+            if m["type"] != "state":
+                continue
+            you = m.get("you")
+            if you is None:
+                if not asked_seat:
+                    asked_seat = True
+                    n += 1
+                    await ws.send(json.dumps({"type": "sit", "id": n, "seat": self.seat, "cave": CAVE}))
+                continue
+            if you.get("sitting_out"):
+                n += 1
+                await ws.send(json.dumps({"type": "sit_in", "id": n}))
+                continue
+            legal = {a["action"]: a for a in you.get("legal") or []}
+            if legal and m["seq"] > acted_at:
+                acted_at = m["seq"]
+                choice = "check" if "check" in legal else "call" if "call" in legal else next(iter(legal))
+                n += 1
+                await ws.send(json.dumps({"type": "act", "id": n, "action": choice, "args": {}, "seq": m["seq"]}))
+
+
+def settled_counts(factory: sessionmaker[Session], table_ids: list[int]) -> dict[int, int]:
+    with factory() as s:
+        rows = s.execute(select(ArchivedHand.table_id, func.count()).where(
+            ArchivedHand.voided.is_(False), ArchivedHand.table_id.in_(table_ids)).group_by(ArchivedHand.table_id))
+        counts = dict.fromkeys(table_ids, 0)
+        counts.update({tid: n for tid, n in rows})
+        return counts
+
+
+def in_progress(factory: sessionmaker[Session], table_ids: list[int]) -> dict[int, int]:
+    """The deal in progress of each table that has one (archive id)."""
+    with factory() as s:
+        out = {}
+        for row in s.scalars(select(ArchivedHand).where(ArchivedHand.voided.is_(True),
+                                                          ArchivedHand.table_id.in_(table_ids))):
+            if (row.result or {}).get("in_progress"):
+                out[row.table_id] = row.id
+        return out
+
+
+async def wait_for(predicate: Any, timeout: float, what: str) -> float:
+    """Poll ``predicate`` (a blocking check, run in a thread) until it holds;
+    returns the seconds it took."""
+    start = time.monotonic()
+    while time.monotonic() - start < timeout:
+        if await asyncio.to_thread(predicate):
+            return time.monotonic() - start
+        await asyncio.sleep(0.25)
+    raise AssertionError(f"{what}: not within {timeout} s")
+
+
+def money_check(factory: sessionmaker[Session], village: Village8) -> dict[str, Any]:
+    """What the scaled tests assert of the money after the run."""
+    with factory() as s:
+        total = ledger.balance(s, "user", village.owner_id, "ecus")
+        for tid, names in village.tables.items():
+            for name in names:
+                uid = village.ids[name]
+                total += ledger.balance(s, "user", uid, "ecus") + ledger.chips(s, uid, tid)
+        # Each deal's settlement is one transfer: a reference with two is a deal settled twice.
+        per_deal = s.execute(select(LedgerEntry.reference, func.count(func.distinct(LedgerEntry.transfer_id)))
+                             .where(LedgerEntry.reference.like("hand:%")).group_by(LedgerEntry.reference)).all()
+        voided = {h.id: h.result for h in s.scalars(select(ArchivedHand).where(ArchivedHand.voided.is_(True)))}
+        settled_refs = {ref for ref, _ in per_deal}
+        return {
+            "total": total,
+            "expected": 1000 * len(village.ids),
+            "settled_twice": [ref for ref, n in per_deal if n > 1],
+            "voided": voided,
+            "voided_but_settled": [i for i in voided if f"hand:{i}" in settled_refs],
+            "audit_ok": ledger.audit(s).ok,
+        }
+
+
+async def start_bots(server: ScaledServer, village: Village8, stop: asyncio.Event) -> tuple[list[Bot], list[Any]]:
+    bots = []
+    for tid, names in village.tables.items():
+        for seat, name in enumerate(names):
+            cookie = await asyncio.to_thread(server.login, name)
+            bots.append(Bot(server, tid, name, seat, cookie))
+    tasks = [asyncio.create_task(b.run(stop)) for b in bots]
+    return bots, tasks
+
+
+async def stop_bots(stop: asyncio.Event, tasks: list[Any]) -> None:
+    stop.set()
+    for t in tasks:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(t, 5)

@@ -1,0 +1,142 @@
+"""Leases, fences and messages between workers, against a real redis-server
+(tables/cluster.py; issue 14: "ownership is a lease in Redis (renewed while
+the worker lives, fenced by a token so that a worker that lost its lease can
+never settle a deal)")."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import redis
+
+from tavern.tables.actor import CommandError
+from tavern.tables.cluster import RedisCluster, RemoteError, Unavailable
+
+pytestmark = [pytest.mark.redis]
+
+
+def test_one_holder_at_a_time_and_each_new_holder_a_higher_fence(redis_url):
+    async def scenario():
+        a, b = RedisCluster(redis_url, lease_seconds=1), RedisCluster(redis_url, lease_seconds=1)
+        try:
+            first = await a.acquire("table:7")
+            again = await a.acquire("table:7")  # its own lease: the same fence, renewed
+            refused = await b.acquire("table:7")
+            owner = await b.owner("table:7")
+            # a is never started: nothing renews its lease, as if it had died.
+            await asyncio.sleep(1.3)
+            taken = await b.acquire("table:7")
+            await a.release("table:7")  # too late: must not drop b's lease
+            return first, again, refused, owner, taken, await b.owner("table:7"), a.worker_id, b.worker_id
+        finally:
+            await a.close()
+            await b.close()
+
+    first, again, refused, owner, taken, after, wa, wb = asyncio.run(scenario())
+    assert first == again and first is not None
+    assert refused is None and owner == (wa, first)
+    assert taken is not None and taken > first  # fences only grow
+    assert after == (wb, taken)
+
+
+def test_a_renewed_lease_outlives_its_time_and_a_stolen_one_is_reported_lost(redis_url):
+    async def scenario():
+        a = RedisCluster(redis_url, lease_seconds=0.9)
+        lost: list[str] = []
+        a.on_lost(lost.append)
+        await a.start()
+        try:
+            fence = await a.acquire("contests")
+            await asyncio.sleep(2.0)  # more than two lease times: renewed meanwhile
+            still = await a.owner("contests")
+            # Another worker's lease where a's was (its lease expired during a pause, say).
+            r = redis.Redis.from_url(redis_url)
+            r.set(RedisCluster.lease_key("contests"), "other:1:x|99", px=5000)
+            r.close()
+            for _ in range(40):
+                if lost:
+                    break
+                await asyncio.sleep(0.1)
+            return fence, still, lost, a.held("contests"), a.worker_id
+        finally:
+            await a.close()
+
+    fence, still, lost, held, worker = asyncio.run(scenario())
+    assert still == (worker, fence)
+    assert lost == ["contests"] and held is None
+
+
+def test_requests_reach_one_worker_and_refusals_come_back_as_such(redis_url):
+    async def scenario():
+        a, b = RedisCluster(redis_url), RedisCluster(redis_url)
+        await a.start()
+        await b.start()
+        heard: list[tuple[str, dict]] = []
+
+        async def echo(payload):
+            return {"echo": payload["n"] * 2}
+
+        async def refuse(payload):
+            raise CommandError("Ce n'est pas votre tour.")
+
+        async def note_a(payload):
+            heard.append(("a", payload))
+
+        async def note_b(payload):
+            heard.append(("b", payload))
+
+        a.serve("echo", echo)
+        a.serve("refuse", refuse)
+        a.serve("note", note_a)
+        b.serve("note", note_b)
+        try:
+            await asyncio.sleep(0.1)
+            answer = await b.call(a.worker_id, "echo", {"n": 21})
+            with pytest.raises(RemoteError) as refused:
+                await b.call(a.worker_id, "refuse", {})
+            with pytest.raises(Unavailable):
+                await b.call("nobody:0:0", "echo", {"n": 1})
+            await b.tell_all("note", {"x": 1})
+            for _ in range(40):
+                if len(heard) == 2:
+                    break
+                await asyncio.sleep(0.05)
+            return answer, refused.value, sorted(heard)
+        finally:
+            await a.close()
+            await b.close()
+
+    answer, refused, heard = asyncio.run(scenario())
+    assert answer == {"echo": 42}
+    assert refused.kind == "CommandError" and str(refused) == "Ce n'est pas votre tour."
+    assert heard == [("a", {"x": 1}), ("b", {"x": 1})]
+
+
+def test_shared_counts_hold_across_workers_and_forget_a_dead_one(redis_url):
+    """The WebSocket caps per account and address (web/wslimits.py) count
+    every live worker's sockets."""
+
+    async def scenario():
+        a, b = RedisCluster(redis_url, lease_seconds=1), RedisCluster(redis_url, lease_seconds=1)
+        await a.start()
+        await b.start()
+        try:
+            caps = {"ws:account:5": 2}
+            got = [await a.take_counts(caps), await b.take_counts(caps), await b.take_counts(caps)]
+            await b.give_counts(["ws:account:5"])
+            got.append(await b.take_counts(caps))  # one given back: room for one
+            got.append(await a.take_counts(caps))
+            # a dies: its heartbeat stops, and its share stops counting.
+            for task in a._tasks:
+                task.cancel()
+            r = redis.Redis.from_url(redis_url)
+            r.delete(f"tavern:worker:{a.worker_id}")
+            r.close()
+            got.append(await b.take_counts(caps))
+            return got
+        finally:
+            await a.close()
+            await b.close()
+
+    assert asyncio.run(scenario()) == [True, True, False, True, False, True]
