@@ -60,7 +60,7 @@ class ScaledServer:
                "TAVERN_ALLOWED_ORIGINS": self.base, "TAVERN_DEAL_PAUSE_SECONDS": "0.3",
                "TAVERN_WORKERS": str(self.workers), "TAVERN_LEASE_SECONDS": "2",
                "TAVERN_DRAIN_SECONDS": "20", "TAVERN_WS_PER_ADDRESS": "1000", **self.extra_env}
-        log = open(self.data_dir / f"scaled-{self.port}.log", "ab")  # noqa: SIM115 - the server's own log
+        log = open(self.data_dir / f"scaled-{self.port}.log", "ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "tavern.web.app:create_app", "--factory", "--host", "127.0.0.1",
              "--port", str(self.port), "--workers", str(self.workers), "--log-level", "warning"],
