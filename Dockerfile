@@ -23,8 +23,8 @@ USER tavern
 VOLUME /data
 EXPOSE 8000
 
-# One worker: the live tables live in one process until the scale-out lands
-# (issue 14); the app refuses TAVERN_WORKERS above 1 without Redis, saying why.
+# One worker by default; more need TAVERN_REDIS_URL (the workers share the
+# tables through leases in Redis): the app refuses them without it, saying why.
 ENV TAVERN_WORKERS=1
 # `tavern migrate` = alembic upgrade head (alembic.ini is in /app).
 CMD ["sh", "-c", "tavern migrate && exec uvicorn tavern.web.app:create_app --factory --host 0.0.0.0 --port 8000 --workers ${TAVERN_WORKERS} --proxy-headers"]

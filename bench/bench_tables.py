@@ -66,13 +66,14 @@ class Server:
     """One uvicorn process on loopback, stopped (its whole session) at the end."""
 
     def __init__(self, app: str, env: dict[str, str], log: Path, app_dir: Path | None = None,
-                 port: int | None = None) -> None:
+                 port: int | None = None, extra_args: list[str] | None = None) -> None:
         self.port = port or free_port()
         self.base = f"http://{HOST}:{self.port}"
         cmd = [sys.executable, "-m", "uvicorn", app, "--factory", "--host", HOST, "--port", str(self.port),
                "--log-level", "warning", "--no-access-log"]
         if app_dir is not None:
             cmd += ["--app-dir", str(app_dir)]
+        cmd += extra_args or []
         self.log = log
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **env}, stdout=open(log, "ab"),
                                      stderr=subprocess.STDOUT, start_new_session=True)

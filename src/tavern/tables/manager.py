@@ -233,6 +233,11 @@ class TableManager:
         """A command for one of this worker's tables, from another worker."""
         table_id = int(payload["table"])
         actor = self.actors.get(table_id)
+        if actor is None and self.cluster.held(table_key(table_id)) == payload["fence"]:
+            # Leased here a moment ago and still starting (the claim, the
+            # seats): the other worker saw the lease first; wait for the actor.
+            started = await self.get(table_id)
+            actor = started if isinstance(started, TableActor) else None
         if actor is None or actor.closed or actor.fence != payload["fence"]:
             raise TableMoved(table_id)
         if payload["command"] == "snapshot":
