@@ -205,3 +205,34 @@ def test_the_login_limiter_counts_across_workers(db_url, redis_url, tmp_path, se
         b.stop()
     # "5 attempts per name and per address in 5 minutes", whichever server counts them.
     assert codes[:5] == [401] * 5 and codes[5:] == [429, 429], codes
+
+
+def test_the_contests_leader_killed_another_worker_resumes_them(db_url, redis_url, tmp_path):
+    """Issue 14: "contests' directors (one owner each, same leases)". The
+    worker leading the contests is killed mid-deal: another takes the lease,
+    voids the interrupted deals and deals on, nothing lost."""
+    from tests.contests.test_crash import seed as seed_contest
+    from tests.contests.test_crash import snapshot
+    from tests.contests.test_crash import wait_for as wait
+
+    cid = seed_contest(db_url)
+    server = ScaledServer(db_url, redis_url, tmp_path)
+    server.start()
+    try:
+        before = wait(lambda: (snap := snapshot(db_url, cid))["in_progress"] and snap, 40)
+        assert before["status"] == "running" and len(before["tables"]) == 2
+        r = __import__("redis").Redis.from_url(redis_url)
+        leader = int(r.get("tavern:lease:contests").decode().split(":")[1])
+        os.kill(leader, signal.SIGKILL)
+        killed = snapshot(db_url, cid)
+        after = wait(lambda: (snap := snapshot(db_url, cid))["voided"] and snap, 40)
+        assert set(killed["in_progress"]) <= set(after["voided"])  # voided by the new leader
+        new_leader = int(r.get("tavern:lease:contests").decode().split(":")[1])
+        r.close()
+        assert new_leader != leader
+        wait(lambda: set(snapshot(db_url, cid)["in_progress"]) - set(killed["in_progress"]), 40)  # dealing again
+        final = snapshot(db_url, cid)
+        assert final["status"] == "running" and final["audit"]
+        assert sum(chips for seats in final["tables"].values() for _, _, chips in seats) == 6 * 1000
+    finally:
+        server.stop()
