@@ -4,6 +4,7 @@ the pot before the blinds (dead money); a short stack antes what he has."""
 
 from __future__ import annotations
 
+from tavern.games import registry
 from tavern.games.poker import ramponneau
 
 
@@ -17,7 +18,7 @@ def test_antes_go_in_before_the_blinds_and_replay() -> None:
         deal.act(p, deal.timeout_action(p)["action"])
     result = deal.result()
     assert sum(result["chips"].values()) == 203
-    assert ramponneau.replay(deal.record())["chips"] == result["chips"]
+    assert registry.replay(deal.record())["chips"] == result["chips"]
 
 
 def test_no_ante_keeps_cash_table_records_unchanged() -> None:

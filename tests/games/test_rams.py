@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from tavern.cards import deck32
 from tavern.cli import main as cli_main
+from tavern.games import registry
 from tavern.games.base import Engine, IllegalAction
 from tavern.games.registry import load
 
@@ -587,7 +588,7 @@ def test_engine_contract_and_replay_through_the_cli(tmp_path, capsys):
         e.act(p, name, **args)
     rec = e.record()
     assert rec["game"] == "rams" and rec["carry"] == {"pot": 12, "forced": False}
-    out = rams.replay(json.loads(json.dumps(rec)))
+    out = registry.replay(json.loads(json.dumps(rec)))
     assert out["finished"] and out["chips"] == e.result()["chips"] and out["carry"] == e.result()["carry"]
     path = tmp_path / "rec.json"
     path.write_text(json.dumps(rec))
@@ -596,9 +597,9 @@ def test_engine_contract_and_replay_through_the_cli(tmp_path, capsys):
     # A record with an illegal action is refused with the rule.
     bad = dict(rec, actions=rec["actions"][:1] + [{"player": "Z", "action": "speak", "choice": "play"}])
     with pytest.raises(IllegalAction, match="not your turn"):
-        rams.replay(bad)
+        registry.replay(bad)
     # A record cut short replays as far as it goes.
-    part = rams.replay(dict(rec, actions=rec["actions"][:2]))
+    part = registry.replay(dict(rec, actions=rec["actions"][:2]))
     assert part["finished"] is False
 
 
@@ -696,7 +697,7 @@ def test_random_legal_play_ends_cards_conserved_chips_conserved(config, n, seed,
         r = e.result()
         assert sum(r["chips"].values()) + r["carry"]["pot"] == total
         assert all(v >= 0 for v in r["chips"].values())
-        assert rams.replay(e.record())["chips"] == r["chips"]
+        assert registry.replay(e.record())["chips"] == r["chips"]
         chips, carry = r["chips"], r["carry"]
         button = (button - 1) % n
 

@@ -345,7 +345,7 @@ def test_method_2_one_betting_round_best_shown_hand_wins():
     # The folded player keeps his cards for the Rummoli phase.
     assert len(deal.hands["A"]) == 13
     finish_greedily(deal)
-    assert rummoli.replay(deal.record())["chips"] == deal.result()["chips"]
+    assert registry.replay(deal.record())["chips"] == deal.result()["chips"]
 
 
 def test_method_2_last_player_standing_wins_without_showing():
@@ -598,16 +598,16 @@ def test_partial_and_bad_records():
     message naming the rule"."""
     deal = s1()
     run(deal, DEAD_WIDOW)
-    out = rummoli.replay(deal.record())
+    out = registry.replay(deal.record())
     assert out["finished"] is False and out["to_act"] == ["A"]
     bad = deal.record()
     bad["actions"].append({"player": "A", "action": "lead", "card": "3c"})
     with pytest.raises(IllegalAction, match=r"action 4 \(A lead\): you must lead your lowest card"):
-        rummoli.replay(bad)
+        registry.replay(bad)
     bad = deal.record()
     bad["deck"] = bad["deck"][:-1] + [bad["deck"][0]]
     with pytest.raises(IllegalAction, match="52-card pack"):
-        rummoli.replay(bad)
+        registry.replay(bad)
 
 
 def test_result_only_when_over_and_actions_after_refused():
@@ -737,7 +737,7 @@ def test_random_legal_play_ends_cards_in_one_place_chips_conserved(seed, n, meth
         assert sum(res["chips"].values()) + sum(res["carry"]["board"].values()) == total
         assert sum(res["delta"].values()) == -(sum(res["carry"]["board"].values()) - sum((carry or {"board": {}})["board"].values()))
         if k % 4 == 0:
-            assert rummoli.replay(json.loads(json.dumps(deal.record())))["chips"] == res["chips"]
+            assert registry.replay(json.loads(json.dumps(deal.record())))["chips"] == res["chips"]
         chips, carry = res["chips"], copy.deepcopy(res["carry"])
     out = rummoli.close_table(carry, names, r.choice(["cut", "poker"]), rng=SeededSource(r))
     assert sum(chips.values()) + sum(out["awards"].values()) == total
@@ -831,7 +831,7 @@ def test_a_long_evening_at_one_table(method):
             deal.act(p, a, **args)
         res = deal.result()
         outcomes.add(res["outcome"])
-        assert rummoli.replay(json.loads(json.dumps(deal.record())))["carry"] == res["carry"]
+        assert registry.replay(json.loads(json.dumps(deal.record())))["carry"] == res["carry"]
         chips, carry = res["chips"], res["carry"]
         assert sum(chips.values()) + sum(carry["board"].values()) == 500
     assert "out" in outcomes  # someone went out at least once in 150 deals

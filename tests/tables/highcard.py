@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from tavern.cards import CSPRNG, RANKS, SUITS, RandomSource, check_deck_order, deck52, shuffle
-from tavern.games.base import IllegalAction, nth
+from tavern.games.base import IllegalAction
+from tavern.games.records import hand_record
 from tavern.games.spec import GameSpec
 
 GAME = "highcard"
@@ -79,8 +80,8 @@ class HighCard:
                 "rake": 0, "winners": [best] if best else [], "shown": dict(self.shown), "carry": None}
 
     def record(self) -> dict[str, Any]:
-        return {"format": 1, "game": GAME, "config": dict(self.config), "seats": [dict(s) for s in self.seats],
-                "button": 0, "deck": list(self.deck), "reshuffles": [], "actions": list(self.actions)}
+        return hand_record(game=GAME, config=self.config, seats=self.seats, button=0, deck=self.deck,
+                           actions=self.actions).dump()
 
 
 def deck_composition(config: dict[str, Any], n_players: int) -> list[str]:
@@ -95,13 +96,8 @@ def new_deal(config: dict[str, Any], seats: list[dict[str, Any]], button: int, *
     return HighCard(config, seats, deck)
 
 
-def replay(record: dict[str, Any]) -> dict[str, Any]:
-    deal = new_deal(record["config"], record["seats"], record["button"], deck=record["deck"])
-    for i, a in enumerate(record["actions"]):
-        try:
-            deal.act(a["player"], a["action"])
-        except IllegalAction as exc:
-            raise IllegalAction(f"{nth(i)}: {exc.rule}") from None
+def replay_output(deal: HighCard) -> dict[str, Any]:
+    """What a replay reports (the loop is registry.replay's, as for every game)."""
     return deal.result()
 
 

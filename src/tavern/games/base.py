@@ -15,11 +15,17 @@ carry: dict | None = None) -> Engine``
     that outlives a deal (a Rummoli board, a Rams pot, a match score sheet): the
     previous deal's ``result()["carry"]``; the table keeps it.
 
-``replay(record: dict) -> dict``
-    Rebuilds the deal from a hand record (``../shared/HAND_RECORDS.md``), applies
-    every action and returns the replay output (``chips``, ``pots`` or the game's
-    scoring, ``rake``, ``finished``). Raises :class:`IllegalAction` or
-    :class:`tavern.cards.CardError` on an inconsistent record.
+``replay_output(engine: Engine) -> dict``
+    What a replay of this game reports once the record's actions are applied
+    (``chips``, ``pots`` or the game's scoring, ``rake``, ``finished``). The
+    replay itself is one loop for every game, :func:`tavern.games.registry.replay`:
+    the record checked (:func:`tavern.games.records.check_record`), the deal built
+    with ``new_deal``, every action applied; an inconsistent record raises
+    :class:`IllegalAction` or :class:`tavern.cards.CardError`.
+
+``replay_setup(record: dict) -> (seats, actions)`` (optional; poker)
+    The seats ``new_deal`` takes and the actions left to apply, when some of the
+    record's actions are the table's hand-in rather than decisions (a post to enter).
 
 ``deck_composition(config: dict, n_players: int) -> list[str]``
     The unshuffled cards the deal uses (the table needs it for deck items).
@@ -127,4 +133,5 @@ class Engine(Protocol):
 
     def record(self) -> dict[str, Any]:
         """The full hand record (``format``, ``game``, ``config``, ``seats``,
-        ``button``, ``deck``, ``reshuffles``, ``actions``, plus ``carry`` if any)."""
+        ``button``, ``deck``, ``reshuffles``, ``actions``, plus ``carry`` if any),
+        made by :func:`tavern.games.records.hand_record`."""

@@ -7,10 +7,11 @@ from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-
-from tavern.games.base import IllegalAction, RecordError, no_bool, record_error
+from tavern.games.base import IllegalAction, RecordError, nth
+from tavern.games.records import HandRecord, check_record
 from tavern.games.spec import GameSpec
+
+__all__ = ["GAMES", "HandRecord", "check_record", "load", "register", "replay", "replay_steps", "spec", "specs"]
 
 GAMES: dict[str, str] = {
     "ramponneau": "tavern.games.poker.ramponneau",
@@ -48,95 +49,47 @@ def register(name: str, module: str) -> None:
     GAMES[name] = module
 
 
-class _Seat(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    player: str = Field(min_length=1, max_length=40)
-    chips: int = Field(ge=0)
-    post: bool = False  #: a poker player posting the big blind to enter
-
-
-class _Action(BaseModel):
-    """Every action names its player and its kind; its arguments are the game's."""
-
-    model_config = ConfigDict(extra="allow", strict=True)
-
-    player: str
-    action: str
-
-
-class HandRecordEnvelope(BaseModel):
-    """What every game's record holds (docs/hand-records.md), checked strictly
-    before the game reads it: no unknown key, no ``true`` for a number."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    format: int = 1
-    game: str
-    config: dict[str, Any] = {}
-    seats: list[_Seat]
-    button: int = Field(ge=0)
-    deck: list[str]
-    reshuffles: list[list[str]] = []
-    carry: dict[str, Any] | None = None
-    actions: list[_Action] = []
-    #: the provably fair shuffle's block (docs/fairness.md), checked by ``tavern verify``
-    fair: dict[str, Any] | None = None
-    #: the deal's public events as the table told them (docs/hand-records.md)
-    story: list[dict[str, Any]] | None = None
-
-    _numbers = field_validator("format", "button", mode="before")(no_bool)
-
-    @field_validator("format")
-    @classmethod
-    def _format(cls, value: int) -> int:
-        if value != 1:
-            raise ValueError(f"unsupported hand record format {value}")
-        return value
-
-    @field_validator("game")
-    @classmethod
-    def _game(cls, value: str) -> str:
-        if value not in GAMES:
-            raise ValueError(f"unknown game {value!r}; known: {', '.join(sorted(GAMES))}")
-        return value
-
-
-def check_record(record: Any) -> HandRecordEnvelope:
-    """The record's envelope, or :class:`RecordError` naming the bad field."""
-    if not isinstance(record, dict):
-        raise RecordError("", "a hand record is a JSON object")
-    try:
-        return HandRecordEnvelope.model_validate(record)
-    except ValidationError as exc:
-        raise record_error(exc) from None
-
-
-def replay_steps(record: dict[str, Any]) -> Iterator[tuple[Any, dict[str, Any] | None]]:
+def replay_steps(record: Any) -> Iterator[tuple[Any, dict[str, Any] | None]]:
     """A deal rebuilt from its record, one action at a time: yields the deal
     before the first action, then after each one, with that action — what the
-    replayer shows a player step by step (``engine.view(player)``)."""
-    check_record(record)
-    module = load(record["game"])
-    deal = {k: v for k, v in record.items() if k not in ("fair", "story")}
+    replayer shows a player step by step (``engine.view(player)``) and what
+    :func:`replay` runs to the end. The one replay loop of every game: the
+    game's module gives its ``new_deal``, optionally ``replay_setup`` (poker:
+    the posts to enter become the seats' flags) and ``replay_output``.
+
+    A refusal names the action counted from 1 in the record's ``actions``,
+    with its player and kind (docs/hand-records.md)."""
+    deal = check_record(record).deal()
+    module = load(deal["game"])
     setup = getattr(module, "replay_setup", None)
-    seats, actions = setup(deal) if setup is not None else (deal["seats"], deal.get("actions") or [])
-    engine = module.new_deal(deal.get("config") or {}, seats, deal["button"], deck=deal["deck"],
-                             reshuffles=deal.get("reshuffles") or [], carry=deal.get("carry"))
+    seats, actions = setup(deal) if setup is not None else (deal["seats"], deal["actions"])
+    skip = len(deal["actions"]) - len(actions)  # the actions the setup took in
+    engine = module.new_deal(deal["config"], seats, deal["button"], deck=deal["deck"],
+                             reshuffles=deal["reshuffles"], carry=deal.get("carry"))
     yield engine, None
-    for a in actions:
-        args = {k: v for k, v in a.items() if k not in ("player", "action")}
-        if a["action"] == "protect":  # the table's own intervention (draw poker)
-            engine.protect(a["player"])
-        else:
-            engine.act(a["player"], a["action"], **args)
+    for k, a in enumerate(actions, start=skip):
+        args = {key: v for key, v in a.items() if key not in ("player", "action")}
+        try:
+            if a["action"] == "protect":  # the table's own intervention (draw poker)
+                engine.protect(a["player"])
+            else:
+                engine.act(a["player"], a["action"], **args)
+        except IllegalAction as exc:
+            if isinstance(exc, RecordError):
+                raise
+            raise IllegalAction(f"{nth(k)} ({a['player']} {a['action']}): {exc.rule}",
+                                player=a["player"], action=a["action"]) from None
         yield engine, a
 
 
-def replay(record: dict[str, Any]) -> dict[str, Any]:
-    """Replay a hand record of any game (see ``docs/hand-records.md``)."""
-    check_record(record)
-    # The "fair" block (docs/fairness.md) belongs to the table, not the game:
-    # the engine replays the deck it holds, ``tavern verify`` checks the block.
-    deal = {k: v for k, v in record.items() if k not in ("fair", "story")}
-    return load(record["game"]).replay(deal)
+def replay(record: Any) -> dict[str, Any]:
+    """Replay a hand record of any game (docs/hand-records.md): the deal
+    rebuilt and played to the last recorded action, then the game's own
+    account of it (its module's ``replay_output``). The record's ``fair``
+    block and ``story`` belong to the table: the engine replays the deck the
+    record holds, ``tavern verify`` checks the block."""
+    engine = None
+    for step in replay_steps(record):
+        engine = step[0]  # the same deal, one action further
+    assert engine is not None
+    return dict(load(engine.game).replay_output(engine))

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from tavern.cards import CardError, SeededSource, deck52
+from tavern.games import registry
 from tavern.games.base import IllegalAction
 from tavern.games.poker import draw
 from tavern.games.poker.records import stacked_deck
@@ -143,7 +144,7 @@ def test_deck_runs_out_reshuffle_never_returns_own_discards():
     while not e.over:
         p = e.to_act()[0]
         e.act(p, "check" if "check" in kinds(e, p) else "show")
-    out = draw.replay(json.loads(json.dumps(e.record())))
+    out = registry.replay(json.loads(json.dumps(e.record())))
     assert out["chips"] == e.result()["chips"]
 
 
@@ -164,11 +165,11 @@ def test_replay_refuses_a_reshuffle_with_the_drawers_own_discards():
     bad = json.loads(json.dumps(rec))
     bad["reshuffles"][0][0] = own[0]
     with pytest.raises(CardError, match="without the drawer's own discards"):
-        draw.replay(bad)
+        registry.replay(bad)
     bad["reshuffles"] = []
     with pytest.raises(CardError, match="lacks the reshuffled deck"):
-        draw.replay(bad)
-    assert draw.replay(rec)["finished"] is False
+        registry.replay(bad)
+    assert registry.replay(rec)["finished"] is False
 
 
 def test_double_draw_has_three_betting_rounds():

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tavern.cards import SeededSource, deck52, shuffle
+from tavern.games import registry
 from tavern.games.poker import draw, ramponneau
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -100,7 +101,7 @@ def test_random_ramponneau_deals(data):
     engine = ramponneau.new_deal(cfg, seats, data.draw(st.integers(0, n - 1)), deck=deck)
     _play(engine, data)
     _check_result(engine, seats)
-    assert ramponneau.replay(json.loads(json.dumps(engine.record())))["chips"] == engine.result()["chips"]
+    assert registry.replay(json.loads(json.dumps(engine.record())))["chips"] == engine.result()["chips"]
 
 
 @SETTINGS
@@ -115,4 +116,4 @@ def test_random_draw_deals(data):
     engine = draw.new_deal(cfg, seats, data.draw(st.integers(0, n - 1)), deck=shuffle(deck52(), rng), rng=rng)
     _play(engine, data)
     _check_result(engine, seats)
-    assert draw.replay(json.loads(json.dumps(engine.record())))["chips"] == engine.result()["chips"]
+    assert registry.replay(json.loads(json.dumps(engine.record())))["chips"] == engine.result()["chips"]

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from tavern.games import registry
 from tavern.games.base import Engine, IllegalAction
 from tavern.games.poker import ramponneau
 from tavern.games.poker.records import stacked_deck
@@ -142,7 +143,7 @@ def test_cards_speak_when_the_record_has_no_showdown_decision():
     for _ in range(3):
         play(e, [("A", "check"), ("B", "check"), ("C", "check")])
     assert not e.over  # C may muck: a decision is due
-    out = ramponneau.replay(e.record())
+    out = registry.replay(e.record())
     assert out["finished"] and out["chips"] == {"A": 1020, "B": 990, "C": 990}
     assert set(out["shown"]) == {"A", "B", "C"}
 
@@ -232,7 +233,7 @@ def test_protected_player_is_all_in_for_the_rest_of_the_deal():
     assert res["chips"] == {"A": 1020, "B": 1090, "C": 890}
     rec = e.record()
     assert {"player": "A", "action": "protect"} in rec["actions"]
-    assert ramponneau.replay(rec)["chips"] == res["chips"]
+    assert registry.replay(rec)["chips"] == res["chips"]
     with pytest.raises(IllegalAction):
         e.protect("A")
 
@@ -271,7 +272,7 @@ def test_record_replays_to_the_same_result():
         else:
             e.act(p, "call" if legal[0]["action"] == "fold" else legal[0]["action"])
     rec = json.loads(json.dumps(e.record()))
-    out = ramponneau.replay(rec)
+    out = registry.replay(rec)
     assert out["finished"] and out["chips"] == e.result()["chips"]
     assert out["pots"] == e.result()["pots"] and out["rake"] == e.result()["rake"]
 
@@ -281,7 +282,7 @@ def test_replay_of_an_unfinished_record():
     far as it goes and says so in its output ("finished": false)"."""
     e = ramponneau.new_deal(CFG, seats("A", "B", "C"), 0)
     e.act("B", "call") if e.to_act() == ["B"] else e.act(e.to_act()[0], "call")
-    out = ramponneau.replay(e.record())
+    out = registry.replay(e.record())
     assert out["finished"] is False and out["to_act"] == e.to_act()
 
 
@@ -292,10 +293,10 @@ def test_replay_refuses_an_illegal_action_naming_the_rule():
     rec = e.record()
     rec["actions"] = [{"player": "A", "action": "call"}, {"player": "B", "action": "raise", "amount": 15}]
     with pytest.raises(IllegalAction, match=r"action 2 .*at least the previous bet or raise"):
-        ramponneau.replay(rec)
+        registry.replay(rec)
     rec["deck"] = rec["deck"][:-1] + [rec["deck"][0]]
     with pytest.raises(Exception, match="permutation"):
-        ramponneau.replay(rec)
+        registry.replay(rec)
 
 
 def test_the_documented_example_runs():

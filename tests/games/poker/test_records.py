@@ -8,6 +8,7 @@ import random
 import pytest
 
 from tavern.cli import main
+from tavern.games import registry
 from tavern.games.base import IllegalAction
 from tavern.games.poker import draw, ramponneau
 from tavern.games.poker.phh import to_phh
@@ -150,28 +151,29 @@ def test_a_post_to_enter_is_recorded_as_a_post_action():
     assert rec["actions"][:2] == [{"player": "D", "action": "post", "amount": 10},
                                   {"player": "E", "action": "post", "amount": 15}]
     assert all("post" not in s for s in rec["seats"])
-    assert ramponneau.replay(rec)["chips"] == e.result()["chips"]
+    assert registry.replay(rec)["chips"] == e.result()["chips"]
     bad = json.loads(json.dumps(rec))
     bad["actions"][0]["amount"] = 7
     with pytest.raises(IllegalAction, match="a post to enter is the big blind"):
-        ramponneau.replay(bad)
+        registry.replay(bad)
     bad = json.loads(json.dumps(rec))
     bad["actions"].append({"player": "D", "action": "post", "amount": 10})
     with pytest.raises(IllegalAction, match="before the first decision"):
-        ramponneau.replay(bad)
+        registry.replay(bad)
 
 
 @pytest.mark.parametrize("field, value, rule", [
-    ("deck", None, "deck is the list"),
-    ("actions", {"player": "A"}, "actions are a list"),
-    ("reshuffles", [["As"], "Kd"], "reshuffles is a list of decks"),
+    ("deck", None, "^deck: .*valid list"),
+    ("actions", {"player": "A"}, "^actions: .*valid list"),
+    ("reshuffles", [["As"], "Kd"], "^reshuffles.1: .*valid list"),
     ("button", 7, "the button is a seat index"),
-    ("seats", [{"player": "A", "chips": -5}, {"player": "B", "chips": 10}], "not negative"),
+    ("seats", [{"player": "A", "chips": -5}, {"player": "B", "chips": 10}], "^seats.0.chips: .*greater than or equal to 0"),
 ])
 def test_replay_refuses_malformed_records(field, value, rule):
-    """HAND_RECORDS.md: an inconsistent record "is refused with a message naming the
-    rule" — never replayed with made-up parts (a missing deck is not reshuffled)."""
+    """docs/hand-records.md: a malformed record is refused naming the field that is
+    wrong, an inconsistent one naming the rule — never replayed with made-up parts
+    (a missing deck is not reshuffled)."""
     rec = a_ramponneau_record().record()
     rec[field] = value
     with pytest.raises(IllegalAction, match=rule):
-        ramponneau.replay(rec)
+        registry.replay(rec)

@@ -512,14 +512,14 @@ def test_reshuffle_option_rebuilds_the_stock_and_records_it():
     assert e.over and e.result()["scoring"]["ending"] == "stock"
     rec = e.record()
     assert rec["reshuffles"] == e.reshuffles
-    out = rami.replay(rec)
+    out = registry.replay(rec)
     assert out["finished"] and out["chips"] == e.result()["chips"]
     # A record whose rebuilt stock is not made of the discards is refused.
     bad = dict(rec, reshuffles=[list(reversed(rec["reshuffles"][0]))[1:] + ["2c"]])
     with pytest.raises(IllegalAction, match="rebuilt stock"):
-        rami.replay(bad)
+        registry.replay(bad)
     with pytest.raises(IllegalAction, match="no more rebuilt stocks"):
-        rami.replay(dict(rec, reshuffles=[]))
+        registry.replay(dict(rec, reshuffles=[]))
 
 
 def test_without_the_reshuffle_option_the_stock_is_never_rebuilt():
@@ -636,7 +636,7 @@ def test_view_hides_other_hands_and_the_stock():
 def test_record_and_replay_reproduce_the_deal():
     e = deal({"A": A7, "B": B7, "C": C7}, stock=["Qd", "Ks", "Kc", "5c"])
     _lay_first_turn(e)
-    partial = rami.replay(e.record())
+    partial = registry.replay(e.record())
     assert partial["finished"] is False and partial["to_act"] == ["A"]
     e.act("A", "draw", source="stock")
     e.act("A", "add", meld=0, cards=["5c"])
@@ -649,7 +649,7 @@ def test_record_and_replay_reproduce_the_deal():
     assert out["finished"] and out["chips"] == e.result()["chips"]
     broken = dict(rec, actions=rec["actions"][:-1] + [{"player": "A", "action": "discard", "card": "Ah"}])
     with pytest.raises(IllegalAction):
-        rami.replay(broken)
+        registry.replay(broken)
 
 
 def test_timeout_draws_from_the_stock_then_throws_the_highest_card():
@@ -716,7 +716,7 @@ def test_random_legal_play_ends_keeps_every_card_and_conserves_chips(
     res = e.result()
     assert sum(res["delta"].values()) == 0
     assert all(res["chips"][p] == chips + res["delta"][p] >= 0 for p in res["chips"])
-    assert rami.replay(e.record())["chips"] == res["chips"]
+    assert registry.replay(e.record())["chips"] == res["chips"]
 
 
 def test_tavern_replay_reads_a_rami_record(tmp_path, capsys):

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tavern.cards import SeededSource, deck52
+from tavern.games import registry
 from tavern.games.base import IllegalAction
 from tavern.games.rami import gin
 from tavern.games.rami.melds import classify, min_deadwood
@@ -189,7 +190,7 @@ def test_record_and_replay():
     e.act("B", "knock", card="Kd")
     rec = e.record()
     assert rec["game"] == "gin" and len(rec["deck"]) == 104 and rec["reshuffles"] == []
-    out = gin.replay(rec)
+    out = registry.replay(rec)
     assert out["finished"] and out["chips"] == e.result()["chips"]
     # deal scoring: the loser pays (points + 25 per cocotte) x unit
     s = e.result()["scoring"]
@@ -340,7 +341,7 @@ def test_random_play_ends_and_conserves(seed, scoring):
         r = e.result()
         assert sum(r["delta"].values()) == 0
         assert all(v >= 0 for v in r["chips"].values())
-        assert gin.replay(e.record())["chips"] == r["chips"]
+        assert registry.replay(e.record())["chips"] == r["chips"]
         for p, d in r["delta"].items():
             match_paid[p] += d
         if scoring == "match" and e.sheet.over:
@@ -466,7 +467,7 @@ def test_the_knocker_shows_what_is_best_for_him_by_default() -> None:
     # The record keeps the melds shown: the replay shows the same.
     record = e.record()
     assert record["actions"][-1]["melds"] == s["melds"]
-    assert gin.replay(json.loads(json.dumps(record)))["scoring"]["opponent_points"] == 81
+    assert registry.replay(json.loads(json.dumps(record)))["scoring"]["opponent_points"] == 81
 
 
 def test_the_knocker_may_choose_his_melds() -> None:
@@ -475,7 +476,7 @@ def test_the_knocker_may_choose_his_melds() -> None:
     s = e.result()["scoring"]
     assert s["layoffs"] and sorted(c for x in s["layoffs"] for c in x["cards"]) == ["5s", "6s"]
     assert s["opponent_points"] == 81 - 11 and s["points"] == 70 - 5
-    assert gin.replay(e.record())["scoring"]["points"] == 65
+    assert registry.replay(e.record())["scoring"]["points"] == 65
 
 
 @pytest.mark.parametrize("shown,why", [

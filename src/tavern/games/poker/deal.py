@@ -27,6 +27,7 @@ from tavern.cards import RandomSource, check_deck_order, deck52, shuffle
 from tavern.games.base import Event, IllegalAction, LegalAction
 from tavern.games.poker.betting import _AFTER, Betting, Rake, build_pots, split
 from tavern.games.poker.evaluator import category_of
+from tavern.games.records import hand_record
 
 BET, DRAW, SHOWDOWN, OVER = "bet", "draw", "showdown", "over"
 _DECK52 = tuple(deck52())
@@ -530,13 +531,9 @@ class PokerDeal:
                 amount = self.big_blind + (self.small_blind if post == "both" else 0)
                 posts.append({"player": seat["player"], "action": "post", "amount": amount})
             seats.append(seat)
-        return {
-            "format": 1, "game": self.game,
-            "config": {k: dict(v) if isinstance(v, dict) else v for k, v in self.config.items()},
-            "seats": seats, "button": self.button,
-            "deck": list(self.deck), "reshuffles": [list(r) for r in self.reshuffles],
-            "actions": posts + [_entry(a) for a in self.actions],
-        }
+        return hand_record(game=self.game, config=self.config, seats=seats, button=self.button,
+                           deck=self.deck, reshuffles=self.reshuffles,
+                           actions=posts + [_entry(a) for a in self.actions]).dump()
 
 
 def _entry(action: tuple[str, str, Any]) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from tavern.games.base import Event, IllegalAction
 from tavern.games.poker.config import DrawConfig, validate
 from tavern.games.poker.deal import DRAW, PokerDeal, check_seats
 from tavern.games.poker.evaluator import rank
-from tavern.games.poker.records import replay_record
+from tavern.games.poker.records import replay_output as replay_output  # its replay account (registry.replay)
 from tavern.games.poker.records import replay_setup as replay_setup  # the replayer's setup (registry.replay_steps)
 from tavern.games.spec import GameSpec, TableTerms
 
@@ -183,10 +183,6 @@ def new_deal(
         rake=rake, deck=deck, rng=rng, reshuffles=reshuffles,
     )
     return engine
-
-
-def replay(record: dict[str, Any]) -> dict[str, Any]:
-    return replay_record(new_deal, record)
 
 
 def deck_composition(config: dict[str, Any], n_players: int) -> list[str]:

@@ -15,7 +15,7 @@ from tavern.games.poker.betting import NO_LIMIT
 from tavern.games.poker.config import RamponneauConfig, validate
 from tavern.games.poker.deal import SHOWDOWN, PokerDeal, check_seats
 from tavern.games.poker.evaluator import rank7
-from tavern.games.poker.records import replay_record
+from tavern.games.poker.records import replay_output as replay_output  # its replay account (registry.replay)
 from tavern.games.poker.records import replay_setup as replay_setup  # the replayer's setup (registry.replay_steps)
 from tavern.games.spec import GameSpec, TableTerms
 
@@ -75,15 +75,11 @@ def new_deal(
     )
 
 
-def replay(record: dict[str, Any]) -> dict[str, Any]:
-    return replay_record(new_deal, record)
-
-
 def deck_composition(config: dict[str, Any], n_players: int) -> list[str]:
     return deck52()
 
 
-__all__ = ["SHOWDOWN", "Ramponneau", "deck_composition", "new_deal", "replay"]
+__all__ = ["SHOWDOWN", "Ramponneau", "deck_composition", "new_deal", "replay_output", "replay_setup"]
 
 
 def _engine_config(terms: TableTerms) -> dict[str, Any]:

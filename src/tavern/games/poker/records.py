@@ -1,4 +1,4 @@
-"""Shared record helpers of the poker games: replaying a hand record, the
+"""Shared record helpers of the poker games: what a replay reports, the
 leading ``post`` actions, and a deck order that deals chosen cards.
 
 The record format is documented in ``docs/records/poker.md``.
@@ -66,34 +66,9 @@ def replay_setup(record: dict[str, Any]) -> tuple[Any, Any]:
     return _posts_to_seats(record["seats"], record["actions"], record["config"])
 
 
-def replay_record(new_deal: Any, record: dict[str, Any]) -> dict[str, Any]:
-    """Rebuild a deal from its record, apply every action, return the replay
-    output. Showdown decisions missing at the end: cards speak."""
-    for key in ("config", "seats", "button", "deck", "actions"):
-        if key not in record:
-            raise IllegalAction(f"a hand record needs {key!r}")
-    if not isinstance(record["deck"], list):
-        raise IllegalAction("the record's deck is the list of its cards, top first")
-    if not isinstance(record["actions"], list):
-        raise IllegalAction("the record's actions are a list")
-    reshuffles = record.get("reshuffles") or []
-    if not isinstance(reshuffles, list) or not all(isinstance(r, list) for r in reshuffles):
-        raise IllegalAction("reshuffles is a list of decks (lists of cards)")
-    seats, actions = _posts_to_seats(record["seats"], record["actions"], record["config"])
-    engine = new_deal(record["config"], seats, record["button"], deck=record["deck"], reshuffles=reshuffles)
-    skip = len(record["actions"]) - len(actions)
-    for k, a in enumerate(actions, start=skip):
-        if not isinstance(a, dict) or "player" not in a or "action" not in a:
-            raise IllegalAction(f"{nth(k)}: each action has a player and an action")
-        args = {key: v for key, v in a.items() if key not in ("player", "action")}
-        try:
-            if a["action"] == "protect":
-                engine.protect(a["player"])
-            else:
-                engine.act(a["player"], a["action"], **args)
-        except IllegalAction as exc:
-            raise IllegalAction(f"{nth(k)} ({a['player']} {a['action']}): {exc.rule}",
-                                player=a["player"], action=a["action"]) from None
+def replay_output(engine: Any) -> dict[str, Any]:
+    """What a poker replay reports (``tavern replay``, registry.replay).
+    Showdown decisions missing at the end: cards speak."""
     while engine.phase == SHOWDOWN:
         p = engine.to_act()[0]
         engine.act(p, "show")  # cards speak

@@ -1,19 +1,20 @@
 """What the rami family's engines (Rami français, Double rami, Gin rummy,
 Remigio) share: table options, seats, the deck order, the chips-per-point
-settlement, the replay loop, and :class:`DrawDiscardDeal`, the turn every one
+settlement, what a replay reports, and :class:`DrawDiscardDeal`, the turn every one
 of them plays — draw from the stock or the discard pile, then discard.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ValidationError
 
 from tavern.cards import CSPRNG, CardError, RandomSource, check_card, check_deck_order, shuffle
-from tavern.games.base import Event, IllegalAction, LegalAction, nth, record_error
+from tavern.games.base import Event, IllegalAction, LegalAction, record_error
+from tavern.games.records import hand_record
 
 
 def parse_config(model: type[BaseModel], config: dict[str, Any] | BaseModel | None) -> BaseModel:
@@ -98,34 +99,13 @@ def transfer(chips: dict[str, int], wanted: dict[str, int], order: list[str]) ->
     return delta
 
 
-def replay_with(new_deal: Callable[..., Any], game: str, record: dict[str, Any]) -> dict[str, Any]:
-    """Rebuild a deal from its record, apply every action, report the outcome."""
-    if not isinstance(record, dict) or record.get("game") != game:
-        raise IllegalAction(f"this is not a {game} record")
-    for key in ("seats", "button", "deck"):
-        if key not in record:
-            raise IllegalAction(f"the record has no {key!r}")
-    engine = new_deal(
-        record.get("config") or {},
-        record["seats"],
-        record["button"],
-        deck=record["deck"],
-        reshuffles=record.get("reshuffles") or [],
-        carry=record.get("carry"),
-    )
-    for i, a in enumerate(record.get("actions", [])):
-        if not isinstance(a, dict) or "player" not in a or "action" not in a:
-            raise IllegalAction(f"{nth(i)} needs a player and an action name")
-        args = {k: v for k, v in a.items() if k not in ("player", "action")}
-        try:
-            engine.act(a["player"], a["action"], **args)
-        except IllegalAction as exc:
-            raise IllegalAction(f"{nth(i)} ({a['player']} {a['action']}): {exc.rule}",
-                                player=a["player"], action=a["action"]) from None
+def replay_output(engine: Any) -> dict[str, Any]:
+    """What a rami-family replay reports (``tavern replay``): the result once
+    the deal is over, else the chips at the start and who is to act."""
     if not engine.over:
         return {
             "finished": False,
-            "chips": {s["player"]: s["chips"] for s in record["seats"]},
+            "chips": {s["player"]: s["chips"] for s in engine.seats},
             "rake": 0,
             "to_act": engine.to_act(),
         }
@@ -429,16 +409,6 @@ class DrawDiscardDeal:
         return v
 
     def record(self) -> dict[str, Any]:
-        rec = {
-            "format": 1,
-            "game": self.game,
-            "config": self.config.model_dump(),
-            "seats": [dict(s) for s in self.seats],
-            "button": self.button,
-            "deck": list(self.deck),
-            "reshuffles": [list(r) for r in self.reshuffles],
-            "actions": [dict(a) for a in self.actions],
-        }
-        if self.carry_in is not None:
-            rec["carry"] = self.carry_in
-        return rec
+        return hand_record(game=self.game, config=self.config.model_dump(), seats=self.seats,
+                           button=self.button, deck=self.deck, reshuffles=self.reshuffles,
+                           actions=self.actions, carry=self.carry_in).dump()

@@ -30,7 +30,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from tavern.cards import RandomSource, deck
 from tavern.games.base import Event, IllegalAction, LegalAction
 from tavern.games.rami import melds
-from tavern.games.rami.common import parse_config, replay_with
+from tavern.games.rami.common import parse_config
+from tavern.games.rami.common import replay_output as replay_output  # this game's replay account (registry.replay)
 from tavern.games.rami.francais import RamiEngine, TableMeld, build
 from tavern.games.spec import GameSpec
 
@@ -204,11 +205,6 @@ def new_deal(
     composition = deck_composition(cfg.model_dump(), len(seats))
     engine = build(DoubleRamiEngine, composition, cfg, seats, button, deck, rng, None, carry)
     return engine  # type: ignore[return-value]
-
-
-def replay(record: dict[str, Any]) -> dict[str, Any]:
-    """Replay a ``double_rami`` hand record (``tavern replay``)."""
-    return replay_with(new_deal, GAME, record)
 
 
 SPEC = GameSpec(

@@ -32,10 +32,12 @@ from tavern.games.rami.common import (
     check_seats,
     deal_from_left,
     parse_config,
-    replay_with,
     settle,
     take_cards,
     transfer,
+)
+from tavern.games.rami.common import (
+    replay_output as replay_output,  # this game's replay account (registry.replay)
 )
 from tavern.games.spec import GameSpec
 
@@ -495,11 +497,6 @@ def new_deal(
     """A new deal of Rami français (see the module docstring and ``base.py``)."""
     cfg = parse_config(RamiConfig, config)
     return build(RamiEngine, rami_deck(cfg), cfg, seats, button, deck, rng, reshuffles, carry)  # type: ignore[arg-type]
-
-
-def replay(record: dict[str, Any]) -> dict[str, Any]:
-    """Replay a ``rami`` hand record (``tavern replay``)."""
-    return replay_with(new_deal, GAME, record)
 
 
 SPEC = GameSpec(

@@ -37,7 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from tavern.cards import CSPRNG, CardError, RandomSource, check_deck_order, deck52, shuffle
 from tavern.games.base import Event, IllegalAction, LegalAction, RecordError, record_error
 from tavern.games.rami import melds
-from tavern.games.rami.common import DrawDiscardDeal, check_seats, parse_config, replay_with, settle
+from tavern.games.rami.common import DrawDiscardDeal, check_seats, parse_config, replay_output, settle
 from tavern.games.rami.melds import min_deadwood as _md
 from tavern.games.spec import GameSpec
 
@@ -615,10 +615,6 @@ def new_deal(
     return GinEngine(cfg, seats, button, list(deck), carry)  # type: ignore[arg-type]
 
 
-def replay(record: dict[str, Any]) -> dict[str, Any]:
-    return replay_with(new_deal, GAME, record)
-
-
 __all__ = [
     "RULES",
     "GinConfig",
@@ -629,7 +625,7 @@ __all__ = [
     "knock_limit",
     "lay_off",
     "new_deal",
-    "replay",
+    "replay_output",
 ]
 
 

@@ -33,8 +33,10 @@ from tavern.games.rami.common import (
     deal_from_left,
     deck_order_for,
     parse_config,
-    replay_with,
     settle,
+)
+from tavern.games.rami.common import (
+    replay_output as replay_output,  # this game's replay account (registry.replay)
 )
 from tavern.games.spec import GameSpec
 
@@ -272,10 +274,6 @@ def new_deal(
     if carry is not None:
         raise RecordError("carry", "a Remigio deal carries nothing from the previous one")
     return RemigioEngine(cfg, seats, button, list(deck))  # type: ignore[arg-type]
-
-
-def replay(record: dict[str, Any]) -> dict[str, Any]:
-    return replay_with(new_deal, GAME, record)
 
 
 def _remigio_decks(seats: int, options: Any) -> int:

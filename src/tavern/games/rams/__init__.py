@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from tavern.cards import CSPRNG, RandomSource, check_deck_order, deck32, shuffle
-from tavern.games.base import IllegalAction, nth
+from tavern.games.base import IllegalAction
 from tavern.games.rams.config import RamsConfig, parse_config
 from tavern.games.rams.engine import RamsEngine
 from tavern.games.spec import GameSpec
 
-__all__ = ["SPEC", "RamsConfig", "RamsEngine", "carried_chips", "deck_composition", "new_deal", "replay"]
+__all__ = ["SPEC", "RamsConfig", "RamsEngine", "carried_chips", "deck_composition", "new_deal", "replay_output"]
 
 
 def carried_chips(carry: dict[str, Any] | None) -> int:
@@ -70,27 +70,8 @@ def _check_seats(seats: list[dict[str, Any]], button: int) -> None:
         raise IllegalAction("the dealer must be one of the seats")
 
 
-def replay(record: dict[str, Any]) -> dict[str, Any]:
-    """Rebuild a deal from its hand record and apply every action (``tavern replay``)."""
-    for key in ("seats", "button", "deck", "actions"):
-        if key not in record:
-            raise IllegalAction(f"a Rams record needs {key!r}")
-    engine = new_deal(
-        record.get("config"),
-        record["seats"],
-        record["button"],
-        deck=record["deck"],
-        reshuffles=record.get("reshuffles") or None,
-        carry=record.get("carry"),
-    )
-    for i, a in enumerate(record["actions"]):
-        if not isinstance(a, dict) or "player" not in a or "action" not in a:
-            raise IllegalAction(f"{nth(i)} needs 'player' and 'action'")
-        args = {k: v for k, v in a.items() if k not in ("player", "action")}
-        try:
-            engine.act(a["player"], a["action"], **args)
-        except IllegalAction as exc:
-            raise IllegalAction(f"{nth(i)} ({a['player']} {a['action']}): {exc.rule}") from None
+def replay_output(engine: Any) -> dict[str, Any]:
+    """What a Rams replay reports (``tavern replay``, registry.replay)."""
     out = engine.result()
     return {
         "game": "rams",

@@ -19,6 +19,7 @@ from tavern.games.base import Event, IllegalAction, LegalAction
 from tavern.games.rams import stakes
 from tavern.games.rams.config import RamsConfig
 from tavern.games.rams.layout import Layout, deal, layout
+from tavern.games.records import hand_record
 from tavern.games.tricks import TrickPlay, TrickRules
 
 SPEECHES = ("play", "widow", "thrown", "pass", "general")
@@ -348,19 +349,9 @@ class RamsEngine:
         return out
 
     def record(self) -> dict[str, Any]:
-        rec: dict[str, Any] = {
-            "format": 1,
-            "game": self.game,
-            "config": self.config.model_dump(),
-            "seats": [dict(s) for s in self.seats],
-            "button": self.button,
-            "deck": list(self.deck),
-            "reshuffles": [],
-            "actions": copy.deepcopy(self.actions),
-        }
-        if self.carry_in is not None:
-            rec["carry"] = copy.deepcopy(self.carry_in)
-        return rec
+        return hand_record(game=self.game, config=self.config.model_dump(), seats=self.seats,
+                           button=self.button, deck=self.deck, actions=self.actions,
+                           carry=self.carry_in).dump()
 
     # --- what each one sees -------------------------------------------------------------------------
 

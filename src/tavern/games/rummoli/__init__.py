@@ -2,7 +2,7 @@
 Stops-style sequence phase, on a board whose chips outlive each deal.
 
 The engine contract (:mod:`tavern.games.base`): :func:`new_deal`,
-:func:`replay`, :func:`deck_composition`; the board travels between deals as
+:func:`replay_output`, :func:`deck_composition`; the board travels between deals as
 ``result()["carry"]``. :func:`close_table` shares out what is left on the
 board when the table closes.
 """
@@ -13,7 +13,7 @@ from typing import Any
 from tavern.cards import RandomSource
 from tavern.games.rummoli.closing import close_table
 from tavern.games.rummoli.config import STANDARD_PAY_SECTIONS, PaySection, RummoliConfig
-from tavern.games.rummoli.engine import GAME, RummoliDeal, deck_composition, new_deal, replay
+from tavern.games.rummoli.engine import GAME, RummoliDeal, deck_composition, new_deal, replay_output
 from tavern.games.spec import GameSpec
 
 
@@ -52,5 +52,5 @@ __all__ = [
     "close_table",
     "deck_composition",
     "new_deal",
-    "replay",
+    "replay_output",
 ]

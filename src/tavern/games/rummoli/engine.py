@@ -21,7 +21,8 @@ import copy
 from typing import Any
 
 from tavern.cards import CardError, check_deck_order, deck52, shuffle
-from tavern.games.base import Event, IllegalAction, LegalAction, nth
+from tavern.games.base import Event, IllegalAction, LegalAction
+from tavern.games.records import hand_record
 from tavern.games.rummoli.board import board_from_carry, pay_what_he_has
 from tavern.games.rummoli.config import POKER_POT, RummoliConfig, parse_config
 from tavern.games.rummoli.poker_phase import best_five, split
@@ -336,19 +337,10 @@ class RummoliDeal(WidowPhase, RamyPhase):
         }
 
     def record(self) -> dict[str, Any]:
-        rec: dict[str, Any] = {
-            "format": 1,
-            "game": GAME,
-            "config": self.config.model_dump(mode="json"),
-            "seats": [{"player": p, "chips": self.start_chips[p]} for p in self.players],
-            "button": self.button,
-            "deck": list(self.deck),
-            "reshuffles": [],
-            "actions": copy.deepcopy(self.actions),
-        }
-        if self.carry_in is not None:
-            rec["carry"] = copy.deepcopy(self.carry_in)
-        return rec
+        return hand_record(game=GAME, config=self.config.model_dump(mode="json"),
+                           seats=[{"player": p, "chips": self.start_chips[p]} for p in self.players],
+                           button=self.button, deck=self.deck, actions=self.actions,
+                           carry=self.carry_in).dump()
 
 
 def new_deal(
@@ -370,32 +362,8 @@ def new_deal(
     return RummoliDeal(cfg, seats, button, order, carry)
 
 
-def replay(record: dict[str, Any]) -> dict[str, Any]:
-    """Rebuild a deal from its hand record and apply every action."""
-    if not isinstance(record, dict) or record.get("game") != GAME:
-        raise IllegalAction("not a Rummoli hand record")
-    for key in ("seats", "button", "deck"):
-        if key not in record:
-            raise IllegalAction(f"a Rummoli hand record needs {key!r}")
-    deal = new_deal(
-        record.get("config") or {},
-        record["seats"],
-        record["button"],
-        deck=record["deck"],
-        reshuffles=record.get("reshuffles") or None,
-        carry=record.get("carry"),
-    )
-    actions = record.get("actions") or []
-    for i, a in enumerate(actions):
-        if not isinstance(a, dict) or "player" not in a or "action" not in a:
-            raise IllegalAction(f"{nth(i)} needs a 'player' and an 'action'")
-        if deal.over:
-            raise IllegalAction(f"{nth(i)} comes after the end of the deal")
-        args = {k: v for k, v in a.items() if k not in ("player", "action")}
-        try:
-            deal.act(a["player"], a["action"], **args)
-        except IllegalAction as exc:
-            raise IllegalAction(f"{nth(i)} ({a['player']} {a['action']}): {exc.rule}") from None
+def replay_output(deal: RummoliDeal) -> dict[str, Any]:
+    """What a Rummoli replay reports (``tavern replay``, registry.replay)."""
     out: dict[str, Any] = {
         "finished": deal.over,
         "chips": dict(deal.chips),
