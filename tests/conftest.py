@@ -10,7 +10,10 @@ Fixtures:
 
 * ``db_url``   — URL of a fresh, migrated, empty database; also installed as
   the site settings (``TAVERN_DATABASE_URL``, ``TAVERN_DATA_DIR`` = tmp dir)
-  so ``get_settings()`` / ``get_engine()`` / the app factory use it;
+  so the app factory under test reads it as a real launch would;
+* ``settings``  — the site settings of that database, handed to the code
+  under test (services, banks); a test wanting other values overrides them
+  with ``settings.model_copy(update={...})`` instead of patching anything;
 * ``engine``, ``session_factory``, ``session`` — on top of ``db_url``;
 * ``fresh_db`` — a callable emptying the database again and returning a
   session factory (for Hypothesis examples, which must not reuse state).
@@ -131,7 +134,14 @@ def db_url(fresh_db: Callable[[], str]) -> str:
 
 @pytest.fixture
 def engine(db_url: str) -> Engine:
-    return store_db.get_engine()
+    return store_db.get_engine(db_url)
+
+
+@pytest.fixture
+def settings(db_url: str) -> Settings:
+    """The test's site settings (its database, cheap Argon2 parameters), read
+    from the harness's environment once, as the app factory and the CLI do."""
+    return Settings()
 
 
 @pytest.fixture

@@ -94,9 +94,16 @@ def _migrate(args: argparse.Namespace) -> int:
 
 def _seed(args: argparse.Namespace) -> int:
     from tavern.services.seed import seed
-    from tavern.store.db import run_transaction, session_factory
+    from tavern.settings import get_settings
+    from tavern.store.db import make_engine, run_transaction, session_factory
 
-    logins = run_transaction(session_factory(), seed)
+    # The command line is where the environment is read (as the app factory).
+    settings = get_settings()
+    engine = make_engine(settings.database_url)
+    try:
+        logins = run_transaction(session_factory(engine), lambda s: seed(s, settings))
+    finally:
+        engine.dispose()
     print("Demo logins (username / password):")
     for login in logins:
         print(f"  {login.username:<8} / {login.password:<12} {login.role:<7} {login.note}")

@@ -1,7 +1,12 @@
 """The one settings object. Every knob of the site is here, read from
 environment variables prefixed ``TAVERN_`` (``TAVERN_DATABASE_URL``, …).
 
-Nothing else in the project reads ``os.environ``: ask :func:`get_settings`.
+Nothing else in the project reads ``os.environ``. Only the places that start
+the program read the settings from it, with :func:`get_settings`: the app
+factory (``tavern.web.app.create_app``), the command line (``tavern.cli``) and
+Alembic's ``migrations/env.py``. Everything else receives them: routes
+through ``Depends(site_settings)`` (``app.state.settings``), the tables' bank
+and the services as a parameter; tests build their own and hand them in.
 """
 
 from __future__ import annotations
@@ -151,7 +156,8 @@ class Settings(BaseSettings):
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
-    """The site's settings, read once (tests call ``get_settings.cache_clear()``)."""
+    """The site's settings, read from the environment once (for the app factory,
+    the CLI and the migrations)."""
     settings = Settings()
     settings.get_secret_key()
     return settings

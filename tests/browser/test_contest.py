@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 import httpx
 import pytest
 from tests.browser.test_table_page import ARTIFACTS, LIVE, browser  # noqa: F401  (the module's browser fixture)
+from tests.dbtools import harness_settings
 from tests.tables.liveserver import PASSWORD, LiveServer
 
 from tavern.services import ledger, users
@@ -27,7 +28,7 @@ PLAYERS = ("ana", "bob", "cid")
 def seed(db_url: str) -> None:
     engine = make_engine(db_url)
     with session_factory(engine)() as s, s.begin():
-        hashed = users.hash_password(PASSWORD)
+        hashed = users.hash_password(PASSWORD, harness_settings())
         s.add(User(username="admin", password_hash=hashed, role="admin"))
         for n in PLAYERS:
             u = User(username=n, password_hash=hashed, role="player")

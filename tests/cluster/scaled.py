@@ -26,6 +26,7 @@ import httpx
 import redis
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
+from tests.dbtools import harness_settings
 from tests.tables.liveserver import PASSWORD, ROOT, free_port
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -139,7 +140,7 @@ class Village8:
 def seed_tables(factory: sessionmaker[Session], n_tables: int, per_table: int = 3, timer: int = 5) -> Village8:
     """One owner, one tavern, ``n_tables`` open Ramponneau tables and
     ``per_table`` players for each, with 1,000 écus each."""
-    pw = users.hash_password(PASSWORD)
+    pw = users.hash_password(PASSWORD, harness_settings())
     with factory() as s, s.begin():
         owner = User(username="patron", password_hash=pw, level=1, role="player")
         village = Village(name="Montmartre")

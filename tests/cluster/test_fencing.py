@@ -19,10 +19,10 @@ from tavern.tables.bank import LostTable, SqlBank
 pytestmark = [pytest.mark.db]
 
 
-def test_the_old_owner_is_refused_once_the_table_is_claimed_again(session_factory):
+def test_the_old_owner_is_refused_once_the_table_is_claimed_again(settings, session_factory):
     world = build_world(session_factory, names=("ana", "bob"))
     tid = world.table_id
-    first, second = SqlBank(session_factory), SqlBank(session_factory)
+    first, second = SqlBank(session_factory, settings), SqlBank(session_factory, settings)
     assert first.claim(tid, 1) == []
     assert first.sit(tid, world.users["ana"], 0, 100) == 100
     assert first.sit(tid, world.users["bob"], 1, 100) == 100

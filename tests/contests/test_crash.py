@@ -14,6 +14,7 @@ import time
 import httpx
 import pytest
 from sqlalchemy import select
+from tests.dbtools import harness_settings
 from tests.tables.liveserver import PASSWORD, LiveServer
 
 from tavern.contests.rules import Level, Settings
@@ -32,7 +33,7 @@ def seed(db_url: str) -> int:
     factory = session_factory(engine)
     now = dt.datetime.now(dt.UTC)
     with factory() as s, s.begin():
-        hashed = users.hash_password(PASSWORD)
+        hashed = users.hash_password(PASSWORD, harness_settings())
         admin = User(username="admin", password_hash=hashed, role="admin")
         s.add(admin)
         s.flush()

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
+from tests.dbtools import harness_settings
 
 from tavern.cards import SeededSource
 from tavern.contests.director import Director
@@ -151,7 +152,7 @@ def test_thirty_players_to_the_end(session_factory: sessionmaker[Session]) -> No
         assert total == (30 * 1000 if out.winner is None else 0)
 
     async def main() -> dict[int, int]:
-        bank = ContestBank(session_factory)
+        bank = ContestBank(session_factory, harness_settings())
         tables = TableManager(bank, LocalBroadcaster())
         await tables.start()
         # Fast levels: the contest's clock runs 20 times faster than the wall clock.
@@ -230,7 +231,7 @@ def test_below_its_minimum_at_the_start_time_cancelled_and_refunded(session_fact
             svc.register(s, cid, uid, NOW)
 
     async def main() -> list[int]:
-        bank = ContestBank(session_factory)
+        bank = ContestBank(session_factory, harness_settings())
         tables = TableManager(bank, LocalBroadcaster())
         mgr = ContestManager(bank, tables, now=lambda: NOW + dt.timedelta(minutes=6))
         try:
@@ -263,7 +264,7 @@ def test_late_registration_opens_a_table_and_balancing_fills_it(session_factory:
     clock = {"now": NOW + dt.timedelta(minutes=5)}
 
     async def main() -> None:
-        bank = ContestBank(session_factory)
+        bank = ContestBank(session_factory, harness_settings())
         tables = TableManager(bank, LocalBroadcaster())
         mgr = ContestManager(bank, tables, now=lambda: clock["now"], deal_pause=3600.0)
         director = await mgr.begin(cid)
@@ -306,7 +307,7 @@ def test_a_deal_over_as_soon_as_dealt_is_settled_at_once(session_factory: sessio
     clock = {"now": NOW + dt.timedelta(minutes=5)}
 
     async def main() -> None:
-        bank = ContestBank(session_factory)
+        bank = ContestBank(session_factory, harness_settings())
         tables = TableManager(bank, LocalBroadcaster())
         mgr = ContestManager(bank, tables, now=lambda: clock["now"], deal_pause=0.05)
         director = await mgr.begin(cid)

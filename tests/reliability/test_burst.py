@@ -16,6 +16,7 @@ import time
 
 import httpx
 import pytest
+from tests.dbtools import harness_settings
 from tests.tables.liveserver import PASSWORD, LiveServer
 
 from tavern.services import ledger, users
@@ -45,8 +46,8 @@ def run_burst(db_url: str, data_dir) -> dict[str, object]:
     factory = session_factory(engine)
     with factory() as s, s.begin():
         spender = users.create_user(s, "depensier", PASSWORD,
-                                    password_hash=users.hash_password(PASSWORD))
-        users.create_user(s, "voisin", PASSWORD, password_hash=users.hash_password(PASSWORD))
+                                    password_hash=users.hash_password(PASSWORD, harness_settings()))
+        users.create_user(s, "voisin", PASSWORD, password_hash=users.hash_password(PASSWORD, harness_settings()))
         price = 10
         ledger.issue(s, spender.id, AFFORDABLE * price + price - 1, "tokens")
         spender_id = spender.id
@@ -115,7 +116,7 @@ def test_a_burst_of_reads_on_a_pool_smaller_than_the_burst(db_url, tmp_path) -> 
     timeout (this test then saw 89 of 100)."""
     engine = make_engine(db_url)
     with session_factory(engine)() as s, s.begin():
-        users.create_user(s, "lecteur", PASSWORD, password_hash=users.hash_password(PASSWORD))
+        users.create_user(s, "lecteur", PASSWORD, password_hash=users.hash_password(PASSWORD, harness_settings()))
     engine.dispose()
     srv = LiveServer(db_url, tmp_path, extra_env={"TAVERN_WEB_THREADS": "3", "TAVERN_TABLE_THREADS": "1",
                                                   "TAVERN_DB_POOL_TIMEOUT": "1"})

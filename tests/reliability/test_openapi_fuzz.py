@@ -20,9 +20,9 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from schemathesis import GenerationMode
+from tests.dbtools import harness_settings, session_scope
 
 from tavern.services import ledger, taverns, users
-from tavern.store.db import session_scope
 from tavern.web.app import create_app
 
 pytestmark = [pytest.mark.db, pytest.mark.slow]
@@ -39,10 +39,10 @@ SKIP = {("POST", "/api/auth/logout"), ("POST", "/api/auth/logout-everywhere"),
 def app(db_url: str) -> Iterator[FastAPI]:
     with session_scope() as s:
         village = taverns.create_village(s, "Bourg")
-        owner = users.create_user(s, "owner", PASSWORD)
+        owner = users.create_user(s, "owner", PASSWORD, settings=harness_settings())
         ledger.issue(s, owner.id, 10_000, "ecus")
         ledger.issue(s, owner.id, 100, "tokens")
-        users.create_user(s, "admin", PASSWORD, role="admin")
+        users.create_user(s, "admin", PASSWORD, role="admin", settings=harness_settings())
         taverns.create_tavern(s, village.id, owner.id, "Au Lapin Agile")
     application = create_app()
     yield application

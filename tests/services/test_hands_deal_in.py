@@ -6,7 +6,8 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from tests.services.helpers import make_tavern, make_user
 
@@ -17,7 +18,7 @@ pytestmark = [pytest.mark.db]
 NOW = dt.datetime(2026, 1, 15, 12, 0, tzinfo=dt.UTC)
 
 
-def _setup(session, levels_used_packs):
+def _setup(session, settings, levels_used_packs):
     owner = make_user(session, "patron")
     tavern = make_tavern(session, owner)
     players = []
@@ -25,41 +26,40 @@ def _setup(session, levels_used_packs):
         u = make_user(session, f"p{i}", level=level)
         for _ in range(packs):
             ledger.issue(session, u.id, 10, "tokens")
-            hands.buy_pack(session, u.id)
+            hands.buy_pack(session, u.id, settings)
         for _ in range(used if level > 0 else 0):  # level 0 has no free hands to use up
-            hands.consume(session, u.id, tavern.id, NOW)
+            hands.consume(session, u.id, tavern.id, NOW, settings)
         players.append(u.id)
     session.flush()
     return owner.id, tavern.id, players
 
 
-def _state(session, ids):
-    return {u: hands.hands_left(session, u, NOW) for u in ids}
+def _state(session, settings, ids):
+    return {u: hands.hands_left(session, u, NOW, settings) for u in ids}
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@hypothesis_settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(st.integers(0, 2), st.sampled_from([0, 5, 19, 20]), st.integers(0, 1)),
                 min_size=1, max_size=4))
-def test_deal_in_counts_like_consume_one_by_one(fresh_db, table):
+def test_deal_in_counts_like_consume_one_by_one(settings, fresh_db, table):
     """"free hands are used before paid ones", "Level 0 players get no free
     hands", "A tavern owner plays unlimited hands in his own tavern"."""
-    from tavern.store.db import session_factory
+    from tavern.store.db import get_engine, session_factory
 
     results = []
     for batch in (True, False):
-        fresh_db()
-        with session_factory()() as s:
-            owner, tavern, ids = _setup(s, table)
+        with session_factory(get_engine(fresh_db()))() as s:
+            owner, tavern, ids = _setup(s, settings, table)
             everyone = ids + [owner]
             try:
                 if batch:
-                    left = hands.deal_in(s, everyone, tavern, NOW)
+                    left = hands.deal_in(s, everyone, tavern, NOW, settings)
                 else:
                     for u in everyone:
-                        hands.consume(s, u, tavern, NOW)
-                    left = {u: (None if u == owner else hands.hands_left(s, u, NOW)) for u in everyone}
+                        hands.consume(s, u, tavern, NOW, settings)
+                    left = {u: (None if u == owner else hands.hands_left(s, u, NOW, settings)) for u in everyone}
                 # By seat, not by id: the two runs' ids may differ (PostgreSQL).
-                state = _state(s, ids)
+                state = _state(s, settings, ids)
                 outcome = ("dealt", [left[u] for u in everyone], [state[u] for u in ids])
             except hands.NoHandsLeft:
                 s.rollback()
@@ -71,12 +71,12 @@ def test_deal_in_counts_like_consume_one_by_one(fresh_db, table):
         assert results[0][2] == results[1][2]
 
 
-def test_a_refusal_names_each_player_and_counts_nothing(session):
-    _owner, tavern, (rich, broke, level0) = _setup(session, [(1, 3, 0), (1, 20, 0), (0, 0, 0)])
-    before = _state(session, [rich, broke, level0])
+def test_a_refusal_names_each_player_and_counts_nothing(settings, session):
+    _owner, tavern, (rich, broke, level0) = _setup(session, settings, [(1, 3, 0), (1, 20, 0), (0, 0, 0)])
+    before = _state(session, settings, [rich, broke, level0])
     with pytest.raises(hands.NoHandsLeftFor) as refused:
-        hands.deal_in(session, [rich, broke, level0], tavern, NOW)
+        hands.deal_in(session, [rich, broke, level0], tavern, NOW, settings)
     assert set(refused.value.players) == {broke, level0}
     assert "minuit" in refused.value.players[broke]
     assert "niveau 0" in refused.value.players[level0]
-    assert _state(session, [rich, broke, level0]) == before
+    assert _state(session, settings, [rich, broke, level0]) == before

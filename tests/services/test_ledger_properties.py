@@ -17,7 +17,7 @@ from tests.services.helpers import make_table, make_user
 
 from tavern.services import ledger
 from tavern.services.ledger import House, InsufficientFunds
-from tavern.store.db import run_transaction
+from tavern.store.db import get_engine, run_transaction
 from tavern.store.db import session_factory as make_factory
 
 pytestmark = pytest.mark.db
@@ -48,8 +48,7 @@ class World:
     """A fresh database with players, a tavern owner and one table."""
 
     def __init__(self, fresh_db) -> None:
-        fresh_db()
-        self.factory = make_factory()
+        self.factory = make_factory(get_engine(fresh_db()))
         with self.factory() as s, s.begin():
             owner = make_user(s, "patron")
             self.users = [make_user(s, f"p{i}").id for i in range(N_PLAYERS)]

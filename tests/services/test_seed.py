@@ -18,12 +18,12 @@ def _counts(session) -> dict[str, int]:
     return {t.name: session.scalar(select(func.count()).select_from(t)) for t in Base.metadata.sorted_tables}
 
 
-def test_seed_builds_the_demo_world_and_running_it_twice_changes_nothing(session_factory):
-    logins = run_transaction(session_factory, seed)
+def test_seed_builds_the_demo_world_and_running_it_twice_changes_nothing(settings, session_factory):
+    logins = run_transaction(session_factory, lambda s: seed(s, settings))
     with session_factory() as s:
         first = _counts(s)
         for login in logins:
-            assert users.authenticate(s, login.username, login.password) is not None
+            assert users.authenticate(s, login.username, login.password, settings) is not None
         assert users.find_by_username(s, "admin").role == "admin"
         tables = {t.table.name: t.table.game for t in taverns.list_open_tables(s)}
         # Issue 2: "open tables as soon as game engines exist" — one per game.
@@ -33,20 +33,20 @@ def test_seed_builds_the_demo_world_and_running_it_twice_changes_nothing(session
         assert ledger.balance(s, "user", alice.id, "ecus") > 0
         assert ledger.balance(s, "user", alice.id, "tokens") > 0
         assert ledger.audit(s).ok
-    run_transaction(session_factory, seed)
+    run_transaction(session_factory, lambda s: seed(s, settings))
     with session_factory() as s:
         assert _counts(s) == first
 
 
-def test_the_seeded_tables_can_deal(session_factory):
+def test_the_seeded_tables_can_deal(settings, session_factory):
     """The demo tables' configurations are accepted by their game engines,
     through the table runtime's own mapping (a deal starts, someone acts)."""
     from tavern.games.registry import load, spec
     from tavern.tables.bank import SqlBank
     from tavern.tables.engine_config import engine_config
 
-    run_transaction(session_factory, seed)
-    bank = SqlBank(session_factory)
+    run_transaction(session_factory, lambda s: seed(s, settings))
+    bank = SqlBank(session_factory, settings)
     with session_factory() as s:
         ids = [t.table.id for t in taverns.list_open_tables(s)]
     assert len(ids) == len(GAMES)

@@ -16,7 +16,6 @@ from tavern.games.registry import GAMES
 from tavern.services import ledger, seats, taverns
 from tavern.services.ledger import House, InsufficientFunds
 from tavern.services.taverns import TavernError
-from tavern.settings import get_settings
 
 pytestmark = pytest.mark.db
 
@@ -32,107 +31,107 @@ def owner_tavern(session):
     return owner, tavern
 
 
-def stock(session, owner, tavern, kind="deck52", n=1):
+def stock(session, settings, owner, tavern, kind="deck52", n=1):
     for _ in range(n):
-        inv = taverns.buy_item(session, owner.id, kind)
+        inv = taverns.buy_item(session, owner.id, kind, settings)
         taverns.store_item(session, owner.id, inv.id, tavern.id)
 
 
-def test_the_shop_sells_decks_for_ecus_through_the_ledger(session):
+def test_the_shop_sells_decks_for_ecus_through_the_ledger(settings, session):
     buyer = make_user(session, "alice")
     session.commit()
-    price = get_settings().price_deck52_ecus
+    price = settings.price_deck52_ecus
     with pytest.raises(InsufficientFunds):
-        taverns.buy_item(session, buyer.id, "deck52")
+        taverns.buy_item(session, buyer.id, "deck52", settings)
     session.rollback()
     ledger.issue(session, buyer.id, price)
-    inv = taverns.buy_item(session, buyer.id, "deck52")
+    inv = taverns.buy_item(session, buyer.id, "deck52", settings)
     assert inv.item.kind == "deck52" and inv.owner_id == buyer.id and inv.tavern_id is None
     assert ledger.balance(session, "user", buyer.id, "ecus") == 0
     assert ledger.balance(session, "house", House.SHOP, "ecus") == price
     assert ledger.audit(session).ok
 
 
-def test_opening_a_table_is_refused_without_a_deck_in_the_tavern(session, owner_tavern):
+def test_opening_a_table_is_refused_without_a_deck_in_the_tavern(settings, session, owner_tavern):
     """"To open a card table the owner must own a deck of cards item and store
     it in the tavern's inventory" — owning it is not enough."""
     owner, tavern = owner_tavern
     with pytest.raises(TavernError, match="you need a deck"):
-        taverns.open_table(session, tavern.id, owner.id, RAMPONNEAU)
-    inv = taverns.buy_item(session, owner.id, "deck52")  # owned, not stored
+        taverns.open_table(session, tavern.id, owner.id, RAMPONNEAU, settings)
+    inv = taverns.buy_item(session, owner.id, "deck52", settings)  # owned, not stored
     with pytest.raises(TavernError, match="you need a deck"):
-        taverns.open_table(session, tavern.id, owner.id, RAMPONNEAU)
+        taverns.open_table(session, tavern.id, owner.id, RAMPONNEAU, settings)
     taverns.store_item(session, owner.id, inv.id, tavern.id)
-    table = taverns.open_table(session, tavern.id, owner.id, RAMPONNEAU)
+    table = taverns.open_table(session, tavern.id, owner.id, RAMPONNEAU, settings)
     assert table.status == "open" and [d.id for d in table.decks] == [inv.id]
 
 
-def test_one_deck_item_per_open_table_and_closing_returns_it(session, owner_tavern):
+def test_one_deck_item_per_open_table_and_closing_returns_it(settings, session, owner_tavern):
     """"one deck item per open table": the deck of an open table cannot serve a
     second one; closing the (empty) table gives it back."""
     owner, tavern = owner_tavern
-    stock(session, owner, tavern)
-    first = taverns.open_table(session, tavern.id, owner.id, RAMPONNEAU)
+    stock(session, settings, owner, tavern)
+    first = taverns.open_table(session, tavern.id, owner.id, RAMPONNEAU, settings)
     with pytest.raises(TavernError, match="free: 0"):
-        taverns.open_table(session, tavern.id, owner.id, RAMPONNEAU)
+        taverns.open_table(session, tavern.id, owner.id, RAMPONNEAU, settings)
     assert taverns.free_decks(session, tavern.id, "deck52") == []
     taverns.close_table(session, first.id, owner.id)
     assert first.status == "closed"
     assert len(taverns.free_decks(session, tavern.id, "deck52")) == 1
-    second = taverns.open_table(session, tavern.id, owner.id, RAMPONNEAU)
+    second = taverns.open_table(session, tavern.id, owner.id, RAMPONNEAU, settings)
     assert second.status == "open"
 
 
-def test_a_deck_in_use_cannot_be_taken_out_of_the_tavern(session, owner_tavern):
+def test_a_deck_in_use_cannot_be_taken_out_of_the_tavern(settings, session, owner_tavern):
     owner, tavern = owner_tavern
-    stock(session, owner, tavern)
-    table = taverns.open_table(session, tavern.id, owner.id, RAMPONNEAU)
+    stock(session, settings, owner, tavern)
+    table = taverns.open_table(session, tavern.id, owner.id, RAMPONNEAU, settings)
     with pytest.raises(TavernError, match="in use"):
         taverns.store_item(session, owner.id, table.decks[0].id, None)
 
 
 @pytest.mark.parametrize("game, seats, needed", [("double_rami", 4, 2), ("gin", 2, 2), ("remigio", 8, 3), ("remigio", 10, 4)])
-def test_games_played_with_several_decks_need_several_items(session, owner_tavern, game, seats, needed):
+def test_games_played_with_several_decks_need_several_items(settings, session, owner_tavern, game, seats, needed):
     """"games played with two decks need two" (double rami: "two 52-card decks";
     gin: "two 52-card decks"; Remigio: "6–8 players use three such decks, 9–12 four")."""
     owner, tavern = owner_tavern
     config = {"game": game, "stakes": {"unit": 1}, "seats": seats}
-    stock(session, owner, tavern, n=needed - 1)
+    stock(session, settings, owner, tavern, n=needed - 1)
     with pytest.raises(TavernError, match=f"you need {needed} decks"):
-        taverns.open_table(session, tavern.id, owner.id, config)
-    stock(session, owner, tavern)
-    table = taverns.open_table(session, tavern.id, owner.id, config)
+        taverns.open_table(session, tavern.id, owner.id, config, settings)
+    stock(session, settings, owner, tavern)
+    table = taverns.open_table(session, tavern.id, owner.id, config, settings)
     assert len(table.decks) == needed
 
 
-def test_rams_needs_a_32_card_deck(session, owner_tavern):
+def test_rams_needs_a_32_card_deck(settings, session, owner_tavern):
     """Rams: "3–8 players, 32 cards (A K Q J T 9 8 7)"."""
     owner, tavern = owner_tavern
     config = {"game": "rams", "stakes": {"unit": 1}, "seats": 5}
-    stock(session, owner, tavern, "deck52")
+    stock(session, settings, owner, tavern, "deck52")
     with pytest.raises(TavernError, match="32"):
-        taverns.open_table(session, tavern.id, owner.id, config)
-    stock(session, owner, tavern, "deck32")
-    assert taverns.open_table(session, tavern.id, owner.id, config).decks[0].item.kind == "deck32"
+        taverns.open_table(session, tavern.id, owner.id, config, settings)
+    stock(session, settings, owner, tavern, "deck32")
+    assert taverns.open_table(session, tavern.id, owner.id, config, settings).decks[0].item.kind == "deck32"
 
 
-def test_only_the_owner_opens_and_closes_tables(session, owner_tavern):
+def test_only_the_owner_opens_and_closes_tables(settings, session, owner_tavern):
     owner, tavern = owner_tavern
     stranger = make_user(session, "alice")
-    stock(session, owner, tavern)
+    stock(session, settings, owner, tavern)
     with pytest.raises(TavernError, match="owner"):
-        taverns.open_table(session, tavern.id, stranger.id, RAMPONNEAU)
-    table = taverns.open_table(session, tavern.id, owner.id, RAMPONNEAU)
+        taverns.open_table(session, tavern.id, stranger.id, RAMPONNEAU, settings)
+    table = taverns.open_table(session, tavern.id, owner.id, RAMPONNEAU, settings)
     with pytest.raises(TavernError, match="owner"):
         taverns.close_table(session, table.id, stranger.id)
 
 
-def test_a_table_with_players_seated_cannot_be_closed(session, owner_tavern):
+def test_a_table_with_players_seated_cannot_be_closed(settings, session, owner_tavern):
     owner, tavern = owner_tavern
     alice = make_user(session, "alice")
     ledger.issue(session, alice.id, 1000)
-    stock(session, owner, tavern)
-    table = taverns.open_table(session, tavern.id, owner.id, RAMPONNEAU)
+    stock(session, settings, owner, tavern)
+    table = taverns.open_table(session, tavern.id, owner.id, RAMPONNEAU, settings)
     seats.sit(session, table.id, alice.id, 0, 100)
     with pytest.raises(TavernError, match="seated"):
         taverns.close_table(session, table.id, owner.id)
@@ -141,17 +140,17 @@ def test_a_table_with_players_seated_cannot_be_closed(session, owner_tavern):
     assert ledger.audit(session).ok
 
 
-def test_cave_bounds_default_to_10_and_100_big_blinds_and_may_only_narrow(session):
+def test_cave_bounds_default_to_10_and_100_big_blinds_and_may_only_narrow(settings, session):
     """"Cave (buy-in): … between 10× and 100× the big blind (owner may narrow
     it; draw poker minimum is 10× the small bet)." """
-    cfg = taverns.validate_table_settings(RAMPONNEAU)
+    cfg = taverns.validate_table_settings(RAMPONNEAU, settings)
     assert (cfg.buy_in_min, cfg.buy_in_max) == (20, 200)
-    narrowed = taverns.validate_table_settings({**RAMPONNEAU, "buy_in_min": 50, "buy_in_max": 150})
+    narrowed = taverns.validate_table_settings({**RAMPONNEAU, "buy_in_min": 50, "buy_in_max": 150}, settings)
     assert (narrowed.buy_in_min, narrowed.buy_in_max) == (50, 150)
     for bad in ({"buy_in_min": 19}, {"buy_in_max": 201}, {"buy_in_min": 150, "buy_in_max": 100}):
         with pytest.raises(TavernError, match="10× and 100×"):
-            taverns.validate_table_settings({**RAMPONNEAU, **bad})
-    draw = taverns.validate_table_settings({"game": "draw", "stakes": {"small_bet": 4}, "seats": 6})
+            taverns.validate_table_settings({**RAMPONNEAU, **bad}, settings)
+    draw = taverns.validate_table_settings({"game": "draw", "stakes": {"small_bet": 4}, "seats": 6}, settings)
     assert draw.buy_in_min == 40
 
 
@@ -170,9 +169,9 @@ def test_cave_bounds_default_to_10_and_100_big_blinds_and_may_only_narrow(sessio
          "Le Draw Poker se joue en fixed-limit, en pot-limit, en no-limit"),
     ],
 )
-def test_table_settings_are_validated(change, message, db_url):
+def test_table_settings_are_validated(settings, change, message, db_url):
     with pytest.raises(TavernError, match=message):
-        taverns.validate_table_settings({**RAMPONNEAU, **change})
+        taverns.validate_table_settings({**RAMPONNEAU, **change}, settings)
 
 
 def test_seat_limits_follow_each_game(db_url):
@@ -187,15 +186,15 @@ def test_seat_limits_follow_each_game(db_url):
     }
 
 
-def test_villages_list_taverns_and_open_tables_with_seats_taken(session, owner_tavern):
+def test_villages_list_taverns_and_open_tables_with_seats_taken(settings, session, owner_tavern):
     """"A village lists its taverns." """
     owner, tavern = owner_tavern
     players = [make_user(session, n) for n in ("alice", "bruno")]
     for p in players:
         ledger.issue(session, p.id, 1000)
-    stock(session, owner, tavern, n=2)
-    t1 = taverns.open_table(session, tavern.id, owner.id, RAMPONNEAU)
-    t2 = taverns.open_table(session, tavern.id, owner.id, {"game": "draw", "stakes": {"small_bet": 2}, "seats": 6})
+    stock(session, settings, owner, tavern, n=2)
+    t1 = taverns.open_table(session, tavern.id, owner.id, RAMPONNEAU, settings)
+    t2 = taverns.open_table(session, tavern.id, owner.id, {"game": "draw", "stakes": {"small_bet": 2}, "seats": 6}, settings)
     seats.sit(session, t1.id, players[0].id, 3, 100)
     seats.sit(session, t1.id, players[1].id, 5, 100)
     session.commit()

@@ -8,32 +8,32 @@ from tavern.services.users import UserError
 pytestmark = pytest.mark.db
 
 
-def test_passwords_are_argon2_hashed_and_verified(session):
-    user = users.create_user(session, "alice", "s3cret-pw")
+def test_passwords_are_argon2_hashed_and_verified(settings, session):
+    user = users.create_user(session, "alice", "s3cret-pw", settings=settings)
     assert user.password_hash.startswith("$argon2id$") and "s3cret-pw" not in user.password_hash
     assert users.verify_password(user.password_hash, "s3cret-pw")
     assert not users.verify_password(user.password_hash, "wrong")
     assert not users.verify_password("not a hash", "s3cret-pw")
-    assert users.authenticate(session, "ALICE", "s3cret-pw") is user
-    assert users.authenticate(session, "alice", "nope") is None
-    assert users.authenticate(session, "nobody", "s3cret-pw") is None
+    assert users.authenticate(session, "ALICE", "s3cret-pw", settings) is user
+    assert users.authenticate(session, "alice", "nope", settings) is None
+    assert users.authenticate(session, "nobody", "s3cret-pw", settings) is None
 
 
-def test_usernames_are_unique_regardless_of_case(session):
-    users.create_user(session, "Alice", "password1")
+def test_usernames_are_unique_regardless_of_case(settings, session):
+    users.create_user(session, "Alice", "password1", settings=settings)
     with pytest.raises(UserError, match="already taken"):
-        users.create_user(session, "alice", "password2")
+        users.create_user(session, "alice", "password2", settings=settings)
     assert users.find_by_username(session, "aLiCe").username == "Alice"
 
 
 @pytest.mark.parametrize("name, pw", [("ab", "password"), ("a b c", "password"), ("alice", "short")])
-def test_bad_names_and_passwords_are_refused(session, name, pw):
+def test_bad_names_and_passwords_are_refused(settings, session, name, pw):
     with pytest.raises(UserError):
-        users.create_user(session, name, pw)
+        users.create_user(session, name, pw, settings=settings)
 
 
-def test_levels_and_roles(session):
-    user = users.create_user(session, "alice", "password")
+def test_levels_and_roles(settings, session):
+    user = users.create_user(session, "alice", "password", settings=settings)
     assert (user.level, user.role) == (1, "player")
     users.set_level(session, user.id, 0)
     users.set_role(session, user.id, "admin")

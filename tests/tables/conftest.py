@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
+from tests.dbtools import harness_settings
 
 from tavern.services import ledger
+from tavern.settings import Settings
 from tavern.store.models import TableConfig, Tavern, User, Village
 from tavern.tables.actor import TableActor
 from tavern.tables.bank import SqlBank
@@ -78,9 +80,10 @@ def build_world(factory: sessionmaker[Session], *, game: str = "ramponneau", sta
 class Harness:
     """An actor and one inbox per player, on the in-process broadcaster."""
 
-    def __init__(self, world: World, **options: Any) -> None:
+    def __init__(self, world: World, settings: Settings | None = None, **options: Any) -> None:
         self.world = world
-        self.bank = SqlBank(world.factory)
+        # The site's settings: the harness's, or the test's own overrides.
+        self.bank = SqlBank(world.factory, settings or harness_settings())
         self.broadcaster = LocalBroadcaster()
         self.options = {"deal_pause": 0.0, **options}
         self.inbox: dict[str | None, list[dict[str, Any]]] = {}

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from tests.dbtools import harness_settings
 
 from tavern.services import users
 from tavern.store.db import session_factory
@@ -102,7 +103,7 @@ def seed_table(db_url: str, names: tuple[str, ...], *, game: str = "ramponneau",
 
     engine = make_engine(db_url)
     world = build_world(session_factory(engine), game=game, stakes=stakes, variant=variant, names=names,
-                        options=options, timer=timer, password_hash=users.hash_password(PASSWORD))
+                        options=options, timer=timer, password_hash=users.hash_password(PASSWORD, harness_settings()))
     engine.dispose()
     return world.table_id, world.users
 

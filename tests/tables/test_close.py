@@ -13,6 +13,7 @@ import random
 from typing import Any
 
 import pytest
+from tests.dbtools import harness_settings
 from tests.tables.conftest import World, build_world, play_deal, settle
 
 from tavern.cards import SeededSource
@@ -55,7 +56,7 @@ class Table:
 
     def __init__(self, w: World, **options: Any) -> None:
         self.w = w
-        self.bank = SqlBank(w.factory)
+        self.bank = SqlBank(w.factory, harness_settings())
         self.broadcaster = LocalBroadcaster()
         self.manager = TableManager(self.bank, self.broadcaster, deal_pause=0.0, **options)
         self.inbox: dict[str | None, list[dict[str, Any]]] = {}

@@ -18,14 +18,13 @@ from tests.tables.test_ws import open_client
 
 from tavern.services import hands as daily_hands
 from tavern.services import ledger
-from tavern.settings import get_settings
 from tavern.store.db import make_engine, session_factory
 from tavern.store.models import ArchivedHand
 
 pytestmark = [pytest.mark.db]
 
 
-def test_sigkill_mid_deal_voids_the_deal_and_loses_no_chip(db_url, tmp_path):
+def test_sigkill_mid_deal_voids_the_deal_and_loses_no_chip(settings, db_url, tmp_path):
     srv = LiveServer(db_url, tmp_path)
     table_id, ids = seed_table(db_url, ("ana", "bob", "cid"))
     srv.table_id = table_id
@@ -72,8 +71,8 @@ def test_sigkill_mid_deal_voids_the_deal_and_loses_no_chip(db_url, tmp_path):
                 assert ledger.chips(s, uid, table_id) == 150
                 assert ledger.balance(s, "user", uid, "ecus") == 850
                 # The voided deal gave back the daily hand it had counted (issue 12 §12).
-                left = daily_hands.hands_left(s, uid, dt.datetime.now(dt.UTC))
-                assert left.free == get_settings().free_hands_per_day
+                left = daily_hands.hands_left(s, uid, dt.datetime.now(dt.UTC), settings)
+                assert left.free == settings.free_hands_per_day
             audit = ledger.audit(s)
             assert audit.ok, audit
         engine.dispose()

@@ -33,10 +33,11 @@ def test_every_game_has_one_spec() -> None:
     assert [n for n, s in specs.items() if s.variants != ("",)] == ["draw"]
 
 
-def test_a_registered_game_plays_through_the_runtime(session_factory, highcard) -> None:
+def test_a_registered_game_plays_through_the_runtime(settings, session_factory, highcard) -> None:
     # The owner's form knows it: its seats, its stakes, its deck.
-    settings = taverns.validate_table_settings({"game": "highcard", "name": "Carte haute", "stakes": {"unit": 1}})
-    assert (settings.seats, settings.deck_kind, settings.buy_in_min) == (4, "deck52", 20)
+    terms = taverns.validate_table_settings({"game": "highcard", "name": "Carte haute", "stakes": {"unit": 1}},
+                                            settings)
+    assert (terms.seats, terms.deck_kind, terms.buy_in_min) == (4, "deck52", 20)
     world = build_world(session_factory, game="highcard", stakes={"unit": 1}, rake_percent=0)
 
     async def scenario():

@@ -11,39 +11,40 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from tavern.services import hands, ledger
+from tavern.settings import Settings
 from tavern.store.models import ArchivedHand, User
 from tavern.tables.bank import SqlBank
 
 pytestmark = pytest.mark.db
 
 
-def _left(factory: sessionmaker[Session], uid: int) -> hands.HandsLeft:
+def _left(factory: sessionmaker[Session], uid: int, settings: Settings) -> hands.HandsLeft:
     with factory() as s:
-        return hands.hands_left(s, uid, dt.datetime.now(dt.UTC))
+        return hands.hands_left(s, uid, dt.datetime.now(dt.UTC), settings)
 
 
-def test_a_voided_deal_gives_back_free_and_paid_hands(session_factory, world) -> None:
+def test_a_voided_deal_gives_back_free_and_paid_hands(settings, session_factory, world) -> None:
     ana, bob = world.users["ana"], world.users["bob"]
     with session_factory() as s, s.begin():
         s.get(User, bob).level = 0  # no free hands: he plays from a pack
         ledger.issue(s, bob, 10, "tokens")
-        hands.buy_pack(s, bob)
-    before = {u: _left(session_factory, u) for u in (ana, bob)}
-    bank = SqlBank(session_factory)
+        hands.buy_pack(s, bob, settings)
+    before = {u: _left(session_factory, u, settings) for u in (ana, bob)}
+    bank = SqlBank(session_factory, settings)
     archive_id, _ = bank.begin_deal(world.table_id, world.tavern_id, {"ana": ana, "bob": bob},
                                     {"deck": ["As"]})
     assert archive_id is not None
-    assert _left(session_factory, ana).free == before[ana].free - 1
-    assert _left(session_factory, bob).paid == before[bob].paid - 1
+    assert _left(session_factory, ana, settings).free == before[ana].free - 1
+    assert _left(session_factory, bob, settings).paid == before[bob].paid - 1
     # The process dies here; at the restart the deal is voided.
     assert bank.void_interrupted() == [archive_id]
-    assert {u: _left(session_factory, u) for u in (ana, bob)} == before
+    assert {u: _left(session_factory, u, settings) for u in (ana, bob)} == before
     with session_factory() as s:
         row = s.scalars(select(ArchivedHand)).one()
         assert row.voided and row.result["hands_given_back"] is True
     # Voiding again (another restart) gives nothing twice.
     assert bank.void_interrupted() == []
-    assert {u: _left(session_factory, u) for u in (ana, bob)} == before
+    assert {u: _left(session_factory, u, settings) for u in (ana, bob)} == before
 
 
 def test_act_with_an_unexpected_argument_is_refused_cleanly(session_factory, caplog) -> None:

@@ -247,18 +247,14 @@ def test_stale_action_is_refused(world):
     run(scenario())
 
 
-def test_draw_poker_protects_a_disconnected_player_as_all_in(session_factory, monkeypatch):
+def test_draw_poker_protects_a_disconnected_player_as_all_in(settings, session_factory):
     """RULES.md (draw poker): "A player who loses the connection is treated as
     all-in for the rest of the hand — a protection allowed a limited number of
     times a day (site setting, default 3); beyond that a time-out folds"."""
-    from tavern.settings import get_settings
-
-    monkeypatch.setenv("TAVERN_DISCONNECT_PROTECTIONS_PER_DAY", "1")
-    get_settings.cache_clear()
     w = build_world(session_factory, game="draw", stakes={"small_bet": 2}, variant="no-limit")
 
     async def scenario():
-        h = Harness(w, grace=0.0)
+        h = Harness(w, settings.model_copy(update={"disconnect_protections_per_day": 1}), grace=0.0)
         actor = await h.start(seated=("ana", "bob", "cid"))
         await h.settle()
         protected_deals = 0
@@ -292,7 +288,6 @@ def test_draw_poker_protects_a_disconnected_player_as_all_in(session_factory, mo
 
     # Protected once (the daily allowance), not the second time.
     assert run(scenario()) == 1
-    get_settings.cache_clear()
 
 
 def any_legal(rng):

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from tests.dbtools import session_scope
 
 from tavern.services import taverns
-from tavern.store.db import session_scope
 from tavern.web.app import create_app
 
 sys.path.insert(0, str(Path(__file__).parent))

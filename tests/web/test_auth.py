@@ -134,6 +134,6 @@ def test_throttle_forgets_expired_keys_when_sprayed(client: TestClient, app) -> 
         throttles.hit((f"login-user:n{i}",), 5, 300)
     now[0] += 301
     throttles.hit(("login-user:last",), 5, 300)
-    with read_session() as s:
+    with read_session(app.state.engine) as s:
         assert s.scalar(select(func.count()).select_from(Throttle)) == 1
     assert throttles.hit(("login-user:n1",), 5, 300) == 0

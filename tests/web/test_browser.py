@@ -17,10 +17,10 @@ from pathlib import Path
 
 import httpx
 import pytest
+from tests.dbtools import session_scope
 from webtools import PASSWORD, World
 
 from tavern.services import taverns
-from tavern.store.db import session_scope
 
 pytestmark = [pytest.mark.db, pytest.mark.browser]
 
@@ -66,16 +66,16 @@ def server(db_url: str, tmp_path: Path) -> Iterator[str]:
         log.close()
 
 
-def test_pages_work_under_the_csp_in_chromium(server: str, world: World) -> None:
+def test_pages_work_under_the_csp_in_chromium(settings, server: str, world: World) -> None:
     if not CHROMIUM.exists():
         pytest.skip("Debian's chromium is not installed (scripts/system-deps.sh installs it)")
     from playwright.sync_api import sync_playwright
 
     with session_scope() as s:
-        deck = taverns.buy_item(s, world.owner_id, "deck52")
+        deck = taverns.buy_item(s, world.owner_id, "deck52", settings)
         taverns.store_item(s, world.owner_id, deck.id, world.tavern_id)
         table = taverns.open_table(s, world.tavern_id, world.owner_id, {
-            "game": "ramponneau", "stakes": {"small_blind": 1, "big_blind": 2}, "seats": 6})
+            "game": "ramponneau", "stakes": {"small_blind": 1, "big_blind": 2}, "seats": 6}, settings)
         table_id = table.id
 
     problems: list[str] = []

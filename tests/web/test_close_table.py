@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from tests.dbtools import session_scope
 from webtools import World, api_csrf, login, make_user, page, post_form
 
 from tavern.services import ledger, seats
-from tavern.store.db import session_scope
 from tavern.store.models import Inventory, Seat, TableConfig
 
 pytestmark = pytest.mark.db

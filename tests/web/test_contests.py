@@ -9,10 +9,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.dbtools import session_scope
 from webtools import World, api_csrf, login, make_user, page, post_form
 
 from tavern.services import ledger
-from tavern.store.db import session_scope
 
 pytestmark = pytest.mark.db
 

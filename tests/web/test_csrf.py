@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
+from tests.dbtools import session_scope
 from webtools import PASSWORD, World, api_csrf, csrf_of, login, make_user, page
 
-from tavern.store.db import session_scope
 from tavern.store.models import Inventory, LedgerEntry, PremiumPack, User
 
 pytestmark = pytest.mark.db

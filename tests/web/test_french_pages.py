@@ -10,11 +10,11 @@ from html.parser import HTMLParser
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.dbtools import session_scope
 from tests.tables.liveserver import PASSWORD, seed_table
 from webtools import World, login
 
 from tavern.services import archive
-from tavern.store.db import session_scope
 
 pytestmark = pytest.mark.db
 

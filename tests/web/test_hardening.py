@@ -14,11 +14,11 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import event
 from starlette.websockets import WebSocketDisconnect
+from tests.dbtools import session_scope
 from webtools import api_csrf, csrf_of, login, make_user, post_form
 
 from tavern.services import users as users_service
-from tavern.settings import get_settings
-from tavern.store.db import session_scope
+from tavern.settings import Settings
 from tavern.web.app import create_app
 
 pytestmark = pytest.mark.db
@@ -84,10 +84,9 @@ def test_one_request_never_holds_two_connections(client: TestClient, app: FastAP
 
 
 @pytest.fixture
-def tight_app(db_url: str) -> Iterator[FastAPI]:
-    settings = get_settings().model_copy(update={"web_threads": 2, "table_threads": 1,
-                                                 "db_pool_timeout": 0.2})
-    application = create_app(settings)
+def tight_app(settings: Settings) -> Iterator[FastAPI]:
+    application = create_app(settings.model_copy(update={"web_threads": 2, "table_threads": 1,
+                                                         "db_pool_timeout": 0.2}))
     yield application
     application.state.engine.dispose()
 
@@ -138,7 +137,7 @@ def test_an_unknown_name_costs_a_hash_like_a_known_one(client: TestClient,
         assert verified[0].startswith("$argon2id$")
     # The dummy hash has the site's parameters, so it costs the same work.
     params = verified[0].split("$")[3]
-    s = get_settings()
+    s = client.app.state.settings
     assert params == f"m={s.argon2_memory_kib},t={s.argon2_time_cost},p={s.argon2_parallelism}"
 
 
@@ -184,7 +183,7 @@ def test_control_characters_are_refused_in_forms_and_urls(client: TestClient) ->
 def test_websocket_table_ids_are_range_checked(client: TestClient, world) -> None:
     """Issue 12 §7: /ws/tables/9223372036854775808 answered 500 (OverflowError)."""
     login(client, "owner")
-    origin = get_settings().allowed_origins[0]
+    origin = client.app.state.settings.allowed_origins[0]
     for table_id in ("9223372036854775808", str(2**31), "0", "-1"):
         with pytest.raises(WebSocketDisconnect) as closed:
             with client.websocket_connect(f"/ws/tables/{table_id}", headers={"Origin": origin}):

@@ -5,16 +5,14 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from tavern.settings import get_settings
+from tavern.settings import Settings
 from tavern.web.app import create_app
 
 pytestmark = [pytest.mark.db, pytest.mark.redis]
 
 
-def test_healthz_reports_redis_up(db_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("TAVERN_REDIS_URL", redis_url)
-    get_settings.cache_clear()
-    app = create_app()
+def test_healthz_reports_redis_up(settings: Settings, redis_url: str) -> None:
+    app = create_app(settings.model_copy(update={"redis_url": redis_url}))
     with TestClient(app) as client:
         r = client.get("/healthz")
     assert r.status_code == 200

@@ -11,11 +11,11 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
+from tests.dbtools import session_scope
 from tests.tables.conftest import Harness, build_world
 from webtools import login
 
 from tavern.games import registry
-from tavern.store.db import session_scope
 from tavern.store.models import ArchivedHand, User
 
 pytestmark = pytest.mark.db
@@ -45,10 +45,10 @@ def _play_one_deal(session_factory, password_hash: str) -> int:
                                                        ArchivedHand.voided.is_(False))).one()
 
 
-def test_a_player_replays_his_deal_seeing_only_what_he_saw(client: TestClient, session_factory) -> None:
+def test_a_player_replays_his_deal_seeing_only_what_he_saw(settings, client: TestClient, session_factory) -> None:
     from tavern.services import users
 
-    deal = _play_one_deal(session_factory, users.hash_password("correct horse battery"))
+    deal = _play_one_deal(session_factory, users.hash_password("correct horse battery", settings))
     with session_scope() as s:
         record = s.get(ArchivedHand, deal).record
         assert s.scalars(select(User.id).where(User.username == "ana")).one()
@@ -83,7 +83,7 @@ def test_a_player_replays_his_deal_seeing_only_what_he_saw(client: TestClient, s
     assert client.get("/api/me/deals").json() == []
 
 
-def test_a_voided_deal_still_reveals_its_seed_to_its_players(client: TestClient, session_factory) -> None:
+def test_a_voided_deal_still_reveals_its_seed_to_its_players(settings, client: TestClient, session_factory) -> None:
     """Issue 16: "A deal voided by a crash still reveals its seed" — to the
     deal's players, never while the deal is being played."""
     from tavern import fair
@@ -91,7 +91,7 @@ def test_a_voided_deal_still_reveals_its_seed_to_its_players(client: TestClient,
     from tavern.tables.bank import SqlBank
 
     world = build_world(session_factory, stakes={"small_blind": 1, "big_blind": 2},
-                        password_hash=users.hash_password("correct horse battery"))
+                        password_hash=users.hash_password("correct horse battery", settings))
 
     async def scenario():
         h = Harness(world, deal_pause=60.0)
@@ -107,7 +107,7 @@ def test_a_voided_deal_still_reveals_its_seed_to_its_players(client: TestClient,
         deal = s.scalars(select(ArchivedHand.id).where(ArchivedHand.table_id == world.table_id)).one()
     login(client, "ana")
     assert client.get(f"/api/me/deals/{deal}/fair").status_code == 404  # still "in progress": secret
-    SqlBank(session_factory).void_interrupted(world.table_id)  # the restart voids it
+    SqlBank(session_factory, settings).void_interrupted(world.table_id)  # the restart voids it
     revealed = client.get(f"/api/me/deals/{deal}/fair")
     assert revealed.status_code == 200
     assert fair.verify(revealed.json())  # what `tavern verify` reads

@@ -6,21 +6,21 @@ import re
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.dbtools import harness_settings, session_scope
 from webtools import PASSWORD, World, login, make_user, page
 
 from tavern.services import taverns
-from tavern.store.db import session_scope
 
 pytestmark = pytest.mark.db
 
 
 def open_demo_table(world: World) -> int:
     with session_scope() as s:
-        deck = taverns.buy_item(s, world.owner_id, "deck52")
+        deck = taverns.buy_item(s, world.owner_id, "deck52", harness_settings())
         taverns.store_item(s, world.owner_id, deck.id, world.tavern_id)
         table = taverns.open_table(s, world.tavern_id, world.owner_id, {
             "game": "ramponneau", "name": "La grande", "stakes": {"small_blind": 1, "big_blind": 2},
-            "seats": 6})
+            "seats": 6}, harness_settings())
         return table.id
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
+from tests.dbtools import session_scope
 from webtools import api_csrf, login, make_user, page, post_form
 
 from tavern.services import ledger
-from tavern.store.db import session_scope
 from tavern.store.models import LedgerEntry, PremiumPack
 
 pytestmark = pytest.mark.db

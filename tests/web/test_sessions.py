@@ -10,11 +10,11 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from tests.dbtools import session_scope
 from webtools import PASSWORD, api_csrf, csrf_of, login, make_user, page, post_form, register
 
 from tavern.services import users as users_service
-from tavern.settings import get_settings
-from tavern.store.db import session_scope
+from tavern.settings import Settings
 
 pytestmark = pytest.mark.db
 
@@ -102,7 +102,7 @@ def test_an_admins_ban_ends_the_sessions_and_the_logins(client: TestClient, new_
     # The table channel refuses the old cookie too.
     ws = new_client()
     ws.cookies.update(saved)
-    origin = get_settings().allowed_origins[0]
+    origin = client.app.state.settings.allowed_origins[0]
     with pytest.raises(WebSocketDisconnect) as closed:
         with ws.websocket_connect("/ws/tables/1", headers={"Origin": origin}):
             pass
@@ -183,9 +183,9 @@ def test_passwords_are_hashed_outside_the_write_transaction(client: TestClient, 
     held: list[int] = []
     real = users_service.hash_password
 
-    def watching(password: str) -> str:
+    def watching(password: str, settings: Settings) -> str:
         held.append(watch.held_by_this_thread())
-        return real(password)
+        return real(password, settings)
 
     monkeypatch.setattr(users_service, "hash_password", watching)
     register(client, "gilles")

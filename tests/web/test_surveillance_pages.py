@@ -10,6 +10,7 @@ import random
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
+from tests.dbtools import session_scope
 from tests.services.test_surveillance import dumper, honest, receiver, simulate
 from tests.tables.liveserver import PASSWORD, seed_table
 from webtools import World, login, page
@@ -18,8 +19,6 @@ from tavern import fair
 from tavern.cards import CSPRNG
 from tavern.games import registry
 from tavern.services import archive
-from tavern.settings import get_settings
-from tavern.store.db import session_scope
 from tavern.store.models import TableVisit
 
 pytestmark = pytest.mark.db
@@ -66,7 +65,7 @@ def test_the_dumping_pair_is_on_top_with_its_deals(client: TestClient, world: Wo
     assert 'data-pair="ana+bruno"' in row and 'data-flag="dumping"' in row
     assert "ana a cédé" in row and "/admin/donnes/" in row
     api = client.get("/api/admin/surveillance").json()
-    assert set(api[0]["players"]) == {"ana", "bruno"} and api[0]["score"] >= get_settings().surveillance_score
+    assert set(api[0]["players"]) == {"ana", "bruno"} and api[0]["score"] >= client.app.state.settings.surveillance_score
     assert api[0]["chips"]["ana>bruno"] > 3 * api[0]["chips"]["bruno>ana"]
     assert all(d in ids for d in api[0]["deals"])
 
@@ -96,7 +95,7 @@ def test_a_fair_deal_shows_its_check(client: TestClient, world: World, table) ->
 
 def test_two_accounts_from_one_browser_are_noted(client: TestClient, world: World, table) -> None:
     table_id, _ = table
-    origin = {"Origin": get_settings().allowed_origins[0]}
+    origin = {"Origin": client.app.state.settings.allowed_origins[0]}
     for name in ("ana", "bruno"):
         login(client, name, PASSWORD)
         client.get(f"/tables/{table_id}")  # the page gives this browser its name (once)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
+from tests.dbtools import session_scope
 from webtools import World, api_csrf, login, make_user, page, post_form
 
 from tavern.services import ledger
-from tavern.store.db import session_scope
 from tavern.store.models import Inventory, LedgerEntry, TableConfig
 
 pytestmark = pytest.mark.db

@@ -7,10 +7,10 @@ import json
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from tests.dbtools import session_scope
 from webtools import PASSWORD, World, api_csrf, login
 
 from tavern.services import ledger
-from tavern.store.db import session_scope
 
 pytestmark = pytest.mark.db
 

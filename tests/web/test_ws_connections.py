@@ -15,7 +15,6 @@ from starlette.websockets import WebSocketDisconnect
 from tests.tables.liveserver import PASSWORD, seed_table
 from webtools import login
 
-from tavern.settings import get_settings
 from tavern.web.wslimits import TOO_MANY_CONNECTIONS
 
 pytestmark = pytest.mark.db
@@ -28,7 +27,7 @@ def table(db_url: str) -> tuple[int, dict[str, int]]:
 
 def _connect(client: TestClient, table_id: int) -> Any:
     return client.websocket_connect(f"/ws/tables/{table_id}",
-                                    headers={"Origin": get_settings().allowed_origins[0]})
+                                    headers={"Origin": client.app.state.settings.allowed_origins[0]})
 
 
 def _state(ws: Any) -> dict[str, Any]:
@@ -135,21 +134,21 @@ def test_a_socket_opened_before_sitting_keeps_the_player_connected(app: FastAPI,
 
 
 @pytest.mark.parametrize("how", ["logout", "everywhere", "password", "ban"])
-def test_an_ended_session_closes_its_open_table_sockets(app: FastAPI, client: TestClient, new_client,
+def test_an_ended_session_closes_its_open_table_sockets(settings, app: FastAPI, client: TestClient, new_client,
                                                         table, how: str) -> None:
     """Issue 12 §2: logout, log out everywhere, a password change and a ban
     end the sessions "at once" — the table sockets opened with them too
     (close code 4401), not only the cookie."""
+    from tests.dbtools import session_scope
     from webtools import api_csrf
 
     from tavern.services import users as users_service
-    from tavern.store.db import session_scope
     from tavern.web.wslimits import SESSION_ENDED
 
     table_id, ids = table
     if how == "ban":
         with session_scope() as s:
-            users_service.create_user(s, "chef", PASSWORD, role="admin")
+            users_service.create_user(s, "chef", PASSWORD, role="admin", settings=settings)
     login(client, "ana", PASSWORD)
     with _connect(client, table_id) as ws:
         _state(ws)

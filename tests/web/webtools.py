@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
+from tests.dbtools import harness_settings
 
 from tavern.services import ledger, users
 
@@ -61,7 +62,7 @@ class World:
 
 def make_user(s: Session, name: str, *, role: str = "player", level: int = 1,
               ecus: int = 0, tokens: int = 0) -> int:
-    user = users.create_user(s, name, PASSWORD, role=role, level=level)
+    user = users.create_user(s, name, PASSWORD, role=role, level=level, settings=harness_settings())
     if ecus:
         ledger.issue(s, user.id, ecus, "ecus")
     if tokens:

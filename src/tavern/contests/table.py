@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.orm import Session
 
 from tavern.services import archive
+from tavern.settings import Settings
 from tavern.store.models import ArchivedHand, TableConfig
 from tavern.tables.actor import CommandError, TableActor
 from tavern.tables.bank import SqlBank, TableInfo, _now
@@ -37,8 +38,8 @@ class ContestBank(SqlBank):
     cash tables' bank, whose SQLite writer queue it joins (one queue per
     process)."""
 
-    def __init__(self, factory: Any = None, share_with: SqlBank | None = None) -> None:
-        super().__init__(factory)
+    def __init__(self, factory: Any, settings: Settings, share_with: SqlBank | None = None) -> None:
+        super().__init__(factory, settings)
         if share_with is not None:
             self._writer = share_with._writer
 

@@ -8,7 +8,9 @@
     dealt in and is told why. Counts and prices are site settings.
 
 ``now`` is always handed in (an aware datetime; a naive one is taken as UTC)
-so the midnight reset can be tested on any day, DST changes included.
+so the midnight reset can be tested on any day, DST changes included; so are
+the site's ``settings`` (counts, prices, the time zone): the app's, or a
+test's own.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from tavern.services import ledger
-from tavern.settings import Settings, get_settings
+from tavern.settings import Settings
 from tavern.store.models import DailyHandUsage, PremiumPack, Tavern, User
 
 
@@ -41,9 +43,8 @@ class HandsLeft:
         return self.free + self.paid
 
 
-def local_day(now: dt.datetime, settings: Settings | None = None) -> dt.date:
+def local_day(now: dt.datetime, settings: Settings) -> dt.date:
     """The calendar day in the site's timezone (Paris) at instant ``now``."""
-    settings = settings or get_settings()
     if now.tzinfo is None:
         now = now.replace(tzinfo=dt.UTC)
     return now.astimezone(ZoneInfo(settings.timezone)).date()
@@ -94,9 +95,8 @@ def _packs(session: Session, user_id: int, *, lock: bool = False) -> list[Premiu
     return list(session.scalars(stmt))
 
 
-def hands_left(session: Session, user_id: int, now: dt.datetime) -> HandsLeft:
+def hands_left(session: Session, user_id: int, now: dt.datetime, settings: Settings) -> HandsLeft:
     """Free hands left today and paid hands left (an owner's own tavern aside)."""
-    settings = get_settings()
     user = session.get(User, user_id)
     if user is None:
         return HandsLeft(0, 0)
@@ -108,7 +108,7 @@ def hands_left(session: Session, user_id: int, now: dt.datetime) -> HandsLeft:
 
 
 def can_deal(
-    session: Session, user_id: int, tavern_id: int | None, now: dt.datetime
+    session: Session, user_id: int, tavern_id: int | None, now: dt.datetime, settings: Settings
 ) -> tuple[bool, str]:
     """May the player be dealt in now? ``(False, why)`` when not. For an
     owner in his own tavern ``why`` starts with "unlimited" (the table
@@ -118,12 +118,12 @@ def can_deal(
     user = session.get(User, user_id)
     if user is None:
         return False, "unknown player"
-    left = hands_left(session, user_id, now)
+    left = hands_left(session, user_id, now, settings)
     if left.free:
         return True, f"{left.free} donnes gratuites restantes aujourd'hui"
     if left.paid:
         return True, f"{left.paid} donnes premium restantes"
-    return False, _why_none(_free_allowance(user, get_settings()))
+    return False, _why_none(_free_allowance(user, settings))
 
 
 def _why_none(allowance: int) -> str:
@@ -146,7 +146,7 @@ class NoHandsLeftFor(NoHandsLeft):
 
 
 def deal_in(
-    session: Session, user_ids: list[int], tavern_id: int | None, now: dt.datetime,
+    session: Session, user_ids: list[int], tavern_id: int | None, now: dt.datetime, settings: Settings,
     spent: dict[int, list[Any]] | None = None,
 ) -> dict[int, HandsLeft | None]:
     """Count one hand for every player dealt into a deal, all at once: the
@@ -156,7 +156,6 @@ def deal_in(
     at every deal of every table. Returns each player's hands left afterwards
     (``None`` for the owner: unlimited). Raises :class:`NoHandsLeftFor` and
     changes nothing when any player has none."""
-    settings = get_settings()
     owner = session.scalar(select(Tavern.owner_id).where(Tavern.id == tavern_id)) if tavern_id else None
     counted = [u for u in user_ids if u != owner]
     day = local_day(now, settings)
@@ -226,13 +225,13 @@ def give_back(session: Session, spent: dict[Any, list[Any]]) -> None:
                 pack.hands_left += 1
 
 
-def consume(session: Session, user_id: int, tavern_id: int | None, now: dt.datetime) -> str:
+def consume(session: Session, user_id: int, tavern_id: int | None, now: dt.datetime,
+            settings: Settings) -> str:
     """Count one hand for a player being dealt in. Returns where it came
     from: ``"owner"`` (not counted), ``"free"`` or ``"pack"``. Raises
     :class:`NoHandsLeft` (the reason) and changes nothing when he has none."""
     if _is_owner(session, user_id, tavern_id):
         return "owner"
-    settings = get_settings()
     user = session.get(User, user_id)
     if user is None:
         raise NoHandsLeft("unknown player")
@@ -249,14 +248,13 @@ def consume(session: Session, user_id: int, tavern_id: int | None, now: dt.datet
         packs[0].hands_left -= 1  # oldest pack first
         session.flush()
         return "pack"
-    _ok, why = can_deal(session, user_id, tavern_id, now)
+    _ok, why = can_deal(session, user_id, tavern_id, now, settings)
     raise NoHandsLeft(why)
 
 
-def buy_pack(session: Session, user_id: int) -> PremiumPack:
+def buy_pack(session: Session, user_id: int, settings: Settings) -> PremiumPack:
     """Buy a pack of extra hands with tokens (a ledger transfer to the
     house). Raises :class:`tavern.services.ledger.InsufficientFunds`."""
-    settings = get_settings()
     ledger.transfer(
         session,
         ledger.account(session, "user", user_id, "tokens"),
@@ -272,12 +270,11 @@ def buy_pack(session: Session, user_id: int) -> PremiumPack:
     return pack
 
 
-def use_disconnect_protection(session: Session, user_id: int, now: dt.datetime) -> bool:
+def use_disconnect_protection(session: Session, user_id: int, now: dt.datetime, settings: Settings) -> bool:
     """A lost connection makes the player all-in for the rest of the hand, a
     limited number of times a day (RULES.md, ramponneau: "site setting,
     default 3; beyond that a time-out folds"). True if one was left (and is
     now used)."""
-    settings = get_settings()
     usage = _usage(session, user_id, local_day(now, settings), create=True)
     assert usage is not None
     if usage.disconnect_protections >= settings.disconnect_protections_per_day:

@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from tavern.services import ledger, taverns, users
+from tavern.settings import Settings
 from tavern.store.models import Inventory, Item, TableConfig, Tavern, User, Village
 
 VILLAGE = "Montmartre"
@@ -55,20 +56,21 @@ class Login:
     note: str
 
 
-def _user(session: Session, name: str, password: str, role: str = "player") -> tuple[User, bool]:
+def _user(session: Session, name: str, password: str, settings: Settings,
+          role: str = "player") -> tuple[User, bool]:
     found = users.find_by_username(session, name)
     if found is not None:
         return found, False
-    return users.create_user(session, name, password, role=role, level=1), True
+    return users.create_user(session, name, password, role=role, level=1, settings=settings), True
 
 
-def seed(session: Session) -> list[Login]:
+def seed(session: Session, settings: Settings) -> list[Login]:
     """Create the demo world if missing; return the demo logins."""
     logins: list[Login] = []
-    _admin, _ = _user(session, *ADMIN, role="admin")
+    _admin, _ = _user(session, *ADMIN, settings, role="admin")
     logins.append(Login(*ADMIN, "admin", "site administrator"))
 
-    owner, new_owner = _user(session, *OWNER)
+    owner, new_owner = _user(session, *OWNER, settings)
     if new_owner:
         ledger.issue(session, owner.id, OWNER_ECUS, "ecus", "demo seed")
     logins.append(Login(*OWNER, "player", f"owner of {TAVERN!r}"))
@@ -90,8 +92,8 @@ def seed(session: Session) -> list[Login]:
         for _ in range(wanted - have):
             # The demo owner gets the price from the house, then buys at the
             # shop like anybody: the ledger shows both movements.
-            ledger.issue(session, owner.id, taverns.shop_prices()[kind], "ecus", "demo seed: deck")
-            inv = taverns.buy_item(session, owner.id, kind)
+            ledger.issue(session, owner.id, taverns.shop_prices(settings)[kind], "ecus", "demo seed: deck")
+            inv = taverns.buy_item(session, owner.id, kind, settings)
             taverns.store_item(session, owner.id, inv.id, tavern.id)
 
     for spec in TABLES:
@@ -102,10 +104,10 @@ def seed(session: Session) -> list[Login]:
             )
         )
         if exists is None:
-            taverns.open_table(session, tavern.id, owner.id, dict(spec))
+            taverns.open_table(session, tavern.id, owner.id, dict(spec), settings)
 
     for name, password in PLAYERS:
-        player, new = _user(session, name, password)
+        player, new = _user(session, name, password, settings)
         if new:
             ledger.issue(session, player.id, PLAYER_ECUS, "ecus", "demo seed")
             ledger.issue(session, player.id, PLAYER_TOKENS, "tokens", "demo seed")

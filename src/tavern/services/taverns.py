@@ -25,14 +25,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, model_validator
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 from tavern.games import registry
 from tavern.games.registry import GAMES
 from tavern.services import ledger
-from tavern.settings import get_settings
+from tavern.settings import Settings
 from tavern.store.models import Inventory, Item, Seat, TableConfig, Tavern, User, Village, utcnow
 
 
@@ -67,8 +67,10 @@ class TableSettings(BaseModel):
     action_timer_seconds: int = Field(default=30, ge=5, le=600)
 
     @model_validator(mode="after")
-    def _check(self) -> TableSettings:
-        settings = get_settings()
+    def _check(self, info: ValidationInfo) -> TableSettings:
+        # The site's limits (rake, buy-in range) come with the validation:
+        # validate_table_settings(data, settings).
+        settings: Settings = (info.context or {})["settings"]
         if self.game not in GAMES:
             raise ValueError(f"unknown game {self.game!r}; known: {', '.join(sorted(GAMES))}")
         game = registry.spec(self.game)
@@ -151,10 +153,11 @@ def _french_problem(error: Any) -> str:
     return f"{field} : {said}"
 
 
-def validate_table_settings(data: dict[str, Any]) -> TableSettings:
-    """Parse the owner's form; :class:`TavernError` lists what is wrong, in French."""
+def validate_table_settings(data: dict[str, Any], settings: Settings) -> TableSettings:
+    """Parse the owner's form within the site's ``settings`` (rake, buy-in
+    range); :class:`TavernError` lists what is wrong, in French."""
     try:
-        return TableSettings.model_validate(data)
+        return TableSettings.model_validate(data, context={"settings": settings})
     except ValidationError as exc:
         raise TavernError("; ".join(_french_problem(e) for e in exc.errors())) from None
 
@@ -220,12 +223,11 @@ def item(session: Session, kind: str) -> Item:
     return found
 
 
-def shop_prices() -> dict[str, int]:
-    settings = get_settings()
+def shop_prices(settings: Settings) -> dict[str, int]:
     return {kind: settings.deck_price(kind) for kind in ITEM_NAMES}
 
 
-def buy_item(session: Session, user_id: int, kind: str) -> Inventory:
+def buy_item(session: Session, user_id: int, kind: str, settings: Settings) -> Inventory:
     """Buy a deck item for écus (a ledger transfer to the house's shop).
     Raises :class:`tavern.services.ledger.InsufficientFunds`."""
     it = item(session, kind)
@@ -233,7 +235,7 @@ def buy_item(session: Session, user_id: int, kind: str) -> Inventory:
         session,
         ledger.account(session, "user", user_id, "ecus"),
         ledger.house(session, ledger.House.SHOP, "ecus"),
-        get_settings().deck_price(kind),
+        settings.deck_price(kind),
         "ecus",
         "shop",
         kind,
@@ -288,10 +290,11 @@ def free_decks(session: Session, tavern_id: int, kind: str) -> list[Inventory]:
 # --- tables ---------------------------------------------------------------
 
 
-def open_table(session: Session, tavern_id: int, owner_id: int, config: TableSettings | dict[str, Any]) -> TableConfig:
+def open_table(session: Session, tavern_id: int, owner_id: int, config: TableSettings | dict[str, Any],
+               settings: Settings) -> TableConfig:
     """Open a table configured by the tavern's owner. Refused without enough
     free deck items of the right kind stored in the tavern."""
-    cfg = config if isinstance(config, TableSettings) else validate_table_settings(config)
+    cfg = config if isinstance(config, TableSettings) else validate_table_settings(config, settings)
     tavern = session.get(Tavern, tavern_id)
     if tavern is None:
         raise TavernError("no such tavern")

@@ -2,11 +2,15 @@
 
 How to use it from the layers above:
 
-* a unit of work that writes: ``run_transaction(session_factory(), fn)`` —
+Every helper takes the engine (``make_engine(settings.database_url)``, made
+by the app factory or the CLI from the settings they read; this package
+never reads the environment).
+
+* a unit of work that writes: ``run_transaction(session_factory(engine), fn)`` —
   ``fn(session)`` is retried on PostgreSQL serialization failures/deadlocks,
   so it must only touch the database through its session; or
-  ``with session_scope() as s: ...`` (commit at the end, no retry);
-* a page that only reads: ``with read_session() as s: ...`` (on SQLite it does
+  ``with session_scope(engine) as s: ...`` (commit at the end, no retry);
+* a page that only reads: ``with read_session(engine) as s: ...`` (on SQLite it does
   not take the write lock);
 * the services (:mod:`tavern.services`) never commit: they run inside these.
 """

@@ -81,11 +81,9 @@ def make_engine(url: str, **kwargs: object) -> Engine:
 _ENGINES: dict[str, Engine] = {}
 
 
-def get_engine() -> Engine:
-    """The process-wide engine for the configured ``TAVERN_DATABASE_URL``."""
-    from tavern.settings import get_settings
-
-    url = get_settings().database_url
+def get_engine(url: str) -> Engine:
+    """One engine per database URL for the whole process (the caller gives the
+    URL: the settings are read by the app factory and the CLI, not here)."""
     if url not in _ENGINES:
         _ENGINES[url] = make_engine(url)
     return _ENGINES[url]
@@ -97,28 +95,27 @@ def reset_engines() -> None:
         _ENGINES.popitem()[1].dispose()
 
 
-def session_factory(engine: Engine | None = None) -> sessionmaker[Session]:
+def session_factory(engine: Engine) -> sessionmaker[Session]:
     """Sessions whose transactions may write (``BEGIN IMMEDIATE`` on SQLite)."""
-    return sessionmaker(bind=engine or get_engine(), expire_on_commit=False)
+    return sessionmaker(bind=engine, expire_on_commit=False)
 
 
-def read_session_factory(engine: Engine | None = None) -> sessionmaker[Session]:
+def read_session_factory(engine: Engine) -> sessionmaker[Session]:
     """Sessions for pages that only read (deferred BEGIN on SQLite)."""
-    engine = engine or get_engine()
     return sessionmaker(
         bind=engine.execution_options(sqlite_begin="DEFERRED"), expire_on_commit=False
     )
 
 
 @contextmanager
-def session_scope(engine: Engine | None = None) -> Iterator[Session]:
+def session_scope(engine: Engine) -> Iterator[Session]:
     """One unit of work: commit on success, roll back on error."""
     with session_factory(engine)() as session, session.begin():
         yield session
 
 
 @contextmanager
-def read_session(engine: Engine | None = None) -> Iterator[Session]:
+def read_session(engine: Engine) -> Iterator[Session]:
     with read_session_factory(engine)() as session, session.begin():
         yield session
 

@@ -27,7 +27,8 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from tavern.services import archive, hands, ledger, seats, taverns
-from tavern.store.db import run_transaction, session_factory
+from tavern.settings import Settings
+from tavern.store.db import run_transaction
 from tavern.store.models import ArchivedHand, Seat, TableConfig, Tavern, User
 
 
@@ -80,9 +81,9 @@ class _Refused(Exception):
         self.players = players
 
 
-def _hands_info(s: Session, user_id: int, tavern_id: int) -> dict[str, Any]:
-    ok, why = hands.can_deal(s, user_id, tavern_id, _now())
-    left = hands.hands_left(s, user_id, _now())
+def _hands_info(s: Session, user_id: int, tavern_id: int, settings: Settings) -> dict[str, Any]:
+    ok, why = hands.can_deal(s, user_id, tavern_id, _now(), settings)
+    left = hands.hands_left(s, user_id, _now(), settings)
     owner = hands.plays_unlimited(s, user_id, tavern_id)
     return {"free": left.free, "paid": left.paid, "unlimited": owner, "can_deal": ok, "why": why}
 
@@ -123,8 +124,10 @@ class _Writer:
 class SqlBank:
     """The real database, through the services layer."""
 
-    def __init__(self, factory: Any = None) -> None:
-        self._factory = factory or session_factory()
+    def __init__(self, factory: Any, settings: Settings) -> None:
+        self._factory = factory
+        #: The site's settings (daily hands, protections): the app's, or a test's own.
+        self.settings = settings
         # SQLite has one writer at a time, and a transaction that finds the
         # write lock taken polls for it with sleeps of up to 100 ms (its busy
         # handler), first come not first served. With the tables' worker
@@ -230,10 +233,10 @@ class SqlBank:
 
     def hands_info(self, user_id: int, tavern_id: int) -> dict[str, Any]:
         """The player's daily hands as the table shows them."""
-        return self._tx(lambda s: _hands_info(s, user_id, tavern_id))
+        return self._tx(lambda s: _hands_info(s, user_id, tavern_id, self.settings))
 
     def use_disconnect_protection(self, user_id: int) -> bool:
-        return self._tx(lambda s: hands.use_disconnect_protection(s, user_id, _now()))
+        return self._tx(lambda s: hands.use_disconnect_protection(s, user_id, _now(), self.settings))
 
     def begin_deal(self, table_id: int, tavern_id: int, candidates: dict[str, int],
                    record: dict[str, Any]) -> tuple[int | None, dict[str, Any]]:
@@ -253,7 +256,7 @@ class SqlBank:
             now = _now()
             spent: dict[int, list[Any]] = {}
             try:
-                left = hands.deal_in(s, list(candidates.values()), tavern_id, now, spent)
+                left = hands.deal_in(s, list(candidates.values()), tavern_id, now, self.settings, spent)
             except hands.NoHandsLeftFor as exc:
                 names = {uid: name for name, uid in candidates.items()}
                 raise _Refused({names[uid]: why for uid, why in exc.players.items()}) from None

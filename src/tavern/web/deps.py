@@ -13,6 +13,7 @@ from fastapi.routing import APIRoute
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from tavern.settings import Settings
 from tavern.store.db import run_transaction
 from tavern.store.models import Tavern, User
 from tavern.web.session import SessionData, get_session, session_alive
@@ -25,6 +26,16 @@ MAX_ID = 2**31 - 1
 #: Any amount of écus or chips a form or a JSON body may carry.
 MAX_AMOUNT = 10**12
 Id = Annotated[int, Path(ge=1, le=MAX_ID)]
+
+def site_settings(request: Request) -> Settings:
+    """The site's settings: the app factory's (``app.state.settings``), never
+    the environment read again; tests build the app with their own."""
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+#: A route's parameter receiving the site's settings.
+SiteSettings = Annotated[Settings, Depends(site_settings)]
 
 LOGIN_REQUIRED = "Connectez-vous pour accéder à cette page."
 ADMIN_ONLY = "Réservé aux administrateurs du site."

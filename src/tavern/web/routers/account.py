@@ -12,9 +12,10 @@ from sqlalchemy.orm import Session
 
 from tavern.services import hands, ledger
 from tavern.services import users as users_service
+from tavern.settings import Settings
 from tavern.store.models import Tavern, User
 from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, ReadRoute, form_fields, read_db, require_user, write
+from tavern.web.deps import CurrentUser, ReadRoute, form_fields, read_db, require_user, site_settings, write
 from tavern.web.rendering import render
 from tavern.web.routers.auth import MAX_PASSWORD, UserOut, check_password, password_problem, user_out
 from tavern.web.session import end_all_sessions, get_session
@@ -45,18 +46,18 @@ def now_utc(request: Request) -> dt.datetime:
     return clock() if clock else dt.datetime.now(dt.UTC)
 
 
-def hands_out(db: Session, user_id: int, now: dt.datetime) -> HandsOut:
-    left = hands.hands_left(db, user_id, now)
+def hands_out(db: Session, user_id: int, now: dt.datetime, settings: Settings) -> HandsOut:
+    left = hands.hands_left(db, user_id, now, settings)
     return HandsOut(free_today=left.free, paid=left.paid, total=left.total)
 
 
-def account_out(db: Session, user: CurrentUser, now: dt.datetime) -> AccountOut:
+def account_out(db: Session, user: CurrentUser, now: dt.datetime, settings: Settings) -> AccountOut:
     taverns = list(db.scalars(select(Tavern.id).where(Tavern.owner_id == user.id).order_by(Tavern.id)))
     return AccountOut(
         user=user_out(user),
         ecus=ledger.balance(db, "user", user.id, "ecus"),
         tokens=ledger.balance(db, "user", user.id, "tokens"),
-        hands=hands_out(db, user.id, now),
+        hands=hands_out(db, user.id, now, settings),
         taverns=taverns,
     )
 
@@ -84,7 +85,7 @@ def change_password(request: Request, user: CurrentUser, current: str, new: str)
         if exc.status_code == 401:
             raise HTTPException(status_code=400, detail=WRONG_CURRENT) from None
         raise
-    new_hash = users_service.hash_password(new)  # outside the write transaction
+    new_hash = users_service.hash_password(new, site_settings(request))  # outside the write transaction
     keep = get_session(request).token
 
     def work(s: Session) -> int:
@@ -100,7 +101,7 @@ def change_password(request: Request, user: CurrentUser, current: str, new: str)
 def _account_page(request: Request, user: CurrentUser, errors: list[str] | None = None,
                   status: int = 200) -> Response:
     with request.app.state.read_sessions() as db:
-        account = account_out(db, user, now_utc(request))
+        account = account_out(db, user, now_utc(request), site_settings(request))
     return render(request, "account.html", {"account": account, "errors": errors or []},
                   status_code=status)
 
@@ -128,7 +129,7 @@ def password_form(request: Request, user: CurrentUser = Depends(require_user),
 @api.get("/me", response_model=AccountOut, summary="My balances and hands left")
 def api_me(request: Request, user: CurrentUser = Depends(require_user),
            db: Session = Depends(read_db)) -> AccountOut:
-    return account_out(db, user, now_utc(request))
+    return account_out(db, user, now_utc(request), site_settings(request))
 
 
 @api.post("/me/password", response_model=PasswordChanged,

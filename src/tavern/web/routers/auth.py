@@ -14,7 +14,7 @@ from tavern.services import ledger, passwords
 from tavern.services import users as users_service
 from tavern.store.models import User
 from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, ReadRoute, client_ip, optional_user, require_user, write
+from tavern.web.deps import CurrentUser, ReadRoute, client_ip, optional_user, require_user, site_settings, write
 from tavern.web.ratelimit import (
     LOGIN_LIMIT,
     LOGIN_WINDOW,
@@ -99,7 +99,7 @@ def check_password(request: Request, username: str, password: str) -> _Account:
         raise too_many(wait)
     account = _find(request, username) if username and password else None
     if account is None:
-        users_service.verify_password(users_service.dummy_hash(), password)  # same time as a real one
+        users_service.verify_password(users_service.dummy_hash(site_settings(request)), password)  # same time as a real one
         raise HTTPException(status_code=401, detail=BAD_CREDENTIALS)
     if not users_service.verify_password(account.password_hash, password):
         raise HTTPException(status_code=401, detail=BAD_CREDENTIALS)
@@ -127,8 +127,9 @@ def start_session(request: Request, user: CurrentUser, new_hash: str | None = No
 def attempt_login(request: Request, username: str, password: str) -> CurrentUser:
     """Check the password (rate-limited); log the session in, or raise 401/403/429."""
     account = check_password(request, username, password)
-    rehash = (users_service.hash_password(password)
-              if users_service.needs_rehash(account.password_hash) else None)
+    settings = site_settings(request)
+    rehash = (users_service.hash_password(password, settings)
+              if users_service.needs_rehash(account.password_hash, settings) else None)
     start_session(request, account.user, rehash)
     return account.user
 
@@ -157,13 +158,13 @@ def create_account(request: Request, username: str, password: str) -> CurrentUse
     wait = throttles.hit((signup_key(client_ip(request)),), SIGNUP_LIMIT, SIGNUP_WINDOW)
     if wait:
         raise too_many(wait, "d'inscription depuis cette adresse")
-    password_hash = users_service.hash_password(password)
+    password_hash = users_service.hash_password(password, site_settings(request))
 
     def work(s: Session) -> CurrentUser:
         created = users_service.create_user(s, username, password, password_hash=password_hash)
         # The welcome écus in the same transaction: an account never exists
         # without them, and a failed grant creates no account.
-        ledger.welcome(s, created.id, request.app.state.settings.welcome_ecus)
+        ledger.welcome(s, created.id, site_settings(request).welcome_ecus)
         return CurrentUser.of(created)
 
     taken = HTTPException(status_code=409, detail=f"Le nom « {username} » est déjà pris.")

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from tavern.services import hands, ledger
 from tavern.store.models import PremiumPack
 from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, ReadRoute, act, read_db, require_user
+from tavern.web.deps import CurrentUser, ReadRoute, act, read_db, require_user, site_settings
 from tavern.web.rendering import render
 from tavern.web.routers.account import HandsOut, hands_out, now_utc
 from tavern.web.session import get_session
@@ -40,20 +40,20 @@ class PurchaseOut(BaseModel):
 
 
 def premium_out(request: Request, db: Session, user: CurrentUser) -> PremiumOut:
-    settings = request.app.state.settings
+    settings = site_settings(request)
     return PremiumOut(
         tokens=ledger.balance(db, "user", user.id, "tokens"),
         free_hands_per_day=settings.free_hands_per_day,
         pack_hands=settings.pack_hands,
         pack_price_tokens=settings.pack_price_tokens,
-        hands=hands_out(db, user.id, now_utc(request)),
+        hands=hands_out(db, user.id, now_utc(request), settings),
     )
 
 
 def buy(request: Request, user: CurrentUser) -> PurchaseOut:
     """One pack, paid in tokens: the ledger refuses if the player has too few."""
     def work(s: Session) -> PurchaseOut:
-        pack = hands.buy_pack(s, user.id)
+        pack = hands.buy_pack(s, user.id, site_settings(request))
         return PurchaseOut(pack=PackOut(id=pack.id, hands_bought=pack.hands_bought,
                                         hands_left=pack.hands_left),
                            premium=premium_out(request, s, user))

@@ -19,10 +19,24 @@ from sqlalchemy.orm import Session
 from tavern.games import registry
 from tavern.games.registry import GAMES
 from tavern.services import ledger, taverns
+from tavern.settings import Settings
 from tavern.store.models import Inventory, Seat, Tavern
 from tavern.tables.actor import CommandError
 from tavern.web.csrf import csrf_protect
-from tavern.web.deps import MAX_AMOUNT, MAX_ID, CurrentUser, Id, ReadRoute, act, form_fields, owned_tavern, read_db, require_user
+from tavern.web.deps import (
+    MAX_AMOUNT,
+    MAX_ID,
+    CurrentUser,
+    Id,
+    ReadRoute,
+    SiteSettings,
+    act,
+    form_fields,
+    owned_tavern,
+    read_db,
+    require_user,
+    site_settings,
+)
 from tavern.web.french import french
 from tavern.web.rendering import render
 from tavern.web.routers.village import TableBrief, brief
@@ -83,10 +97,10 @@ def item_out(inv: Inventory) -> ItemOut:
                    tavern_id=inv.tavern_id, table_id=inv.table_id)
 
 
-def manage_out(db: Session, user: CurrentUser, tavern: Tavern) -> ManageOut:
+def manage_out(db: Session, user: CurrentUser, tavern: Tavern, settings: Settings) -> ManageOut:
     return ManageOut(
         id=tavern.id, name=tavern.name, ecus=ledger.balance(db, "user", user.id, "ecus"),
-        shop=taverns.shop_prices(),
+        shop=taverns.shop_prices(settings),
         inventory=[item_out(i) for i in taverns.inventory(db, user.id)],
         tables=[brief(s.table, s.seats_taken) for s in taverns.list_open_tables(db, tavern.id)],
     )
@@ -98,7 +112,7 @@ def manage_out(db: Session, user: CurrentUser, tavern: Tavern) -> ManageOut:
 def do_buy(request: Request, user: CurrentUser, tavern_id: int, kind: str) -> ItemOut:
     def work(s: Session) -> ItemOut:
         owned_tavern(s, user, tavern_id)
-        return item_out(taverns.buy_item(s, user.id, kind))
+        return item_out(taverns.buy_item(s, user.id, kind, site_settings(request)))
     return act(request, work)
 
 
@@ -112,7 +126,7 @@ def do_store(request: Request, user: CurrentUser, tavern_id: int, inventory_id: 
 def do_open(request: Request, user: CurrentUser, tavern_id: int, data: dict[str, Any]) -> TableBrief:
     def work(s: Session) -> TableBrief:
         owned_tavern(s, user, tavern_id)
-        return brief(taverns.open_table(s, tavern_id, user.id, data), 0)
+        return brief(taverns.open_table(s, tavern_id, user.id, data, site_settings(request)), 0)
     return act(request, work)
 
 
@@ -204,7 +218,7 @@ def _manage_page(request: Request, db: Session, user: CurrentUser, tavern: Taver
                  errors: list[str] | None = None, form: dict[str, Any] | None = None,
                  status: int = 200) -> Response:
     return render(request, "tavern_manage.html", {
-        "tavern": manage_out(db, user, tavern), "games": registry.specs(),
+        "tavern": manage_out(db, user, tavern, site_settings(request)), "games": registry.specs(),
         "item_names": taverns.ITEM_NAMES,
         "errors": errors or [], "form": form or {},
     }, status_code=status)
@@ -302,8 +316,9 @@ def api_mine(user: CurrentUser = Depends(require_user), db: Session = Depends(re
 
 
 @api.get("/{tavern_id}", response_model=ManageOut, summary="Gérer sa taverne: shop, inventory, tables")
-def api_manage(tavern_id: Id, user: CurrentUser = Depends(require_user), db: Session = Depends(read_db)) -> ManageOut:
-    return manage_out(db, user, owned_tavern(db, user, tavern_id))
+def api_manage(tavern_id: Id, settings: SiteSettings, user: CurrentUser = Depends(require_user),
+               db: Session = Depends(read_db)) -> ManageOut:
+    return manage_out(db, user, owned_tavern(db, user, tavern_id), settings)
 
 
 @api.post("/{tavern_id}/shop", response_model=ItemOut, status_code=201, summary="Buy a deck item for écus")
