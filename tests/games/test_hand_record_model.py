@@ -14,7 +14,8 @@ from tests.games.test_record_strict import CONFIGS
 
 from tavern.cards import SeededSource
 from tavern.games import registry
-from tavern.games.records import HandRecord, check_record
+from tavern.games.records import HandRecord
+from tavern.games.registry import check_record
 
 
 def played(game: str, moves: int = 6):

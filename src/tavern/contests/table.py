@@ -16,10 +16,12 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy.orm import Session
 
+from tavern.contests.floor import Floor
+from tavern.contests.rules import Level
 from tavern.services import archive
 from tavern.settings import Settings
 from tavern.store.models import ArchivedHand, TableConfig
@@ -28,8 +30,26 @@ from tavern.tables.bank import SqlBank, TableInfo, _now
 from tavern.tables.broadcast import SPECTATORS
 from tavern.tables.seating import SeatState
 
-if TYPE_CHECKING:
-    from tavern.contests.director import Director
+
+class Director(Protocol):
+    """What a contest table needs of the director above it (its hooks around
+    each deal). Stated here, so that this module does not import the director
+    that imports it (docs/architecture.md: no cycle inside a package);
+    :class:`tavern.contests.director.Director` is the one that plays it."""
+
+    contest_id: int
+    floor: Floor
+
+    def level(self) -> Level: ...
+
+    def clock_view(self) -> dict[str, Any]: ...
+
+    def take_arrivals(self, table_id: int) -> list[dict[str, Any]]: ...
+
+    async def before_deal(self, table_id: int) -> list[tuple[str, dict[str, Any]]]: ...
+
+    async def deal_ended(self, table_id: int, started: list[tuple[str, int]],
+                         chips: dict[str, int]) -> list[tuple[str, dict[str, Any]]]: ...
 
 
 class ContestBank(SqlBank):

@@ -7,8 +7,10 @@ from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
-from tavern.games.base import IllegalAction, RecordError, nth
-from tavern.games.records import HandRecord, check_record
+from pydantic import ValidationError
+
+from tavern.games.base import IllegalAction, RecordError, nth, record_error
+from tavern.games.records import HandRecord
 from tavern.games.spec import GameSpec
 
 __all__ = ["GAMES", "HandRecord", "check_record", "load", "register", "replay", "replay_steps", "spec", "specs"]
@@ -34,7 +36,8 @@ def load(game: str) -> ModuleType:
 
 def spec(game: str) -> GameSpec:
     """What the house knows of ``game`` (its module's ``SPEC``)."""
-    return load(game).SPEC
+    found: GameSpec = load(game).SPEC
+    return found
 
 
 def specs() -> dict[str, GameSpec]:
@@ -47,6 +50,20 @@ def register(name: str, module: str) -> None:
     (the registry line of docs/architecture.md "Adding a game"; tests use it
     for a game of their own)."""
     GAMES[name] = module
+
+
+def check_record(record: Any) -> HandRecord:
+    """The record as a :class:`HandRecord` of a registered game, or
+    :class:`RecordError` naming the bad field."""
+    if not isinstance(record, dict):
+        raise RecordError("", "a hand record is a JSON object")
+    try:
+        checked = HandRecord.model_validate(record)
+    except ValidationError as exc:
+        raise record_error(exc) from None
+    if checked.game not in GAMES:
+        raise RecordError("game", f"unknown game {checked.game!r}; known: {', '.join(sorted(GAMES))}")
+    return checked
 
 
 def replay_steps(record: Any) -> Iterator[tuple[Any, dict[str, Any] | None]]:

@@ -24,7 +24,6 @@ from tavern import fair
 from tavern.cards import CSPRNG, CardError, RandomSource
 from tavern.games import registry
 from tavern.games.base import Engine, IllegalAction
-from tavern.games.records import check_record
 from tavern.tables.bank import SETTLEMENTS, LostTable, SqlBank, TableInfo
 from tavern.tables.broadcast import SPECTATORS, Broadcaster
 from tavern.tables.closing import share_carry
@@ -566,7 +565,7 @@ class TableActor:
             candidates = {s.name: s.user_id for s in lineup.players}
             archive_id, answer = await asyncio.to_thread(
                 self.bank.begin_deal, self.info.id, self.info.tavern_id, candidates,
-                check_record(engine.record()).with_table(fair=block).dump())
+                registry.check_record(engine.record()).with_table(fair=block).dump())
             if archive_id is None:
                 for name, why in answer.items():
                     refused[name] = why
@@ -602,7 +601,7 @@ class TableActor:
         result = self.engine.result()
         # The reshuffles made during the deal came from the same stream.
         block = {**(self.fair_block or {}), "shuffles": list(self.fair_stream.shuffles)}
-        record = check_record(self.engine.record()).with_table(fair=block, story=self.story).dump()
+        record = registry.check_record(self.engine.record()).with_table(fair=block, story=self.story).dump()
         chips = result["chips"]
         deltas = {self.dealt[name].user_id: chips[name] - self.dealt[name].chips for name in self.dealt}
         rake = int(result.get("rake", 0) or 0)

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
@@ -71,6 +71,9 @@ class LostTable(Exception):
     """This worker's lease on the table is no longer the table's: another
     worker claimed it with a higher fence (tables/cluster.py). Nothing was
     written; the actor must stop."""
+
+
+T = TypeVar("T")
 
 
 class _Refused(Exception):
@@ -142,13 +145,13 @@ class SqlBank:
         #: here is written unfenced (one process: nobody else runs it).
         self.fences: dict[int, int] = {}
 
-    def _tx(self, work: Any, *, urgent: bool = False, table: int | None = None) -> Any:
+    def _tx(self, work: Callable[[Session], T], *, urgent: bool = False, table: int | None = None) -> T:
         """``work`` in one transaction; with ``table``, only while this
         worker's fence is still the table's (checked under the row's lock,
         so a takeover and this write are ordered one way or the other)."""
         fence = self.fences.get(table) if table is not None else None
 
-        def fenced(s: Session) -> Any:
+        def fenced(s: Session) -> T:
             current = s.scalar(select(TableConfig.owner_fence).where(TableConfig.id == table).with_for_update())
             if current != fence:
                 raise LostTable(table)
@@ -213,7 +216,7 @@ class SqlBank:
         return self._tx(work)
 
     def username(self, user_id: int) -> str:
-        return self._tx(lambda s: s.get(User, user_id).username)
+        return self._tx(lambda s: s.get_one(User, user_id).username)
 
     def sit(self, table_id: int, user_id: int, seat_no: int, cave: int) -> int:
         def work(s: Session) -> int:
@@ -324,7 +327,7 @@ class SqlBank:
             row = s.scalars(stmt).first()
             record: Any = row.record if row is not None else None
             try:
-                return record["seats"][record["button"]]["player"]
+                return str(record["seats"][record["button"]]["player"])
             except (KeyError, IndexError, TypeError):
                 return None
 

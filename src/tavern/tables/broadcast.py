@@ -115,6 +115,6 @@ class RedisBroadcaster(LocalBroadcaster):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
         with contextlib.suppress(Exception):
-            await self._pubsub.aclose()
+            await self._pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
             await self._redis.aclose()
         await super().close()

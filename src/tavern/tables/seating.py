@@ -10,6 +10,7 @@ between the button and the big blind) or wait for it".
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from tavern.games.spec import GameSpec
 
@@ -32,7 +33,7 @@ class SeatState:
     leave_after_deal: bool = False
     time_bank: float = 30.0
     notice: str | None = None  #: why he was not dealt in, shown to him
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

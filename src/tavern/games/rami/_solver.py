@@ -21,7 +21,7 @@ so up to 15 copies of a card (15 decks) fit.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import combinations, product
 from typing import Any
 
@@ -88,17 +88,17 @@ class _Tables:
         self.line = [p % 13 for p in positions]
         self.rank_points = [[points(ORDER[r] + s, rules) for r in range(13)] for s in SUITS]
         shared = rules.card_points is None
-        d: dict[int, tuple[int, tuple]] = {0: (0, ())}
+        d: dict[int, tuple[int, tuple[Any, ...]]] = {0: (0, ())}
         self.suit_memo = [d if shared else {0: (0, ())} for _ in SUITS]
         # per suit (the cards carry the suit): best runs and deadwood as cards
         pts: dict[int, int] = {0: 0}
         self.pts = [pts if shared else {0: 0} for _ in SUITS]  # suit counts -> deadwood points
-        self.run_templates: dict[tuple[int, int], list[tuple]] = {}
+        self.run_templates: dict[tuple[int, int], list[tuple[Any, ...]]] = {}
         # one-deck hot path: memos indexed by a suit's 13-bit mask
         pts1: list[int | None] = [None] * 8192
         self.pts1: list[list[int | None]] = [pts1 if shared else [None] * 8192 for _ in SUITS]
-        self.parts1: list[list[tuple | None]] = [[None] * 8192 for _ in SUITS]
-        self.set_options1: dict[int, list[tuple]] = {}
+        self.parts1: list[list[tuple[Any, ...] | None]] = [[None] * 8192 for _ in SUITS]
+        self.set_options1: dict[int, list[tuple[Any, ...]]] = {}
         self.recent: dict[tuple[str, ...], Arrangement] = {}  # general path
         self.pack_options: dict[int, list[tuple[int, int, tuple[Meld, ...]]]] = {}
         self.parts_memo: list[dict[int, tuple[tuple[Meld, ...], tuple[str, ...], int]]] = [
@@ -108,7 +108,7 @@ class _Tables:
         self.fast = (
             rules.distinct_suits_in_set and min(rules.set_sizes) == 3 and max(rules.set_sizes) <= 4
         )
-        self.packings: dict[tuple[int, ...], list[tuple[tuple[int, ...], tuple]]] = {}
+        self.packings: dict[tuple[int, ...], list[tuple[tuple[int, ...], tuple[Any, ...]]]] = {}
         self.set_shapes = [
             frozenset(c)
             for n in sorted(set(rules.set_sizes))
@@ -125,7 +125,8 @@ def _tables(rules: MeldRules) -> _Tables:
     dataclass of 13 fields costs more than the whole hot path's lookups. Equal
     rules objects share one set of tables."""
     try:
-        return rules._solver_tables  # type: ignore[attr-defined]
+        tables: _Tables = rules._solver_tables  # type: ignore[attr-defined]  # set below
+        return tables
     except AttributeError:
         pass
     t = _TABLES.get(rules)
@@ -140,7 +141,7 @@ def _tables(rules: MeldRules) -> _Tables:
 # ---------------------------------------------------------------- fast path
 
 
-def _suit(t: _Tables, s: int, key: int) -> tuple[int, tuple]:
+def _suit(t: _Tables, s: int, key: int) -> tuple[int, tuple[Any, ...]]:
     """(deadwood points, runs) for one suit's counts, runs only."""
     memo = t.suit_memo[s]
     v = memo.get(key)
@@ -163,16 +164,16 @@ def _suit(t: _Tables, s: int, key: int) -> tuple[int, tuple]:
     return best
 
 
-def _packings(t: _Tables, counts: tuple[int, ...]) -> list[tuple[tuple[int, ...], tuple]]:
+def _packings(t: _Tables, counts: tuple[int, ...]) -> list[tuple[tuple[int, ...], tuple[Any, ...]]]:
     """Every way to take zero or more sets (of distinct suits) out of one rank's
     per-suit counts: (per-suit decrements, the sets as suit tuples)."""
     v = t.packings.get(counts)
     if v is not None:
         return v
     shapes = [sh for sh in t.set_shapes if all(counts[s] for s in sh)]
-    out: list[tuple[tuple[int, ...], tuple]] = []
+    out: list[tuple[tuple[int, ...], tuple[Any, ...]]] = []
 
-    def rec(start: int, left: list[int], taken: tuple) -> None:
+    def rec(start: int, left: list[int], taken: tuple[Any, ...]) -> None:
         out.append((tuple(counts[i] - left[i] for i in range(4)), taken))
         for i in range(start, len(shapes)):
             sh = shapes[i]
@@ -200,7 +201,8 @@ def _fast_keys(hand: list[str]) -> list[int] | None:
     return keys
 
 
-def _fast(t: _Tables, keys: list[int], want_melds: bool, k: int = 0, three: int = -1):
+def _fast(t: _Tables, keys: list[int], want_melds: bool, k: int = 0, three: int = -1) -> Any:
+    # Any: the points alone, or (points, sets, keys left) with ``want_melds``.
     """Minimal deadwood; with ``want_melds``: (points, chosen sets, per-suit keys left).
     The hot paths hand in the packed hand ``k`` and the ranks held in three
     suits (``three``, bit 4r) they already know."""
@@ -308,9 +310,10 @@ def _fast_arrangement(t: _Tables, keys: list[int], k: int = 0, three: int = -1) 
 # ---------------------------------------------------------------- general path
 
 
-def _candidates(nat: list[str], jokers: int, rules: MeldRules, t: _Tables):
+def _candidates(nat: list[str], jokers: int, rules: MeldRules,
+                t: _Tables) -> list[list[tuple[int, int, tuple[Any, ...]]]]:
     """Candidate melds as {(natural mask, jokers used): spec}, grouped by lowest bit."""
-    found: dict[tuple[int, int], tuple] = {}
+    found: dict[tuple[int, int], tuple[Any, ...]] = {}
     by_rank: dict[str, list[int]] = {}
     by_suit_rank: dict[tuple[str, int], list[int]] = {}
     for i, c in enumerate(nat):
@@ -365,14 +368,14 @@ def _candidates(nat: list[str], jokers: int, rules: MeldRules, t: _Tables):
                             mask |= 1 << i
                         if (mask, k) not in found:
                             found[(mask, k)] = ("run", s, win, real, picks)
-    by_low: list[list[tuple[int, int, tuple]]] = [[] for _ in nat]
+    by_low: list[list[tuple[int, int, tuple[Any, ...]]]] = [[] for _ in nat]
     for (mask, k), spec in found.items():
         low = (mask & -mask).bit_length() - 1
         by_low[low].append((mask, k, spec))
     return by_low
 
 
-def _run_templates(t: _Tables, held: int, jokers: int) -> list[tuple]:
+def _run_templates(t: _Tables, held: int, jokers: int) -> list[tuple[Any, ...]]:
     """The runs of one suit holding one card of each rank in ``held``, with at
     most ``jokers`` jokers: (mask over the suit's cards in rank order, jokers
     used, window, positions of real cards in it, their ordinals)."""
@@ -408,7 +411,7 @@ def _run_templates(t: _Tables, held: int, jokers: int) -> list[tuple]:
     return out
 
 
-def _windows_within(t: _Tables, held: int, jokers: int):
+def _windows_within(t: _Tables, held: int, jokers: int) -> Iterator[tuple[tuple[int, ...], int]]:
     """Run windows of one suit needing at most ``jokers`` jokers: grow each
     window from every start until too many ranks are missing."""
     line = t.line
@@ -492,7 +495,7 @@ class _DP:
         deadwood.extend(jokers)
         return Arrangement(melds, deadwood, total)
 
-    def _meld(self, spec: tuple, jokers: list[str]) -> Meld:
+    def _meld(self, spec: tuple[Any, ...], jokers: list[str]) -> Meld:
         if spec[0] == "set":
             _kind, combo, k = spec
             cs = [self.nat[i] for i in combo]
@@ -555,7 +558,7 @@ def _parts1(t: _Tables, s: int, m: int) -> tuple[tuple[Meld, ...], tuple[str, ..
     return v
 
 
-def _set_options1(t: _Tables, r: int, a: int, b: int, c: int, d: int) -> list[tuple]:
+def _set_options1(t: _Tables, r: int, a: int, b: int, c: int, d: int) -> list[tuple[Any, ...]]:
     """The ways to take sets out of rank ``r`` (held in 3 or 4 suits, one deck):
     (removal mask per suit, the set as a Meld or None)."""
     bit = 1 << r
@@ -574,7 +577,8 @@ def _set_options1(t: _Tables, r: int, a: int, b: int, c: int, d: int) -> list[tu
     return v
 
 
-def _sets1(t: _Tables, a: int, b: int, c: int, d: int, three: int):
+def _sets1(t: _Tables, a: int, b: int, c: int, d: int, three: int) -> Any:
+    # Any: (points, sets, four masks) — the shape the hot path unpacks.
     """One deck, some rank held in three suits: the best choice of sets, as
     (points, the sets as Melds, the four suit masks left)."""
     q0, q1, q2, q3 = t.pts1
@@ -628,10 +632,12 @@ def min_points(hand: Sequence[str], rules: MeldRules) -> int:
             if not three:  # no set possible: four independent suits
                 q0, q1, q2, q3 = t.pts1
                 try:
-                    return q0[a] + q1[b] + q2[c] + q3[d]
+                    points: int = q0[a] + q1[b] + q2[c] + q3[d]
+                    return points
                 except TypeError:  # a suit pattern not met yet
                     return _pts1(t, 0, a) + _pts1(t, 1, b) + _pts1(t, 2, c) + _pts1(t, 3, d)
-            return _sets1(t, a, b, c, d, three)[0]
+            with_sets: int = _sets1(t, a, b, c, d, three)[0]
+            return with_sets
         if k >= 0:  # two decks or more: 4-bit counts
             k = sum(map(_PK, hand))
             x0, x1, x2, x3 = k & _M, k >> _W & _M, k >> _W2 & _M, k >> _W3
@@ -640,7 +646,8 @@ def min_points(hand: Sequence[str], rules: MeldRules) -> int:
             e = (n + _FIVES) & _EIGHTS  # the 8 bit of a rank's nibble: held in 3 suits
             if not e:
                 return _pts(t, 0, x0) + _pts(t, 1, x1) + _pts(t, 2, x2) + _pts(t, 3, x3)
-            return _fast(t, [x0, x1, x2, x3], False, k, e >> 3)
+            least: int = _fast(t, [x0, x1, x2, x3], False, k, e >> 3)
+            return least
     return _general(t, hand, rules).points
 
 

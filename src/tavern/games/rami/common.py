@@ -52,7 +52,7 @@ def take_cards(hand: Sequence[str], cards: Any) -> list[str]:
     missing = Counter(cards) - Counter(hand)
     if missing:
         raise IllegalAction(f"you do not hold {', '.join(sorted(missing.elements()))}")
-    return cards
+    return list(cards)
 
 
 def settle(
@@ -231,7 +231,7 @@ class DrawDiscardDeal:
             names = ", ".join(self.ACTIONS[action])
             raise IllegalAction(f"{action} takes: {names}", player=player, action=action)
         try:
-            events = getattr(self, "_" + action)(player, **args)
+            events: list[Event] = getattr(self, "_" + action)(player, **args)
         except IllegalAction as exc:
             exc.player, exc.action = player, action
             raise
@@ -287,10 +287,10 @@ class DrawDiscardDeal:
     def _card_to_throw(self, player: str, card: Any) -> str:
         """The card a discard (or a discard that ends the deal) throws, checked."""
         self._check_play()
-        (card,) = take_cards(self.hands[player], [card])
-        if card not in self.discardable(player):
+        (taken,) = take_cards(self.hands[player], [card])
+        if taken not in self.discardable(player):
             raise IllegalAction("you drew this card from the discard pile and must discard another")
-        return card
+        return taken
 
     def _throw(self, player: str, card: str) -> None:
         self.hands[player].remove(card)

@@ -380,7 +380,8 @@ class RamiEngine(DrawDiscardDeal):
     def _points_to_chips(self, points: int) -> int:
         if self.config.round_up_to_ten:
             points = _ceil_ten(points)
-        return points * self.config.unit
+        unit: int = self.config.unit
+        return points * unit
 
     def _in_turn_order(self, players: list[str]) -> list[str]:
         """Order players from the dealer's left (who gets an odd chip of a split)."""

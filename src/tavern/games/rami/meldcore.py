@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from tavern.games.base import IllegalAction
 
@@ -56,10 +56,10 @@ class MeldRules:
     def __copy__(self) -> MeldRules:
         return self
 
-    def __deepcopy__(self, memo: dict) -> MeldRules:
+    def __deepcopy__(self, memo: dict[int, Any]) -> MeldRules:
         return self
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k != "_solver_tables"}
 
 

@@ -262,6 +262,7 @@ __all__ = [
     "classify",
     "discard_options",
     "extend",
+    "is_joker",
     "is_meld",
     "min_deadwood",
     "points",

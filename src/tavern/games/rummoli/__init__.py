@@ -17,7 +17,7 @@ from tavern.games.rummoli.engine import GAME, RummoliDeal, deck_composition, new
 from tavern.games.spec import GameSpec
 
 
-def carried_chips(carry: dict | None) -> int:
+def carried_chips(carry: dict[str, Any] | None) -> int:
     """Chips held over to the next deal: everything on the board."""
     if not carry:
         return 0

@@ -23,14 +23,14 @@ def empty_board(cfg: RummoliConfig) -> dict[str, int]:
     return {sid: 0 for sid in cfg.section_ids()}
 
 
-def board_from_carry(cfg: RummoliConfig, carry: dict[str, Any] | None) -> tuple[dict[str, int], list[dict]]:
+def board_from_carry(cfg: RummoliConfig, carry: dict[str, Any] | None) -> tuple[dict[str, int], list[dict[str, Any]]]:
     """The board at the start of a deal, from the previous deal's carry.
 
     Chips on a section the owner has since removed from the board are not lost:
     they move to the Rummoli pot (an event says so).
     """
     board = empty_board(cfg)
-    events: list[dict] = []
+    events: list[dict[str, Any]] = []
     if carry is None:
         return board, events
     if not isinstance(carry, dict) or not isinstance(carry.get("board"), dict):

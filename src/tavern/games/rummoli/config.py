@@ -11,7 +11,7 @@ and the tavern owner may edit that list.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -129,7 +129,7 @@ class RummoliConfig(BaseModel):
         return [RUMMOLI_POT, POKER_POT] + [s.id for s in self.pay_sections]
 
 
-def parse_config(config: dict | RummoliConfig | None) -> RummoliConfig:
+def parse_config(config: dict[str, Any] | RummoliConfig | None) -> RummoliConfig:
     """Validate a table's options, refusing bad ones with a readable rule."""
     if isinstance(config, RummoliConfig):
         return config

@@ -34,12 +34,12 @@ GAME = "rummoli"
 WIDOW = "widow"
 
 
-def deck_composition(config: dict | None = None, n_players: int = 3) -> list[str]:
+def deck_composition(config: dict[str, Any] | None = None, n_players: int = 3) -> list[str]:
     """Rummoli uses one 52-card pack whatever the number of players."""
     return deck52()
 
 
-def _check_seats(seats: list[dict]) -> tuple[list[str], dict[str, int]]:
+def _check_seats(seats: list[dict[str, Any]]) -> tuple[list[str], dict[str, int]]:
     if not isinstance(seats, list) or not 3 <= len(seats) <= 8:
         raise IllegalAction("Rummoli is played by 3 to 8 players")
     players: list[str] = []
@@ -70,10 +70,10 @@ class RummoliDeal(WidowPhase, RamyPhase):
     def __init__(
         self,
         config: RummoliConfig,
-        seats: list[dict],
+        seats: list[dict[str, Any]],
         button: int,
         deck: list[str],
-        carry: dict | None,
+        carry: dict[str, Any] | None,
     ) -> None:
         self.config = config
         self.players, self.start_chips = _check_seats(seats)
@@ -166,7 +166,8 @@ class RummoliDeal(WidowPhase, RamyPhase):
         if self.phase == "auction":
             return [self.bid_turn] if self.bid_turn else []
         if self.phase == "betting":
-            return self.betting.to_act()
+            betting_turn: list[str] = self.betting.to_act()
+            return betting_turn
         if self.phase == "rummoli":
             return [self._holder(self.called)] if self.called else [self.leader]  # type: ignore[list-item]
         return []
@@ -184,7 +185,8 @@ class RummoliDeal(WidowPhase, RamyPhase):
             out.append({"action": "pass"})
             return out
         if self.phase == "betting":
-            return self.betting.legal_actions(player)
+            offered: list[LegalAction] = self.betting.legal_actions(player)
+            return offered
         if self.called:
             return [{"action": "play", "cards": run} for run in runs_from(self.hands[player], self.called)]
         return [{"action": "lead", "card": c} for c in lead_options(self.hands[player], self.colour_required)]
@@ -196,7 +198,8 @@ class RummoliDeal(WidowPhase, RamyPhase):
         if self.phase in ("exchange", "auction"):
             return {"action": "keep" if self.phase == "exchange" else "pass"}
         if self.phase == "betting":
-            return self.betting.timeout_action(player)
+            safe: dict[str, Any] = self.betting.timeout_action(player)
+            return safe
         first = legal[0]  # a single card, or the lowest lead
         return {k: v for k, v in first.items()}
 
@@ -241,7 +244,7 @@ class RummoliDeal(WidowPhase, RamyPhase):
         # les jetons de la cagnotte poker."
         self._showdown(self._from_dealers_left())
 
-    def _act_betting(self, player: str, action: str, args: dict) -> None:
+    def _act_betting(self, player: str, action: str, args: dict[str, Any]) -> None:
         self.betting.act(player, action, args)
 
     def _showdown(self, contenders: list[str], pots: list[tuple[int, list[str]]] | None = None) -> None:
@@ -344,14 +347,14 @@ class RummoliDeal(WidowPhase, RamyPhase):
 
 
 def new_deal(
-    config: dict | RummoliConfig | None,
-    seats: list[dict],
+    config: dict[str, Any] | RummoliConfig | None,
+    seats: list[dict[str, Any]],
     button: int,
     *,
     deck: list[str] | None = None,
     rng: Any = None,
     reshuffles: list[list[str]] | None = None,
-    carry: dict | None = None,
+    carry: dict[str, Any] | None = None,
 ) -> RummoliDeal:
     """Ante, deal every card one at a time to the players and the widow, and
     wait for the dealer's decision about the widow."""

@@ -77,7 +77,7 @@ class RamyPhase:
                 return p
         return None
 
-    def _act_rummoli(self, player: str, action: str, args: dict) -> None:
+    def _act_rummoli(self, player: str, action: str, args: dict[str, Any]) -> None:
         hand = self.hands[player]
         if self.called is not None:
             if action != "play" or set(args) != {"cards"}:

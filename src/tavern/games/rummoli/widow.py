@@ -13,7 +13,7 @@ not asked again until somebody outbids him.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tavern.games.base import Event, IllegalAction
 
@@ -41,7 +41,7 @@ class WidowPhase:
         def _from_dealers_left(self) -> list[str]: ...
         def _start_poker(self) -> None: ...
 
-    def _act_exchange(self, player: str, action: str, args: dict) -> None:
+    def _act_exchange(self, player: str, action: str, args: dict[str, Any]) -> None:
         if action not in ("exchange", "keep") or args:
             raise IllegalAction("the dealer first says whether he exchanges his hand for the widow: 'exchange' or 'keep'")
         if action == "exchange":
@@ -55,7 +55,7 @@ class WidowPhase:
         self.bid_turn = self.bidders[0]
         self.log.append({"event": "auction_opens"})
 
-    def _act_auction(self, player: str, action: str, args: dict) -> None:
+    def _act_auction(self, player: str, action: str, args: dict[str, Any]) -> None:
         if action == "pass":
             if args:
                 raise IllegalAction("'pass' takes no arguments")
