@@ -44,7 +44,7 @@ def app(db_url: str) -> Iterator[FastAPI]:
         ledger.issue(s, owner.id, 100, "tokens")
         users.create_user(s, "admin", PASSWORD, role="admin", settings=harness_settings())
         taverns.create_tavern(s, village.id, owner.id, "Au Lapin Agile")
-    application = create_app()
+    application = create_app(harness_settings())
     yield application
     application.state.engine.dispose()
 

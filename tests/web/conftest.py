@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from tests.dbtools import session_scope
 
 from tavern.services import taverns
+from tavern.settings import Settings
 from tavern.web.app import create_app
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -24,8 +25,10 @@ from webtools import World, make_user
 
 
 @pytest.fixture
-def app(db_url: str) -> Iterator[FastAPI]:
-    application = create_app()
+def app(settings: Settings) -> Iterator[FastAPI]:
+    """The app built on the test's settings (a test wanting others builds its
+    own: ``create_app(settings.model_copy(update={...}))``)."""
+    application = create_app(settings)
     yield application
     application.state.engine.dispose()
 
