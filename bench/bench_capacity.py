@@ -123,7 +123,9 @@ def line(name: str, n: int, r: dict[str, Any], seconds: float) -> str:
     return (f"{name:6s} {n:5d} players  p50/p90/p99 {pct(lat, 0.5):6.2f}/{pct(lat, 0.9):6.2f}/{pct(lat, 0.99):7.2f} ms"
             f"{deals}  CPU {r['server_cpu'] * 100:5.1f} % ({per_action:5.2f} ms/action)"
             f"  connected{' and seated' if name == 'tavern' else ''} in {r['connect_s']:5.1f} s"
-            + (f"  refused {sum(r['errors'].values())}" if r["errors"] else ""))
+            + ("\n       refused (seating included): " + ", ".join(
+                f"{k!r} ×{v}" for k, v in sorted(r["errors"].items(), key=lambda kv: -kv[1])[:4])
+               if r["errors"] else ""))
 
 
 def compare(world: World, steps: list[int], args: argparse.Namespace, stop_over: float | None) -> \
@@ -171,6 +173,10 @@ def storm(world: World, n_players: int, args: argparse.Namespace) -> None:
     again = Server("tavern.web.app:create_app", {**world.env, "TAVERN_ALLOWED_ORIGINS": server.base},
                    world.tmp / "tavern-storm-restarted.log", port=server.port)
     print(f"restarted in {time.monotonic() - t:.1f} s (deals in progress voided)", flush=True)
+    spy = None
+    if args.py_spy:  # where the restarted server spends the storm (py-spy, if installed)
+        spy = subprocess.Popen(["py-spy", "record", "-o", args.py_spy, "-f", "speedscope", "--nonblocking",
+                                "-p", str(again.proc.pid)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         ctx = mp.get_context("spawn")
         results = ctx.Queue()
@@ -187,6 +193,9 @@ def storm(world: World, n_players: int, args: argparse.Namespace) -> None:
         for p in procs:
             p.join(10)
     finally:
+        if spy is not None:
+            spy.send_signal(signal.SIGINT)
+            spy.wait(30)
         again.stop()
     times = sorted(x for o in outs for x in o["times"])
     failed: dict[str, int] = {}
@@ -229,6 +238,7 @@ def main() -> int:
                     help="TAVERN_DEAL_PAUSE_SECONDS (default: the shipped setting, 3 s)")
     ap.add_argument("--bot-procs", type=int, default=2)
     ap.add_argument("--keep", action="store_true", help="keep the temp dir (database, server logs)")
+    ap.add_argument("--py-spy", default=None, metavar="FILE", help="profile the restarted server of --storm")
     args = ap.parse_args()
     args.seconds = args.seconds or (8.0 if args.quick else 20.0)
     if args.quick:

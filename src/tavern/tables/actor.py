@@ -145,6 +145,10 @@ class TableActor:
         self.fair_stream: fair.FairStream | None = None
         #: The last finished deal's seed, for its players: {"players", "fair"}.
         self.revealed: dict[str, Any] | None = None
+        #: The publication that first showed the deal's latest move (or its
+        #: start): an action chosen on an older view is stale (_cmd_act).
+        self.move_seq = 0
+        self._moved = False
         #: When a change of presence is to be published (PRESENCE_DELAY).
         self.presence_due: float | None = None
         #: The deal's move that ended it is shown; its settlement is running.
@@ -153,12 +157,12 @@ class TableActor:
     # --- life cycle ----------------------------------------------------------
 
     async def start(self) -> None:
-        rows = await asyncio.to_thread(self.bank.load_seats, self.info.id)
-        self.carry = await asyncio.to_thread(self.bank.last_carry, self.info.id)
-        for r in rows:
+        # One transaction for all of it: a restart starts hundreds of tables at once.
+        rows, self.carry, hands = await asyncio.to_thread(self.bank.load_table, self.info.id, self.info.tavern_id)
+        for r, seat_hands in zip(rows, hands, strict=True):
             seat = SeatState(r.seat_no, r.user_id, r.username, r.chips, r.sitting_out,
                              r.owes_big_blind, time_bank=self.time_bank)
-            seat.extra["hands"] = await asyncio.to_thread(self.bank.hands_info, r.user_id, self.info.tavern_id)
+            seat.extra["hands"] = seat_hands
             self.seats[r.seat_no] = seat
         self.next_deal_at = self.clock() + self.deal_pause
         self._task = asyncio.create_task(self._run(), name=f"table-{self.info.id}")
@@ -435,7 +439,9 @@ class TableActor:
     async def _cmd_act(self, username: str, *, action: str, seq: int | None = None,
                        args: dict[str, Any] | None = None) -> dict[str, Any]:
         seat = self._seat_of(username)
-        if seq is not None and seq != self.seq:
+        # Stale: chosen before the deal's last move was shown. A publication
+        # about seats or connections alone changes nothing the choice rests on.
+        if seq is not None and not self.move_seq <= seq <= self.seq:
             raise CommandError(f"Ce coup a été choisi sur un état plus ancien de la table (n° {seq}, "
                                f"maintenant n° {self.seq}) : regardez de nouveau.")
         if not self._in_deal(seat):
@@ -482,6 +488,7 @@ class TableActor:
         (what the log beside the felt tells, kept in the archived record)."""
         assert self.engine is not None
         events = self.engine.act(name, action, **args)
+        self._moved = True
         for ev in events or []:
             entry = {**ev, "by": by} if by else dict(ev)
             self.story.append(entry)
@@ -612,6 +619,7 @@ class TableActor:
         for name, info in answer.items():
             self._by_name(name).extra["hands"] = info
         self.engine = engine
+        self._moved = True
         self.archive_id = archive_id
         self.story = [{"event": "deal", "deal": self.deals + 1, "players": [s.name for s in lineup.players],
                        "dealer": lineup.players[lineup.button].name}]
@@ -802,6 +810,8 @@ class TableActor:
     async def publish(self, also: list[str] | None = None) -> None:
         """One message per seated player (and per name in ``also``) and one for spectators."""
         self.seq += 1
+        if self._moved:
+            self.move_seq, self._moved = self.seq, False
         self.presence_due = None  # this publication says who is connected
         # The story's new events only: every client holds the rest (a
         # (re)connection gets it all in its snapshot; a gap asks for one).
