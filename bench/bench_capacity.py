@@ -83,18 +83,34 @@ class World:
         return [(tid, self.bots[i * SEATS:(i + 1) * SEATS]) for i, tid in enumerate(tables)]
 
 
+def profile(server: Server, out: str) -> subprocess.Popen[bytes]:
+    """Where the server's threads spend the step (py-spy, if installed: a
+    developer's aid, not a dependency), as a speedscope file."""
+    return subprocess.Popen(["py-spy", "record", "-o", out, "-f", "speedscope", "--nonblocking", "-p",
+                             str(server.proc.pid)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def stop_profile(spy: subprocess.Popen[bytes] | None) -> None:
+    if spy is not None and spy.poll() is None:
+        spy.send_signal(signal.SIGINT)
+        spy.wait(30)
+
+
 def tavern_step(world: World, n_players: int, args: argparse.Namespace, tag: str,
                 keep: bool = False) -> tuple[dict[str, Any], Server | None, list[Any]]:
     server = world.server(f"{tag}-{n_players}")
     tables = world.take(n_players)
     cfg = {"ws_base": server.base.replace("http", "ws"), "origin": server.base, "think": args.think,
            "cave": CAVE, "mode": "tavern"}
+    spy = profile(server, f"{args.py_spy}.{tag}-{n_players}.json") if args.py_spy else None
     try:
         out = run_phase(server, [{**cfg, "tables": part, "seed": i}
                                  for i, part in enumerate(split(tables, args.bot_procs))], args.warmup, args.seconds)
     except BaseException:
         server.stop()
         raise
+    finally:
+        stop_profile(spy)
     if not keep:
         server.stop()
         return out, None, tables
@@ -173,10 +189,7 @@ def storm(world: World, n_players: int, args: argparse.Namespace) -> None:
     again = Server("tavern.web.app:create_app", {**world.env, "TAVERN_ALLOWED_ORIGINS": server.base},
                    world.tmp / "tavern-storm-restarted.log", port=server.port)
     print(f"restarted in {time.monotonic() - t:.1f} s (deals in progress voided)", flush=True)
-    spy = None
-    if args.py_spy:  # where the restarted server spends the storm (py-spy, if installed)
-        spy = subprocess.Popen(["py-spy", "record", "-o", args.py_spy, "-f", "speedscope", "--nonblocking",
-                                "-p", str(again.proc.pid)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    spy = profile(again, f"{args.py_spy}.storm-restarted.json") if args.py_spy else None
     try:
         ctx = mp.get_context("spawn")
         results = ctx.Queue()
@@ -193,9 +206,7 @@ def storm(world: World, n_players: int, args: argparse.Namespace) -> None:
         for p in procs:
             p.join(10)
     finally:
-        if spy is not None:
-            spy.send_signal(signal.SIGINT)
-            spy.wait(30)
+        stop_profile(spy)
         again.stop()
     times = sorted(x for o in outs for x in o["times"])
     failed: dict[str, int] = {}
@@ -238,7 +249,7 @@ def main() -> int:
                     help="TAVERN_DEAL_PAUSE_SECONDS (default: the shipped setting, 3 s)")
     ap.add_argument("--bot-procs", type=int, default=2)
     ap.add_argument("--keep", action="store_true", help="keep the temp dir (database, server logs)")
-    ap.add_argument("--py-spy", default=None, metavar="FILE", help="profile the restarted server of --storm")
+    ap.add_argument("--py-spy", default=None, metavar="FILE", help="profile each tavern server (FILE.<step>.json, speedscope)")
     args = ap.parse_args()
     args.seconds = args.seconds or (8.0 if args.quick else 20.0)
     if args.quick:
