@@ -241,17 +241,17 @@ def test_stale_action_is_refused(world):
         await h.settle()
         name = actor.engine.to_act()[0]
         with pytest.raises(CommandError, match="plus ancien"):  # the view before the deal was dealt
-            await actor.submit("act", name, action="call", seq=actor.move_seq - 1, args={})
+            await actor.submit("act", name, action="call", seq=actor.legal_shown[name][1] - 1, args={})
         await actor.stop()
 
     run(scenario())
 
 
 def test_an_action_is_stale_only_behind_a_move_of_the_deal(world):
-    """docs/protocol.md: "an action chosen on a view older than the deal's last
-    move is refused (a publication about seats or connections only, in
-    between, does not make it stale)" — and a sequence number the table never
-    published is refused too."""
+    """docs/protocol.md: "an action chosen on a view older than the one that
+    last changed your legal actions is refused (a publication that left them
+    as they were ... does not make it stale)" — and a sequence number the
+    table never published is refused too."""
 
     async def scenario():
         h = Harness(world)
@@ -269,7 +269,7 @@ def test_an_action_is_stale_only_behind_a_move_of_the_deal(world):
         await actor.submit("act", name, action="call", seq=seen, args={})
         await h.settle()
         other = actor.engine.to_act()[0]
-        with pytest.raises(CommandError, match="plus ancien"):  # the call was a move: seen is stale now
+        with pytest.raises(CommandError, match="plus ancien"):  # the call changed what the other may do
             await actor.submit("act", other, action="check", seq=seen, args={})
         await actor.stop()
 

@@ -145,10 +145,10 @@ class TableActor:
         self.fair_stream: fair.FairStream | None = None
         #: The last finished deal's seed, for its players: {"players", "fair"}.
         self.revealed: dict[str, Any] | None = None
-        #: The publication that first showed the deal's latest move (or its
-        #: start): an action chosen on an older view is stale (_cmd_act).
-        self.move_seq = 0
-        self._moved = False
+        #: Each player's legal actions as last shown to him, and the first
+        #: publication that showed them: an action chosen on an older view
+        #: is stale (_cmd_act).
+        self.legal_shown: dict[str, tuple[list[dict[str, Any]], int]] = {}
         #: When a change of presence is to be published (PRESENCE_DELAY).
         self.presence_due: float | None = None
         #: The deal's move that ended it is shown; its settlement is running.
@@ -439,9 +439,13 @@ class TableActor:
     async def _cmd_act(self, username: str, *, action: str, seq: int | None = None,
                        args: dict[str, Any] | None = None) -> dict[str, Any]:
         seat = self._seat_of(username)
-        # Stale: chosen before the deal's last move was shown. A publication
-        # about seats or connections alone changes nothing the choice rests on.
-        if seq is not None and not self.move_seq <= seq <= self.seq:
+        # Stale: chosen before this player's legal actions were last shown to
+        # him (another player's bet changed what a call costs...). A
+        # publication that left them as they were (a seat taken, a socket
+        # opened, another player's move at a showdown where all choose at
+        # once) changes nothing his choice rests on.
+        shown_at = self.legal_shown.get(username, ([], 0))[1]
+        if seq is not None and not shown_at <= seq <= self.seq:
             raise CommandError(f"Ce coup a été choisi sur un état plus ancien de la table (n° {seq}, "
                                f"maintenant n° {self.seq}) : regardez de nouveau.")
         if not self._in_deal(seat):
@@ -488,7 +492,6 @@ class TableActor:
         (what the log beside the felt tells, kept in the archived record)."""
         assert self.engine is not None
         events = self.engine.act(name, action, **args)
-        self._moved = True
         for ev in events or []:
             entry = {**ev, "by": by} if by else dict(ev)
             self.story.append(entry)
@@ -619,7 +622,6 @@ class TableActor:
         for name, info in answer.items():
             self._by_name(name).extra["hands"] = info
         self.engine = engine
-        self._moved = True
         self.archive_id = archive_id
         self.story = [{"event": "deal", "deal": self.deals + 1, "players": [s.name for s in lineup.players],
                        "dealer": lineup.players[lineup.button].name}]
@@ -800,18 +802,23 @@ class TableActor:
                               "post_now": seat.post_now, "notice": seat.notice,
                               "leaving": seat.leave_after_deal, "time_bank": round(seat.time_bank, 1),
                               "hands": seat.extra.get("hands"),
-                              "legal": (self.engine.legal_actions(username)
-                                        if self.engine is not None and dealt and not self.engine.over else []),
+                              "legal": self._legal_for(username, dealt),
                               "client_seed": self.client_seeds.get(username, "")}
             if self.revealed is not None and username in self.revealed["players"]:
                 msg["fair"] = shared["fair"]
         return msg
 
+    def _legal_for(self, username: str, dealt: bool) -> list[dict[str, Any]]:
+        """The player's legal actions, noting the publication that first showed them."""
+        legal = self.engine.legal_actions(username) if self.engine is not None and dealt \
+            and not self.engine.over else []
+        if self.legal_shown.get(username, (None, 0))[0] != legal:
+            self.legal_shown[username] = (legal, self.seq)
+        return legal
+
     async def publish(self, also: list[str] | None = None) -> None:
         """One message per seated player (and per name in ``also``) and one for spectators."""
         self.seq += 1
-        if self._moved:
-            self.move_seq, self._moved = self.seq, False
         self.presence_due = None  # this publication says who is connected
         # The story's new events only: every client holds the rest (a
         # (re)connection gets it all in its snapshot; a gap asks for one).
