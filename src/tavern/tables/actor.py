@@ -145,6 +145,10 @@ class TableActor:
         self.fair_stream: fair.FairStream | None = None
         #: The last finished deal's seed, for its players: {"players", "fair"}.
         self.revealed: dict[str, Any] | None = None
+        #: Each player's legal actions as last shown to him, and the first
+        #: publication that showed them: an action chosen on an older view
+        #: is stale (_cmd_act).
+        self.legal_shown: dict[str, tuple[list[dict[str, Any]], int]] = {}
         #: When a change of presence is to be published (PRESENCE_DELAY).
         self.presence_due: float | None = None
         #: The deal's move that ended it is shown; its settlement is running.
@@ -153,12 +157,12 @@ class TableActor:
     # --- life cycle ----------------------------------------------------------
 
     async def start(self) -> None:
-        rows = await asyncio.to_thread(self.bank.load_seats, self.info.id)
-        self.carry = await asyncio.to_thread(self.bank.last_carry, self.info.id)
-        for r in rows:
+        # One transaction for all of it: a restart starts hundreds of tables at once.
+        rows, self.carry, hands = await asyncio.to_thread(self.bank.load_table, self.info.id, self.info.tavern_id)
+        for r, seat_hands in zip(rows, hands, strict=True):
             seat = SeatState(r.seat_no, r.user_id, r.username, r.chips, r.sitting_out,
                              r.owes_big_blind, time_bank=self.time_bank)
-            seat.extra["hands"] = await asyncio.to_thread(self.bank.hands_info, r.user_id, self.info.tavern_id)
+            seat.extra["hands"] = seat_hands
             self.seats[r.seat_no] = seat
         self.next_deal_at = self.clock() + self.deal_pause
         self._task = asyncio.create_task(self._run(), name=f"table-{self.info.id}")
@@ -435,7 +439,13 @@ class TableActor:
     async def _cmd_act(self, username: str, *, action: str, seq: int | None = None,
                        args: dict[str, Any] | None = None) -> dict[str, Any]:
         seat = self._seat_of(username)
-        if seq is not None and seq != self.seq:
+        # Stale: chosen before this player's legal actions were last shown to
+        # him (another player's bet changed what a call costs...). A
+        # publication that left them as they were (a seat taken, a socket
+        # opened, another player's move at a showdown where all choose at
+        # once) changes nothing his choice rests on.
+        shown_at = self.legal_shown.get(username, ([], 0))[1]
+        if seq is not None and not shown_at <= seq <= self.seq:
             raise CommandError(f"Ce coup a été choisi sur un état plus ancien de la table (n° {seq}, "
                                f"maintenant n° {self.seq}) : regardez de nouveau.")
         if not self._in_deal(seat):
@@ -792,12 +802,19 @@ class TableActor:
                               "post_now": seat.post_now, "notice": seat.notice,
                               "leaving": seat.leave_after_deal, "time_bank": round(seat.time_bank, 1),
                               "hands": seat.extra.get("hands"),
-                              "legal": (self.engine.legal_actions(username)
-                                        if self.engine is not None and dealt and not self.engine.over else []),
+                              "legal": self._legal_for(username, dealt),
                               "client_seed": self.client_seeds.get(username, "")}
             if self.revealed is not None and username in self.revealed["players"]:
                 msg["fair"] = shared["fair"]
         return msg
+
+    def _legal_for(self, username: str, dealt: bool) -> list[dict[str, Any]]:
+        """The player's legal actions, noting the publication that first showed them."""
+        legal = self.engine.legal_actions(username) if self.engine is not None and dealt \
+            and not self.engine.over else []
+        if self.legal_shown.get(username, (None, 0))[0] != legal:
+            self.legal_shown[username] = (legal, self.seq)
+        return legal
 
     async def publish(self, also: list[str] | None = None) -> None:
         """One message per seated player (and per name in ``also``) and one for spectators."""
