@@ -236,7 +236,7 @@ class SqlBank:
 
     def _hands_in(self, s: Session, user_id: int, tavern_id: int) -> dict[str, Any]:
         """:meth:`hands_info` inside a transaction (a contest's bank says otherwise)."""
-        return _hands_info(s, user_id, tavern_id)
+        return _hands_info(s, user_id, tavern_id, self.settings)
 
     def username(self, user_id: int) -> str:
         return self._tx(lambda s: s.get_one(User, user_id).username)
