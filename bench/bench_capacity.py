@@ -136,7 +136,7 @@ def line(name: str, n: int, r: dict[str, Any], seconds: float) -> str:
     per_action = r["server_cpu"] * seconds / max(1, r["actions"]) * 1000
     deals = f"  deals {r['deals']:5d}  end p50/p99 {pct(closing, 0.5):6.2f}/{pct(closing, 0.99):7.2f}" \
         if name == "tavern" else " " * 40
-    return (f"{name:6s} {n:5d} players  p50/p90/p99 {pct(lat, 0.5):6.2f}/{pct(lat, 0.9):6.2f}/{pct(lat, 0.99):7.2f} ms"
+    return (f"{name:6s} {n:5d} players  {r['actions'] / seconds:6.1f} actions/s  p50/p90/p99 {pct(lat, 0.5):6.2f}/{pct(lat, 0.9):6.2f}/{pct(lat, 0.99):7.2f} ms"
             f"{deals}  CPU {r['server_cpu'] * 100:5.1f} % ({per_action:5.2f} ms/action)"
             f"  connected{' and seated' if name == 'tavern' else ''} in {r['connect_s']:5.1f} s"
             + ("\n       refused (seating included): " + ", ".join(
@@ -248,6 +248,8 @@ def main() -> int:
     ap.add_argument("--pause", type=float, default=None,
                     help="TAVERN_DEAL_PAUSE_SECONDS (default: the shipped setting, 3 s)")
     ap.add_argument("--bot-procs", type=int, default=2)
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="a setting for the tavern servers, e.g. TAVERN_GIL_SWITCH_MS=1 (repeatable)")
     ap.add_argument("--keep", action="store_true", help="keep the temp dir (database, server logs)")
     ap.add_argument("--py-spy", default=None, metavar="FILE", help="profile each tavern server (FILE.<step>.json, speedscope)")
     args = ap.parse_args()
@@ -272,12 +274,14 @@ def main() -> int:
            "TAVERN_ARGON2_TIME_COST": "1", "TAVERN_ARGON2_MEMORY_KIB": "1024", "TAVERN_ARGON2_PARALLELISM": "1"}
     if args.pause is not None:
         env["TAVERN_DEAL_PAUSE_SECONDS"] = str(args.pause)
+    env.update(dict(item.split("=", 1) for item in args.set))
     args.pause = args.pause if args.pause is not None else 3.0  # the echo's pause: the shipped one
     os.environ.update({"TAVERN_DATA_DIR": str(tmp)})
     try:
         world = World(tmp, n_tables, n_bots, env)
         print(f"think {args.think:.1f} s ±50 %, deal pause {args.pause:.1f} s, {args.seconds:.0f} s measured per "
-              f"step after {args.warmup:.0f} s, bots in {args.bot_procs} process(es)", flush=True)
+              f"step after {args.warmup:.0f} s, bots in {args.bot_procs} process(es)"
+              + (f", settings {' '.join(args.set)}" if args.set else ""), flush=True)
         if steps:
             rows = compare(world, steps, args, GOAL_P99_MS if args.capacity else None)
             for n, ours, bare in rows:
