@@ -25,10 +25,12 @@ def _replay(args: argparse.Namespace) -> int:
         record = _read_record(args.record)
         out = replay(record)
     except RecordError as exc:
-        print(json.dumps({"error": str(exc), "field": exc.field}, ensure_ascii=False))
+        print(json.dumps({"error": exc.message, "field": exc.field, "code": exc.code, "params": exc.params},
+                         ensure_ascii=False, default=str))
         return 2
     except (IllegalAction, CardError) as exc:
-        print(json.dumps({"error": str(exc)}, ensure_ascii=False))
+        print(json.dumps({"error": exc.message, "code": exc.code, "params": exc.params},
+                         ensure_ascii=False, default=str))
         return 1
     except (OSError, json.JSONDecodeError) as exc:
         print(json.dumps({"error": f"cannot read the record: {exc}"}, ensure_ascii=False))
