@@ -67,7 +67,7 @@ FIELDS = {
     "starts_at": "Début", "payouts": "Prix", "structure": "Structure", "late_levels": "Inscription tardive",
     "seconds_per_action": "Temps pour jouer", "mode": "Mode", "score": "Marque", "target": "Objectif",
     "decks": "Jeux de cartes", "jokers": "Jokers", "next": "Page suivante", "csrf": "Jeton de formulaire",
-    "village": "Village", "tavern": "Taverne", "kind": "Article", "quantity": "Quantité", "seed": "Graine",
+    "village": "Village", "tavern": "Taverne", "kind": "Article", "inventory_id": "Article", "quantity": "Quantité", "seed": "Graine",
 }
 
 
@@ -381,6 +381,8 @@ _section({
     "record_reshuffles_list": "Les remélanges du relevé sont une liste de paquets (des listes de cartes).",
     "record_action_fields": "L'action {index} doit nommer un joueur et un coup.",
     "record_after_end": "L'action {index} vient après la fin de la donne.",
+    "record_unreadable": "Le relevé est illisible : {detail}",
+    "record_malformed": "Relevé mal formé ({kind} : {detail}).",
     "record_not_object": "Un relevé de donne est un objet JSON.",
     "record_format": "Format de relevé non pris en charge : {value}.",
     "no_reshuffles": "{game} ne remélange jamais son talon : les remélanges du relevé doivent être vides.",

@@ -165,8 +165,23 @@ def test_shop_refuses_what_the_owner_cannot_pay(client: TestClient, world: World
     r = client.post(f"/api/taverns/{world.tavern_id}/shop", json={"kind": "deck52"},
                     headers={"X-CSRF-Token": api_csrf(client)})
     assert r.status_code == 400 and "Fonds insuffisants" in r.json()["detail"]
+    # Issue 10: the API answers a refusal with its code, its French message and its parameters.
+    body = r.json()
+    assert body["code"] == "insufficient_funds"
+    assert body["params"] == {"needed": price, "available": 1000 % price, "currency": "ecus"}
+    assert body["message"] == (f"Fonds insuffisants : il faut {price} écus, vous n'en avez que {1000 % price}. "
+                               "Rien n'a été débité.")
     with session_scope() as s:
         assert ledger.balance(s, "user", world.owner_id, "ecus") == 1000 % price
+    # A body the API cannot read: each problem names its field by the form's label, in French.
+    r = client.post(f"/api/taverns/{world.tavern_id}/inventory", json={"inventory_id": 0},
+                    headers={"X-CSRF-Token": api_csrf(client)})
+    assert r.status_code == 422, r.text
+    body = r.json()
+    assert body["code"] == "invalid_values" and body["message"] == "Certaines valeurs sont invalides."
+    [problem] = body["params"]["problems"]
+    assert problem["code"] == "greater_than_equal" and problem["params"] == {"ge": 1, "field": "inventory_id"}
+    assert problem["message"] == "« Article » : au moins 1."
 
 
 def test_another_owners_tavern_is_forbidden(client: TestClient, world: World) -> None:

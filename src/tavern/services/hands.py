@@ -112,11 +112,11 @@ def hands_left(session: Session, user_id: int, now: dt.datetime) -> HandsLeft:
 def can_deal(
     session: Session, user_id: int, tavern_id: int | None, now: dt.datetime
 ) -> tuple[bool, str]:
-    """May the player be dealt in now? ``(False, why)`` when not. For an
-    owner in his own tavern ``why`` starts with "unlimited" (the table
-    runtime relies on it; or ask :func:`plays_unlimited`)."""
+    """May the player be dealt in now? ``(False, why)`` when not; ``why`` is
+    said to the player, in French. Whether he plays unlimited hands (an
+    owner in his own tavern): ask :func:`plays_unlimited`."""
     if _is_owner(session, user_id, tavern_id):
-        return True, "unlimited hands in your own tavern"
+        return True, "donnes illimitées dans votre propre taverne"
     user = session.get(User, user_id)
     if user is None:
         return False, french("unknown_player")

@@ -270,7 +270,7 @@ class SqlBank:
                 hl = left[uid]
                 if hl is None:  # "A tavern owner plays unlimited hands in his own tavern"
                     info[name] = {"free": 0, "paid": 0, "unlimited": True, "can_deal": True,
-                                  "why": "unlimited hands in your own tavern"}
+                                  "why": "donnes illimitées dans votre propre taverne"}
                 else:
                     info[name] = {"free": hl.free, "paid": hl.paid, "unlimited": False,
                                   "can_deal": hl.total > 0,
