@@ -347,7 +347,7 @@ class TableActor:
         seat = self._seat_of(username)
         if self._in_deal(seat):
             seat.leave_after_deal = True  # he plays the deal out as he likes
-            return {"notice": "you will leave with your chips at the end of this deal"}
+            return {"notice": "Vous partirez avec vos jetons à la fin de cette donne."}
         return await self._leave(seat)
 
     async def _leave(self, seat: SeatState) -> dict[str, Any]:
@@ -640,8 +640,10 @@ class TableActor:
                 await self._close(owner)
             except Exception as exc:  # the table stays open and deals on
                 log.exception("table %s: closing after the deal failed", self.info.id)
+                # A refusal is said in French; a bug is not shown to the players.
+                why = exc.message if isinstance(exc, Refusal) else "elle continue."
                 for seat in self.seats.values():
-                    seat.notice = f"La table n'a pas pu fermer : {getattr(exc, 'rule', None) or exc}"
+                    seat.notice = f"La table n'a pas pu fermer : {why}"
 
     # --- the end of the game ----------------------------------------------------
 
@@ -656,7 +658,7 @@ class TableActor:
             self.next_deal_at = None
             for seat in self.seats.values():
                 seat.notice = "Le patron ferme la table : elle fermera à la fin de cette donne."
-            return {"closed": False, "notice": "the table will close at the end of the deal in progress"}
+            return {"closed": False, "notice": "La table fermera à la fin de la donne en cours."}
         if self.engine is not None and self.archive_id is not None:
             await self._finish_deal()  # a deal just over: settle it first
         try:
