@@ -140,3 +140,15 @@ def test_validation_errors_name_the_field_in_french(data: dict[str, Any], messag
 
 def test_an_unknown_code_says_a_refusal_in_french_not_its_name() -> None:
     assert french("no_such_code_ever") == "Ce n'est pas possible."
+
+
+def test_a_refusal_keeps_its_code_and_parameters_through_pickling() -> None:
+    """Refusals cross process boundaries whole (their subclasses take other
+    constructor arguments: a record's field)."""
+    import pickle
+
+    from tavern.games.base import RecordError
+
+    exc = pickle.loads(pickle.dumps(RecordError("carry.pot", "chips_whole")))
+    assert (type(exc), exc.code, exc.field, exc.params) == (RecordError, "chips_whole", "carry.pot", {"field": "carry.pot"})
+    assert str(exc) == "« carry.pot » : les jetons sont un nombre entier positif ou nul."

@@ -47,6 +47,18 @@ class Refusal(Exception):
     def __str__(self) -> str:
         return self.message
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Subclasses take other constructor arguments (a ledger account, a
+        # record's field): rebuild from the state, not through __init__.
+        return _restore, (type(self), self.code, self.params, dict(self.__dict__))
+
+
+def _restore(cls: type[Refusal], code: str, params: dict[str, Any], state: dict[str, Any]) -> Refusal:
+    exc = cls.__new__(cls)
+    Exception.__init__(exc, code, params)
+    exc.__dict__.update(state)
+    return exc
+
 
 class Invalid(Refusal, ValueError):
     """A value a validator refuses: raised inside a pydantic validator (which
