@@ -152,3 +152,10 @@ def test_a_refusal_keeps_its_code_and_parameters_through_pickling() -> None:
     exc = pickle.loads(pickle.dumps(RecordError("carry.pot", "chips_whole")))
     assert (type(exc), exc.code, exc.field, exc.params) == (RecordError, "chips_whole", "carry.pot", {"field": "carry.pot"})
     assert str(exc) == "« carry.pot » : les jetons sont un nombre entier positif ou nul."
+
+
+def test_every_status_code_of_the_api_is_in_the_catalogue() -> None:
+    """A refusal that is only an HTTP status still answers with a code the catalogue knows."""
+    from tavern.web.errors import STATUS_CODES
+
+    assert set(STATUS_CODES.values()) <= set(MESSAGES)

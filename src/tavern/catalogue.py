@@ -173,6 +173,17 @@ def french(code: str, params: Mapping[str, Any] | None = None) -> str:
 
 _section({
     "refused": "Ce n'est pas possible.",
+    # an HTTP refusal with no code of its own (tavern.web.errors.STATUS_CODES)
+    "login_required": "Connectez-vous pour continuer.",
+    "forbidden": "Accès refusé.",
+    "not_found": "Cette page n'existe pas.",
+    "method_not_allowed": "Cette adresse n'accepte pas cette méthode.",
+    "conflict": "Cette demande entre en conflit avec l'état présent.",
+    "too_large": "Requête trop volumineuse.",
+    "invalid_values": "Certaines valeurs sont invalides.",
+    "too_many_attempts": "Trop de tentatives : réessayez plus tard.",
+    "server_error": "Une erreur inattendue est survenue ; elle a été consignée. Réessayez plus tard.",
+    "busy": "Le site est très occupé en ce moment : réessayez dans quelques secondes.",
     "missing": "Valeur requise.",
     "extra_forbidden": "Champ inconnu.",
     "int_type": "Un nombre entier est attendu.",
