@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from tavern.games.base import no_bool
+from tavern.refusal import Invalid
 
 #: The keys written only when they hold something (docs/hand-records.md:
 #: ``carry`` "absent/null", ``fair`` and ``story`` "present in the records the
@@ -74,7 +75,7 @@ class HandRecord(BaseModel):
     @classmethod
     def _format(cls, value: int) -> int:
         if value != 1:
-            raise ValueError(f"unsupported hand record format {value}")
+            raise Invalid("record_format", value=value)
         return value
 
     def with_table(self, *, fair: Mapping[str, Any] | None = None,

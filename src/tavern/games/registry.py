@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from tavern.games.base import IllegalAction, RecordError, nth, record_error
+from tavern.games.base import IllegalAction, RecordError, in_action, record_error
 from tavern.games.records import HandRecord
 from tavern.games.spec import GameSpec
 
@@ -31,7 +31,7 @@ def load(game: str) -> ModuleType:
     try:
         return importlib.import_module(GAMES[game])
     except KeyError:
-        raise IllegalAction(f"unknown game {game!r}; known: {', '.join(sorted(GAMES))}") from None
+        raise IllegalAction("unknown_game", game=game) from None
 
 
 def spec(game: str) -> GameSpec:
@@ -56,13 +56,13 @@ def check_record(record: Any) -> HandRecord:
     """The record as a :class:`HandRecord` of a registered game, or
     :class:`RecordError` naming the bad field."""
     if not isinstance(record, dict):
-        raise RecordError("", "a hand record is a JSON object")
+        raise RecordError("", "record_not_object")
     try:
         checked = HandRecord.model_validate(record)
     except ValidationError as exc:
         raise record_error(exc) from None
     if checked.game not in GAMES:
-        raise RecordError("game", f"unknown game {checked.game!r}; known: {', '.join(sorted(GAMES))}")
+        raise RecordError("game", "unknown_game", game=checked.game)
     return checked
 
 
@@ -94,8 +94,7 @@ def replay_steps(record: Any) -> Iterator[tuple[Any, dict[str, Any] | None]]:
         except IllegalAction as exc:
             if isinstance(exc, RecordError):
                 raise
-            raise IllegalAction(f"{nth(k)} ({a['player']} {a['action']}): {exc.rule}",
-                                player=a["player"], action=a["action"]) from None
+            raise in_action(k, a["player"], a["action"], exc) from None
         yield engine, a
 
 

@@ -10,6 +10,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from tavern.refusal import Refusal
 from tavern.settings import Settings
 from tavern.store.models import ROLES, User
 
@@ -30,7 +31,7 @@ _VERIFIER = PasswordHasher()
 USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,40}$")
 
 
-class UserError(ValueError):
+class UserError(Refusal, ValueError):
     """A refused user operation, in words the user understands."""
 
 
@@ -68,15 +69,15 @@ def create_user(
     must not hold the database's write lock); else it is hashed here with the
     ``settings``' parameters."""
     if not USERNAME.match(username):
-        raise UserError("a username is 3 to 40 letters, digits, '.', '_' or '-'")
+        raise UserError("bad_username")
     if len(password) < 6:
-        raise UserError("a password has at least 6 characters")
+        raise UserError("password_too_short", minimum=6)
     if role not in ROLES:
-        raise UserError(f"role must be one of {', '.join(ROLES)}")
+        raise UserError("unknown_role", role=role)
     if level < 0:
-        raise UserError("a level is 0 or more")
+        raise UserError("negative_level")
     if find_by_username(session, username) is not None:
-        raise UserError(f"the name {username!r} is already taken")
+        raise UserError("username_taken", username=username)
     if password_hash is None:
         if settings is None:
             raise TypeError("create_user needs the password's hash or the settings to hash it with")
@@ -117,7 +118,7 @@ def authenticate(session: Session, username: str, password: str, settings: Setti
 
 def set_level(session: Session, user_id: int, level: int) -> User:
     if level < 0:
-        raise UserError("a level is 0 or more")
+        raise UserError("negative_level")
     user = _must(session, user_id)
     user.level = level
     return user
@@ -125,7 +126,7 @@ def set_level(session: Session, user_id: int, level: int) -> User:
 
 def set_role(session: Session, user_id: int, role: str) -> User:
     if role not in ROLES:
-        raise UserError(f"role must be one of {', '.join(ROLES)}")
+        raise UserError("unknown_role", role=role)
     user = _must(session, user_id)
     user.role = role
     return user
@@ -133,12 +134,12 @@ def set_role(session: Session, user_id: int, role: str) -> User:
 
 def set_password(session: Session, user_id: int, password: str, settings: Settings) -> None:
     if len(password) < 6:
-        raise UserError("a password has at least 6 characters")
+        raise UserError("password_too_short", minimum=6)
     _must(session, user_id).password_hash = hash_password(password, settings)
 
 
 def _must(session: Session, user_id: int) -> User:
     user = session.get(User, user_id)
     if user is None:
-        raise UserError(f"no user {user_id}")
+        raise UserError("no_such_user")
     return user

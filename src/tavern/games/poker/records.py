@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from tavern.cards import CardError, deck52
-from tavern.games.base import IllegalAction, nth
+from tavern.games.base import IllegalAction
 from tavern.games.poker.betting import build_pots
 from tavern.games.poker.deal import SHOWDOWN
 
@@ -26,7 +26,7 @@ def stacked_deck(holes: list[list[str]], board: list[str] | tuple[str, ...] = ()
     top = [holes[i][r] for r in range(h) for i in range(n)] + list(board) + list(then)
     used = set(top)
     if len(used) != len(top):
-        raise CardError("a card is dealt twice")
+        raise CardError("card_dealt_twice")
     return top + [c for c in _DECK52 if c not in used]
 
 
@@ -45,18 +45,17 @@ def _posts_to_seats(seats: Any, actions: Any, config: Any) -> tuple[Any, Any]:
         a = actions[k]
         seat = by_name.get(a.get("player"))
         if seat is None or seat.get("waiting") or seat.get("post"):
-            raise IllegalAction(f"{nth(k)}: only a seated player dealt in posts, once")
+            raise IllegalAction("record_post_once", index=k + 1)
         if a.get("amount") == big:
             seat["post"] = True
         elif isinstance(big, int) and isinstance(small, int) and a.get("amount") == big + small:
             seat["post"] = "both"
         else:
-            raise IllegalAction(f"{nth(k)}: a post to enter is the big blind ({big}), or big and small "
-                                "blinds after missed blinds")
+            raise IllegalAction("record_post_amount", index=k + 1, big=big)
         k += 1
     for j in range(k, len(actions)):
         if isinstance(actions[j], dict) and actions[j].get("action") == "post":
-            raise IllegalAction(f"{nth(j)}: posts come before the first decision of the deal")
+            raise IllegalAction("record_posts_first", index=j + 1)
     return seats, actions[k:]
 
 

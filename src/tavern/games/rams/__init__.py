@@ -49,25 +49,25 @@ def new_deal(
     else:
         check_deck_order(deck, deck32())
     if reshuffles:
-        raise IllegalAction("Rams never rebuilds its deck during a deal")
+        raise IllegalAction("no_reshuffles", game="rams")
     return RamsEngine(cfg, seats, button, list(deck), carry)
 
 
 def _check_seats(seats: list[dict[str, Any]], button: int) -> None:
     if not isinstance(seats, list) or not 2 <= len(seats) <= 8:
-        raise IllegalAction("Rams is played by 3 to 8 players")
+        raise IllegalAction("players_range", game="rams", lo=3, hi=8)
     names = []
     for s in seats:
         if not isinstance(s, dict) or not isinstance(s.get("player"), str):
-            raise IllegalAction("each seat is {'player': name, 'chips': amount}")
+            raise IllegalAction("seats_list")
         chips = s.get("chips")
         if not isinstance(chips, int) or isinstance(chips, bool) or chips < 0:
-            raise IllegalAction(f"{s['player']}'s chips must be a whole number, not negative")
+            raise IllegalAction("chips_whole")
         names.append(s["player"])
     if len(set(names)) != len(names):
-        raise IllegalAction("a player sits only once")
+        raise IllegalAction("distinct_players")
     if not isinstance(button, int) or not 0 <= button < len(seats):
-        raise IllegalAction("the dealer must be one of the seats")
+        raise IllegalAction("dealer_one_of_seats")
 
 
 def replay_output(engine: Any) -> dict[str, Any]:

@@ -41,19 +41,19 @@ def deck_composition(config: dict[str, Any] | None = None, n_players: int = 3) -
 
 def _check_seats(seats: list[dict[str, Any]]) -> tuple[list[str], dict[str, int]]:
     if not isinstance(seats, list) or not 3 <= len(seats) <= 8:
-        raise IllegalAction("Rummoli is played by 3 to 8 players")
+        raise IllegalAction("players_range", game="rummoli", lo=3, hi=8)
     players: list[str] = []
     chips: dict[str, int] = {}
     for s in seats:
         if not isinstance(s, dict) or not isinstance(s.get("player"), str) or not s["player"]:
-            raise IllegalAction("each seat is {'player': name, 'chips': n}")
+            raise IllegalAction("seats_list")
         p, c = s["player"], s.get("chips")
         if p in chips:
-            raise IllegalAction(f"player {p!r} is seated twice")
+            raise IllegalAction("seated_twice", name=str(p))
         if p == WIDOW:
-            raise IllegalAction("'widow' is the name of the extra hand, not of a player")
+            raise IllegalAction("rummoli_widow_name")
         if not isinstance(c, int) or isinstance(c, bool) or c < 0:
-            raise IllegalAction(f"{p}'s chips must be a whole, non-negative number")
+            raise IllegalAction("chips_whole")
         players.append(p)
         chips[p] = c
     return players, chips
@@ -78,11 +78,11 @@ class RummoliDeal(WidowPhase, RamyPhase):
         self.config = config
         self.players, self.start_chips = _check_seats(seats)
         if not isinstance(button, int) or not 0 <= button < len(self.players):
-            raise IllegalAction("the dealer (button) must be one of the seats")
+            raise IllegalAction("dealer_one_of_seats")
         try:
             check_deck_order(deck, deck_composition())
         except CardError as exc:
-            raise IllegalAction(f"Rummoli is dealt from one 52-card pack: {exc}") from None
+            raise IllegalAction("deck_order", refusal={"code": exc.code, "params": exc.params}) from None
         self.button = button
         self.dealer = self.players[button]
         self.deck = list(deck)
@@ -194,7 +194,7 @@ class RummoliDeal(WidowPhase, RamyPhase):
     def timeout_action(self, player: str) -> dict[str, Any]:
         legal = self.legal_actions(player)
         if not legal:
-            raise IllegalAction("it is not this player's turn", player=player)
+            raise IllegalAction("not_your_turn", player=player)
         if self.phase in ("exchange", "auction"):
             return {"action": "keep" if self.phase == "exchange" else "pass"}
         if self.phase == "betting":
@@ -205,11 +205,11 @@ class RummoliDeal(WidowPhase, RamyPhase):
 
     def act(self, player: str, action: str, **args: Any) -> list[Event]:
         if self.phase == "over":
-            raise IllegalAction("the deal is over", player=player, action=action)
+            raise IllegalAction("deal_over", player=player, action=action)
         if player not in self.players:
-            raise IllegalAction(f"{player!r} is not dealt in", player=player, action=action)
+            raise IllegalAction("not_dealt_in", player=player, action=action)
         if player not in self.to_act():
-            raise IllegalAction(self._whose_turn(), player=player, action=action)
+            raise IllegalAction("not_your_turn", player=player, action=action)
         handler = {
             "exchange": self._act_exchange,
             "auction": self._act_auction,
@@ -327,7 +327,7 @@ class RummoliDeal(WidowPhase, RamyPhase):
 
     def result(self) -> dict[str, Any]:
         if not self.over:
-            raise IllegalAction("the deal is not over yet")
+            raise IllegalAction("deal_not_over")
         return {
             "chips": dict(self.chips),
             "delta": {p: self.chips[p] - self.start_chips[p] for p in self.players},
@@ -360,7 +360,7 @@ def new_deal(
     wait for the dealer's decision about the widow."""
     cfg = parse_config(config)
     if reshuffles:
-        raise IllegalAction("a Rummoli deal never rebuilds its deck: 'reshuffles' must be empty")
+        raise IllegalAction("no_reshuffles", game="rummoli")
     order = list(deck) if deck is not None else shuffle(deck_composition(), rng)
     return RummoliDeal(cfg, seats, button, order, carry)
 
