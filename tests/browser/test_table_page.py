@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from tests.browser import watch
 from tests.tables.liveserver import PASSWORD, ROOT, LiveServer, seed_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.db]
@@ -41,6 +42,7 @@ def browser() -> Iterator[object]:
 def start_server(db_url: str, tmp_path: Path, **seed: object) -> LiveServer:
     srv = LiveServer(db_url, tmp_path, extra_env={"TAVERN_DEAL_PAUSE_SECONDS": "1.5"})
     srv.table_id, srv.ids = seed_table(db_url, PLAYERS, **seed)
+    srv.game = str(seed.get("game", "ramponneau"))  # type: ignore[attr-defined]  # for watch.follow
     srv.start()
     return srv
 
@@ -52,6 +54,8 @@ class Player:
         self.name = name
         self.context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=srv.base)
         self.page = self.context.new_page()
+        # Every command this page sends is counted (issue 11: every action used from the browser).
+        watch.follow(self.page, getattr(srv, "game", "ramponneau"))
         self.errors: list[str] = []
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
         # Console errors too, except the browser's own note of a refused
@@ -92,6 +96,7 @@ class Player:
             " || !document.querySelector('.tl-error').hidden", arg=[before], timeout=10_000)
         error = self.page.locator(f"{LIVE} .tl-error")
         assert not error.is_visible(), f"{self.name}: refused: {error.text_content()}"
+        watch.check_french(self.page, self.name)
 
     def my_cards(self) -> list[str]:
         return self.page.locator(f"{LIVE} .tl-seat.me .tl-myhand .pc.face").evaluate_all(
@@ -107,6 +112,7 @@ class Player:
         ARTIFACTS.mkdir(exist_ok=True)
         self.page.locator(LIVE).scroll_into_view_if_needed()
         self.page.screenshot(path=str(ARTIFACTS / name), full_page=full)
+        watch.check_french(self.page, self.name)
 
 
 @pytest.fixture
@@ -120,6 +126,8 @@ def players(browser) -> Iterator[Callable[[LiveServer], dict[str, Player]]]:
 
     yield make
     for p in made:
+        if not p.page.is_closed() and p.page.url.startswith("http"):
+            watch.check_french(p.page, p.name)  # the table as each player leaves it
         p.context.close()
 
 
