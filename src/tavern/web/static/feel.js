@@ -10,7 +10,8 @@
  *
  * Hooks for people and tests, never timing: `#table-live[data-motion]`
  * ("on"/"off"), `[data-chimes]` (chimes played so far) and a "tavern:chime"
- * event on `document` with the frame's `seq`, sent when the chime sounds.
+ * event on `document` with the frame's `seq` and `to_act`, sent when the
+ * chime sounds.
  */
 import { h } from "./cards.js";
 
@@ -79,7 +80,7 @@ Feel.prototype.context = function () {
 };
 
 /** A soft two-note chime (Web Audio: two sine tones under a short envelope). */
-Feel.prototype.chime = function (seq) {
+Feel.prototype.chime = function (detail) {
   var ctx = this.context();
   if (!ctx) return;
   var now = ctx.currentTime;
@@ -96,13 +97,14 @@ Feel.prototype.chime = function (seq) {
   });
   this.chimes += 1;
   this.root.setAttribute("data-chimes", String(this.chimes));
-  document.dispatchEvent(new CustomEvent("tavern:chime", { detail: { seq: seq } }));
+  document.dispatchEvent(new CustomEvent("tavern:chime", { detail: detail }));
 };
 
 /** Called with each frame: the chime sounds when the player's turn begins
- *  (he had nothing to do and now has), never on somebody else's turn. */
-Feel.prototype.turn = function (myTurn, seq) {
-  if (myTurn && !this.wasMyTurn && this.soundWanted) this.chime(seq);
+ *  (he had nothing to do and now has), never on somebody else's turn.
+ *  `detail` ({seq, to_act} of the frame) goes with the "tavern:chime" event. */
+Feel.prototype.turn = function (myTurn, detail) {
+  if (myTurn && !this.wasMyTurn && this.soundWanted) this.chime(detail);
   this.wasMyTurn = myTurn;
 };
 

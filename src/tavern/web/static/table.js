@@ -248,7 +248,7 @@ var GAMES = { ramponneau: poker, draw: poker, rami: rami, double_rami: rami, rem
     renderContest();
     syncPanel(); tick();
     feel.drawn(m.table.deal_no, root);
-    feel.turn(legal().length > 0 && !finished(d), m.seq);
+    feel.turn(legal().length > 0 && !finished(d), { seq: m.seq, to_act: d ? d.to_act : null });
   }
 
   /** Seats around the oval, the player's own at the bottom. */
