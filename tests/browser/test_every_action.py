@@ -14,13 +14,21 @@ deal (test-artifacts/<game>-mid-deal.png, <game>-end.png)."""
 
 from __future__ import annotations
 
+import copy
+import random
 import time
 
 import pytest
 from tests.browser import watch
 from tests.browser.test_table_page import LIVE, Player, seat_everyone_generic, start_server
+from tests.tables.liveserver import LiveServer, seed_table
 
-from tavern.games.rami import melds
+from tavern import fair
+from tavern.cards import SeededSource
+from tavern.games.rami import double, melds
+from tavern.store.db import make_engine, session_factory
+from tavern.tables.bank import SqlBank
+from tavern.tables.engine_config import engine_config
 
 pytestmark = [pytest.mark.browser, pytest.mark.db, pytest.mark.slow]
 
@@ -29,10 +37,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.db, pytest.mark.slow]
 NOT_MOVES = {"sort-suit", "sort-rank", "knock-choose", "knock-meld", "knock-done", "half-pot",
              "three-quarter-pot", "pot", "all-in"}
 #: Once every action has been tried, what moves a deal on (a fold or a rams
-#: général again would only shorten or lengthen it).
-PROGRESS = ("check", "call", "show", "draw:stock", "discard", "lay", "add", "close", "knock", "gin", "play", "lead",
+#: général again would only shorten or lengthen it); melds are laid as soon
+#: as they may be, so that lay-offs and joker moves come.
+PROGRESS = ("check", "call", "show", "draw:stock", "lay", "add", "move_joker", "close", "gin", "knock", "play", "lead", "discard",
             "keep", "exchange:keep", "speak:play", "pass", "draw:servi", "bid", "exchange", "draw", "speak:pass",
-            "draw:discard", "bet", "raise", "move_joker", "muck", "fold")
+            "draw:discard", "bet", "raise", "muck", "fold")
 SPEAK = {"Je joue": "speak:play", "Je passe": "speak:pass", "Prendre la fille": "speak:widow",
          "Prendre le jeu jeté": "speak:thrown", "Rams général": "speak:general"}
 #: Any game's melds, to choose a discard that keeps the hand's combinations.
@@ -171,5 +180,75 @@ def test_every_action_a_game_offers_is_used_from_the_browser(game, browser, play
             assert not p.errors, f"{p.name}'s page: {p.errors}"
         missing = sorted(watch.OFFERED[game] - set(watch.SENT[game]))
         print(f"{game}: sent {dict(watch.SENT[game])}; never offered in time: {missing}")
+    finally:
+        srv.stop()
+
+
+# --- moves chance rarely offers: a known deck ---------------------------------
+
+CLIENT_SEEDS = {"ana": "graine-ana", "bob": "graine-bob", "cid": "graine-cid"}
+
+
+def joker_to_move(db_url: str, table_id: int) -> tuple[int, str, int]:
+    """A table seed whose first deal lets its first player draw from the
+    stock, lay a run holding a joker and move that joker (he holds the card
+    it stands for): (seed, player, the lay's index among the offered melds).
+    The deck is derived as the table derives it (fair.DealSeed, the players'
+    seeds in seat order, deal n° 1), the moves checked by the engine itself."""
+    engine = make_engine(db_url)
+    info = SqlBank(session_factory(engine)).table_info(table_id)
+    engine.dispose()
+    assert info is not None
+    config = engine_config(info)
+    seats = [{"player": n, "chips": 100} for n in CLIENT_SEEDS]
+    for n in range(30_000):
+        server_seed = fair.new_server_seed(SeededSource(random.Random(n)))
+        stream = fair.DealSeed(server_seed).stream(table_id, 1, list(CLIENT_SEEDS.values()))
+        deal = double.new_deal(config, seats, 0, rng=stream)  # the first deal's dealer: the first seat
+        first = deal.to_act()[0]
+        deal.act(first, "draw", source="stock")
+        for entry in deal.legal_actions(first):
+            for i, meld in enumerate(entry.get("melds") or []):
+                if not any(c.startswith("X") for c in meld):
+                    continue
+                after = copy.deepcopy(deal)
+                after.act(first, "lay", cards=meld)
+                if any(a["action"] == "move_joker" for a in after.legal_actions(first)):
+                    return n, first, i
+    raise AssertionError("no seed gives a joker to move at the first turn")
+
+
+def test_a_joker_is_moved_from_the_browser(browser, players, db_url, tmp_path):
+    """double-rami.fr.txt: a player holding the card a joker of his own run
+    stands for puts it in its place and the joker goes to an end of the run
+    (the page's « Remplacer le joker par … » buttons, one per free end)."""
+    srv = LiveServer(db_url, tmp_path, app="tests.browser.rigged_app:create_app")
+    srv.table_id, srv.ids = seed_table(db_url, tuple(CLIENT_SEEDS), game="double_rami", stakes={"unit": 1})
+    srv.game = "double_rami"  # type: ignore[attr-defined]
+    seed, first, lay = joker_to_move(db_url, srv.table_id)
+    srv.extra_env = {"TAVERN_DEAL_PAUSE_SECONDS": "1.5", "RIGGED_TABLE_SEED": str(seed)}
+    srv.start()
+    try:
+        ps = players(srv)
+        for name, p in ps.items():  # each player's own seed, as « Donne vérifiable » lets him set it
+            p.page.evaluate("s => localStorage.setItem('tavern.clientSeed', s)", CLIENT_SEEDS[name])
+            p.page.reload()
+            p.page.wait_for_selector(f"{LIVE}[data-seq]")
+        seat_everyone_generic(ps)
+        p = ps[first]
+        p.click_action_button(p.page.locator(f"{LIVE} .tl-actions button[data-action=draw]", has_text="la pioche"))
+        p.click_action_button(p.page.locator(f"{LIVE} .tl-actions button[data-action=lay]").nth(lay))
+        move = p.page.locator(f"{LIVE} .tl-actions button[data-action=move_joker]")
+        assert move.count() >= 1 and move.first.text_content().startswith("Remplacer le joker par ")
+        joker_before = p.page.locator(f"{LIVE} .tl-public .pc.joker").count()
+        p.shot("double_rami-joker-move.png")
+        sent = watch.SENT["double_rami"]["move_joker"]
+        p.click_action_button(move.first)
+        # The joker stays on the table at the run's end; the journal tells the move.
+        assert p.page.locator(f"{LIVE} .tl-public .pc.joker").count() == joker_before
+        p.page.locator(f"{LIVE} .tl-story-log li", has_text=f"{first} déplace un joker").wait_for()
+        assert watch.SENT["double_rami"]["move_joker"] == sent + 1, "the page sent the move"
+        for q in ps.values():
+            assert not q.errors, f"{q.name}'s page: {q.errors}"
     finally:
         srv.stop()
