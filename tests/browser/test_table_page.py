@@ -111,7 +111,7 @@ class Player:
     def shot(self, name: str, full: bool = False) -> None:
         ARTIFACTS.mkdir(exist_ok=True)
         self.page.locator(LIVE).scroll_into_view_if_needed()
-        self.page.screenshot(path=str(ARTIFACTS / name), full_page=full)
+        self.page.screenshot(path=str(ARTIFACTS / name), full_page=full, animations="disabled")
         watch.check_french(self.page, self.name)
 
 
