@@ -165,6 +165,10 @@ BUDGET = {"ramponneau": 60, "draw": 60, "rams": 90, "rummoli": 120, "gin": 120, 
           "remigio": 150}
 
 
+#: The moves chance offers too rarely for the explorer: each has its scenario on a known deck below.
+RIGGED = {"double_rami": {"move_joker"}, "gin": {"gin"}, "remigio": {"close"}}
+
+
 @pytest.mark.parametrize("game", list(watch.OFFERED))
 def test_every_action_a_game_offers_is_used_from_the_browser(game, browser, players, db_url, tmp_path):
     srv = start_server(db_url, tmp_path, game=game, stakes=STAKES.get(game, {"unit": 1}),
@@ -181,8 +185,9 @@ def test_every_action_a_game_offers_is_used_from_the_browser(game, browser, play
         explore(game, ps, BUDGET[game])
         for p in ps.values():
             assert not p.errors, f"{p.name}'s page: {p.errors}"
-        missing = sorted(watch.OFFERED[game] - set(watch.SENT[game]))
-        print(f"{game}: sent {dict(watch.SENT[game])}; never offered in time: {missing}")
+        missing = watch.OFFERED[game] - set(watch.SENT[game])
+        print(f"{game}: sent {dict(watch.SENT[game])}; never offered in time: {sorted(missing)}")
+        assert missing <= RIGGED.get(game, set()), f"{game}: never used from the browser: {sorted(missing)}"
     finally:
         srv.stop()
 
