@@ -326,3 +326,41 @@ def worker_main(cfg: dict[str, Any], ready: Any, go: Any, results: Any) -> None:
     except BaseException as exc:  # report, never hang the parent
         ready.put(-1)
         results.put({"error": f"{type(exc).__name__}: {exc}"})
+
+
+async def _storm(cfg: dict[str, Any]) -> dict[str, Any]:
+    """Every connection of ``cfg["tables"]`` opened at once from ``cfg["t0"]``
+    (wall clock, shared by the storm's processes), as the pages of a
+    restarted server's players all reconnect: the seconds until each one
+    holds its snapshot (its first ``state`` with its own seat in it)."""
+    sem = asyncio.Semaphore(cfg.get("concurrency", 200))
+    base, origin = cfg["ws_base"], cfg["origin"]
+    await asyncio.sleep(max(0.0, cfg["t0"] - time.time()))
+    t0 = time.time()
+    times: list[float] = []
+    failed: dict[str, int] = {}
+    conns: list[ClientConnection] = []
+
+    async def one(table_id: int, name: str, cookie: str) -> None:
+        try:
+            ws = await _open(f"{base}/ws/tables/{table_id}", {"Cookie": cookie}, origin, sem)
+            conns.append(ws)
+            msg = json.loads(await asyncio.wait_for(ws.recv(), 120))
+            if msg["type"] != "state" or not msg.get("you"):
+                raise RuntimeError(f"{name}: no seat in the snapshot")
+            times.append(time.time() - t0)
+        except Exception as exc:
+            key = f"{type(exc).__name__}: {str(exc)[:60]}"
+            failed[key] = failed.get(key, 0) + 1
+
+    await asyncio.gather(*(one(tid, name, cookie) for tid, players in cfg["tables"] for name, cookie in players))
+    await asyncio.gather(*(c.close() for c in conns), return_exceptions=True)
+    return {"times": times, "failed": failed}
+
+
+def storm_main(cfg: dict[str, Any], results: Any) -> None:
+    """Entry point of a storm process (``multiprocessing``)."""
+    try:
+        results.put(asyncio.run(_storm(cfg)))
+    except BaseException as exc:
+        results.put({"times": [], "failed": {f"{type(exc).__name__}: {exc}": 1}})

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from argon2 import PasswordHasher
 from sqlalchemy.pool import NullPool
@@ -117,3 +118,62 @@ def cookie_for(secret_key: str, user_id: int, token: str) -> str:
     value = response.headers["set-cookie"].split(";", 1)[0]
     assert value.startswith(COOKIE_NAME + "=")
     return value
+
+
+def seed_tables(db_url: str, n_tables: int) -> list[int]:
+    """One owner, one tavern and ``n_tables`` open 6-max Ramponneau tables
+    (blinds 1/2, caves 20 to 200): the tavern owner's part of the world. The
+    players are registered through the API (:func:`register`)."""
+    from tavern.store.db import make_engine, session_factory
+    from tavern.store.models import TableConfig, Tavern, User, Village
+
+    pw_hash = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1).hash(PASSWORD)
+    engine = make_engine(db_url, poolclass=NullPool)
+    factory = session_factory(engine)
+    with factory() as s, s.begin():
+        owner = User(username="patron", password_hash=pw_hash, level=1, role="player")
+        village = Village(name="Montmartre")
+        s.add_all([owner, village])
+        s.flush()
+        tavern = Tavern(village_id=village.id, owner_id=owner.id, name="Au Lapin Agile")
+        s.add(tavern)
+        s.flush()
+        tables = [TableConfig(
+            tavern_id=tavern.id, name=f"Table {t + 1}", game="ramponneau", variant="",
+            stakes={"small_blind": 1, "big_blind": 2}, options={},
+            buy_in_min=20, buy_in_max=CAVE, rake_percent=5, rake_cap=None, no_flop_no_drop=True,
+            seats=SEATS, action_timer_seconds=30, status="open") for t in range(n_tables)]
+        s.add_all(tables)
+        s.flush()
+        ids = [t.id for t in tables]
+    engine.dispose()
+    return ids
+
+
+async def _register_one(base: str, name: str, sem: Any) -> str:
+    import httpx
+
+    async with sem, httpx.AsyncClient(base_url=base, timeout=60) as c:
+        token = (await c.get("/api/auth/session")).json()["csrf_token"]
+        r = await c.post("/api/auth/register", json={"username": name, "password": PASSWORD},
+                         headers={"X-CSRF-Token": token})
+        r.raise_for_status()
+        cookie = "; ".join(f"{k}={v}" for k, v in c.cookies.items())
+        me = (await c.get("/api/auth/session")).json()
+        if not me.get("user") or me["user"]["username"] != name:
+            raise RuntimeError(f"{name}: registered but not logged in: {me}")
+        return cookie
+
+
+def register(base: str, names: list[str], concurrency: int = 16) -> list[str]:
+    """Each bot registers through the API as a browser's script would (the
+    CSRF token of its session, then ``POST /api/auth/register``); returns
+    each one's ``Cookie`` header. A new account starts with the house's
+    welcome écus (``TAVERN_WELCOME_ECUS``)."""
+    import asyncio
+
+    async def run() -> list[str]:
+        sem = asyncio.Semaphore(concurrency)
+        return list(await asyncio.gather(*(_register_one(base, n, sem) for n in names)))
+
+    return asyncio.run(run())

@@ -118,7 +118,8 @@ def main() -> int:
                 env = {"TAVERN_DATABASE_URL": db_url, "TAVERN_REDIS_URL": redis_url, "TAVERN_DATA_DIR": str(tmp),
                        "TAVERN_SECRET_KEY": secret, "TAVERN_DEAL_PAUSE_SECONDS": str(args.pause),
                        "TAVERN_FREE_HANDS_PER_DAY": "1000000000", "TAVERN_WS_PER_ADDRESS": "100000",
-                       "TAVERN_WORKERS": str(workers), "TAVERN_ALLOWED_ORIGINS": f"http://{HOST}:{port}"}
+                       "TAVERN_WORKERS": str(workers), "TAVERN_DRAIN_SECONDS": "2",
+                       "TAVERN_ALLOWED_ORIGINS": f"http://{HOST}:{port}"}
                 server = Workers("tavern.web.app:create_app", env, tmp / f"w{workers}-{n_players}.log", port=port,
                                  extra_args=["--workers", str(workers)])
                 try:

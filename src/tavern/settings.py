@@ -48,6 +48,8 @@ class Settings(BaseSettings):
     #: down at once: 500 is a few caves at the demo's smallest stakes
     #: (Ramponneau 1/2: a cave of 20 to 200). 0 turns the grant off.
     welcome_ecus: int = Field(default=500, ge=0)
+    #: Accounts one client address may open an hour (a load test raises it).
+    signups_per_hour: int = Field(default=5, ge=1)
     pack_hands: int = 200
     pack_price_tokens: int = 10
     timezone: str = "Europe/Paris"

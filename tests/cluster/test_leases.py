@@ -67,6 +67,38 @@ def test_a_renewed_lease_outlives_its_time_and_a_stolen_one_is_reported_lost(red
     assert lost == ["contests"] and held is None
 
 
+def test_a_lease_run_out_during_a_stall_is_kept_unless_another_worker_took_it(redis_url):
+    """A worker whose event loop stalled past its lease (a busy machine) is not
+    dead: if nobody acquired the table meanwhile (the fence counter unmoved),
+    the next renewal takes the lease again with the same fence; once another
+    worker has acquired it (a higher fence), the lease is lost for good."""
+    async def scenario():
+        a = RedisCluster(redis_url, lease_seconds=0.9)
+        lost: list[str] = []
+        a.on_lost(lost.append)
+        await a.start()
+        r = redis.Redis.from_url(redis_url)
+        try:
+            kept = await a.acquire("table:41")
+            assert await a.acquire("table:42") is not None
+            # Both leases run out as if the loop had stalled past their time.
+            r.delete(RedisCluster.lease_key("table:41"), RedisCluster.lease_key("table:42"))
+            r.incr(RedisCluster.fence_key("table:42"))  # another worker acquired 42 and let it go
+            for _ in range(40):
+                if lost:
+                    break
+                await asyncio.sleep(0.1)
+            await asyncio.sleep(0.4)
+            return kept, await a.owner("table:41"), a.held("table:41"), lost, a.held("table:42"), a.worker_id
+        finally:
+            r.close()
+            await a.close()
+
+    kept, owner, held, lost, held_42, worker = asyncio.run(scenario())
+    assert owner == (worker, kept) and held == kept
+    assert lost == ["table:42"] and held_42 is None
+
+
 def test_requests_reach_one_worker_and_refusals_come_back_as_such(redis_url):
     async def scenario():
         a, b = RedisCluster(redis_url), RedisCluster(redis_url)

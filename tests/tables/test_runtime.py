@@ -240,8 +240,37 @@ def test_stale_action_is_refused(world):
         await h.sit("bob", 1)
         await h.settle()
         name = actor.engine.to_act()[0]
+        with pytest.raises(CommandError, match="plus ancien"):  # the view before the deal was dealt
+            await actor.submit("act", name, action="call", seq=actor.legal_shown[name][1] - 1, args={})
+        await actor.stop()
+
+    run(scenario())
+
+
+def test_an_action_is_stale_only_behind_a_move_of_the_deal(world):
+    """docs/protocol.md: "an action chosen on a view older than the one that
+    last changed your legal actions is refused (a publication that left them
+    as they were ... does not make it stale)" — and a sequence number the
+    table never published is refused too."""
+
+    async def scenario():
+        h = Harness(world)
+        actor = await h.start()
+        await h.sit("ana", 0)
+        await h.sit("bob", 1)
+        await h.settle()
+        name = actor.engine.to_act()[0]
+        seen = actor.seq  # the view the player chooses on
+        await h.sit("cid", 2)  # another seat taken meanwhile: a publication, no move
+        await h.settle()
+        assert actor.seq > seen
         with pytest.raises(CommandError, match="plus ancien"):
-            await actor.submit("act", name, action="call", seq=actor.seq - 1, args={})
+            await actor.submit("act", name, action="call", seq=actor.seq + 1, args={})
+        await actor.submit("act", name, action="call", seq=seen, args={})
+        await h.settle()
+        other = actor.engine.to_act()[0]
+        with pytest.raises(CommandError, match="plus ancien"):  # the call changed what the other may do
+            await actor.submit("act", other, action="check", seq=seen, args={})
         await actor.stop()
 
     run(scenario())

@@ -6,6 +6,7 @@ noted when they open a table."""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from fastapi.testclient import TestClient
@@ -103,8 +104,12 @@ def test_two_accounts_from_one_browser_are_noted(client: TestClient, world: Worl
         with client.websocket_connect(f"/ws/tables/{table_id}", headers=origin) as ws:
             assert ws.receive_json()["type"] == "state"
         client.post("/logout", data={}, follow_redirects=False)
-    with session_scope() as s:
-        visits = s.scalars(select(TableVisit).where(TableVisit.table_id == table_id)).all()
+    for _ in range(50):  # written in batches (web/visits.py), within a second
+        with session_scope() as s:
+            visits = s.scalars(select(TableVisit).where(TableVisit.table_id == table_id)).all()
+        if len(visits) >= 2:
+            break
+        time.sleep(0.1)
     assert len(visits) == 2 and len({v.browser for v in visits}) == 1
     assert client.cookies.get("tavern_browser") not in {v.browser for v in visits}  # only its hash is kept
     login(client, "admin")

@@ -55,6 +55,9 @@ class ContestBank(SqlBank):
     def hands_info(self, user_id: int, tavern_id: int) -> dict[str, Any]:
         return {"contest": True, "can_deal": True, "why": "concours : pas de mains quotidiennes"}
 
+    def _hands_in(self, s: Session, user_id: int, tavern_id: int) -> dict[str, Any]:
+        return self.hands_info(user_id, tavern_id)
+
     def begin_deal(self, table_id: int, tavern_id: int, candidates: dict[str, int],
                    record: dict[str, Any]) -> tuple[int | None, dict[str, Any]]:
         """Archive the deal as in progress (voided until it ends), with the contest's id."""

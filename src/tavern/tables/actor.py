@@ -35,6 +35,8 @@ log = logging.getLogger(__name__)
 #: Auto-actions chosen in advance (RULES.md, draw poker: "Auto-actions chosen in
 #: advance (check/fold, call any, …) are executed when the turn comes").
 AUTO_ACTIONS = ("check_fold", "check", "call_any", "fold_any")
+#: A connection's own bookkeeping: its publication can wait (PRESENCE_DELAY).
+PRESENCE_COMMANDS = ("connect", "disconnect")
 #: "after three time-outs in a row the player is sat out".
 MAX_TIMEOUTS = 3
 TIME_BANK_START = 30.0
@@ -46,6 +48,19 @@ def encode(message: dict[str, Any]) -> str:
     """A message as its JSON text: every recipient's view at every action,
     the table's hottest path (orjson: several times the standard library)."""
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def encoded(value: Any) -> orjson.Fragment:
+    """A part shared by every recipient of a publication (the public table,
+    the last result, the story's new events), encoded once: each recipient's
+    message embeds the same bytes instead of encoding them again."""
+    return orjson.Fragment(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
+
+
+#: Seconds a change of presence (a socket opened or closed) may wait before
+#: it is published: the connections of a reconnecting table (after a restart,
+#: six sockets within a moment) make one publication, not one each.
+PRESENCE_DELAY = 0.25
 
 
 class CommandError(Exception):
@@ -130,16 +145,24 @@ class TableActor:
         self.fair_stream: fair.FairStream | None = None
         #: The last finished deal's seed, for its players: {"players", "fair"}.
         self.revealed: dict[str, Any] | None = None
+        #: Each player's legal actions as last shown to him, and the first
+        #: publication that showed them: an action chosen on an older view
+        #: is stale (_cmd_act).
+        self.legal_shown: dict[str, tuple[list[dict[str, Any]], int]] = {}
+        #: When a change of presence is to be published (PRESENCE_DELAY).
+        self.presence_due: float | None = None
+        #: The deal's move that ended it is shown; its settlement is running.
+        self.settling = False
 
     # --- life cycle ----------------------------------------------------------
 
     async def start(self) -> None:
-        rows = await asyncio.to_thread(self.bank.load_seats, self.info.id)
-        self.carry = await asyncio.to_thread(self.bank.last_carry, self.info.id)
-        for r in rows:
+        # One transaction for all of it: a restart starts hundreds of tables at once.
+        rows, self.carry, hands = await asyncio.to_thread(self.bank.load_table, self.info.id, self.info.tavern_id)
+        for r, seat_hands in zip(rows, hands, strict=True):
             seat = SeatState(r.seat_no, r.user_id, r.username, r.chips, r.sitting_out,
                              r.owes_big_blind, time_bank=self.time_bank)
-            seat.extra["hands"] = await asyncio.to_thread(self.bank.hands_info, r.user_id, self.info.tavern_id)
+            seat.extra["hands"] = seat_hands
             self.seats[r.seat_no] = seat
         self.next_deal_at = self.clock() + self.deal_pause
         self._task = asyncio.create_task(self._run(), name=f"table-{self.info.id}")
@@ -180,7 +203,14 @@ class TableActor:
                 command, username, args, fut = item
                 try:
                     out = await self._handle(command, username, args)
-                    changed = True
+                    if command in PRESENCE_COMMANDS:
+                        # Who is connected: published with the next change,
+                        # or within PRESENCE_DELAY (the socket itself got
+                        # its snapshot already).
+                        if self.presence_due is None:
+                            self.presence_due = self.clock() + PRESENCE_DELAY
+                    else:
+                        changed = True
                     self._want_deal()
                     if not fut.done():
                         fut.set_result(out)
@@ -199,9 +229,18 @@ class TableActor:
                     if not fut.done():
                         fut.set_exception(CommandError(f"La table n'a pas pu faire cela ({type(exc).__name__})."))
             try:
+                if changed and self.engine is not None and self.engine.over and self.archive_id is not None:
+                    # The move that ended the deal is shown at once (the cards
+                    # turned over); the settlement's transaction follows, then
+                    # the result, final once it is committed, in its own publication.
+                    self.settling = True
+                    await self.publish()
+                    changed = False
                 changed = await self._tick() or changed
                 if self.closed:
                     break
+                if self.presence_due is not None and self.presence_due <= self.clock():
+                    changed = True
                 if changed:
                     await self.publish()
             except LostTable:
@@ -253,6 +292,8 @@ class TableActor:
         times = list(self.deadlines.values())
         if self.next_deal_at is not None:
             times.append(self.next_deal_at)
+        if self.presence_due is not None:
+            times.append(self.presence_due)
         return min(times) - self.clock() if times else None
 
     # --- commands -------------------------------------------------------------
@@ -398,7 +439,13 @@ class TableActor:
     async def _cmd_act(self, username: str, *, action: str, seq: int | None = None,
                        args: dict[str, Any] | None = None) -> dict[str, Any]:
         seat = self._seat_of(username)
-        if seq is not None and seq != self.seq:
+        # Stale: chosen before this player's legal actions were last shown to
+        # him (another player's bet changed what a call costs...). A
+        # publication that left them as they were (a seat taken, a socket
+        # opened, another player's move at a showdown where all choose at
+        # once) changes nothing his choice rests on.
+        shown_at = self.legal_shown.get(username, ([], 0))[1]
+        if seq is not None and not shown_at <= seq <= self.seq:
             raise CommandError(f"Ce coup a été choisi sur un état plus ancien de la table (n° {seq}, "
                                f"maintenant n° {self.seq}) : regardez de nouveau.")
         if not self._in_deal(seat):
@@ -615,6 +662,7 @@ class TableActor:
                 seat.time_bank = min(TIME_BANK_MAX, seat.time_bank + TIME_BANK_REFILL)
         self.carry = result.get("carry")
         self.last_result = {"deal": self.deals, "result": _public_result(result)}
+        self.settling = False
         # Revealed to the deal's players only (message_for): the seed and
         # everything the page needs to recompute the deck itself.
         self.revealed = {"players": set(self.dealt),
@@ -713,6 +761,8 @@ class TableActor:
             "stakes": self.info.stakes, "buy_in": [self.info.buy_in_min, self.info.buy_in_max],
             "seats": self.info.seats, "timer": self.info.action_timer_seconds,
             "button_seat": self.button_seat, "deal_no": self.deals, "closed": self.closed,
+            # The deal is over and its settlement not yet committed: its result follows.
+            "settling": self.settling,
             "players": [
                 {"seat": s.seat_no, "name": s.name, "chips": s.chips, "sitting_out": s.sitting_out,
                  "waiting": s.owes_big_blind and self.game.blinds and s.name not in self.dealt,
@@ -726,17 +776,24 @@ class TableActor:
         }
 
     def message_for(self, username: str | None, table: dict[str, Any] | None = None,
-                    story_at: int = 0) -> dict[str, Any]:
+                    story_at: int = 0, shared: dict[str, Any] | None = None) -> dict[str, Any]:
         """The message one recipient receives: his own view, never more.
         The deal's story goes from event ``story_at`` (0: all of it, as a
-        (re)connection's snapshot needs; a publication sends what is new)."""
-        table = table or self.public_table()
+        (re)connection's snapshot needs; a publication sends what is new).
+        ``shared``: the parts alike for every recipient, already encoded
+        (:meth:`publish`); they replace ``table``, ``last_result`` and the story."""
+        if shared is None:
+            shared = {"table": table or self.public_table(), "last_result": self.last_result,
+                      "story": self.story[story_at:], "deal": None, "fair": self.revealed and self.revealed["fair"]}
+        dealt = username in self.dealt
         deal = None
         if self.engine is not None:
-            deal = self.engine.view(username if username in self.dealt else None)
-        msg: dict[str, Any] = {"type": "state", "seq": self.seq, "table": table, "deal": deal,
-                               "last_result": self.last_result, "story_at": story_at,
-                               "story": self.story[story_at:]}
+            # Anyone not dealt in (a spectator, a seat waiting for the next
+            # deal) sees the public view, encoded once per publication.
+            deal = self.engine.view(username) if dealt else (shared["deal"] or self.engine.view(None))
+        msg: dict[str, Any] = {"type": "state", "seq": self.seq, "table": shared["table"], "deal": deal,
+                               "last_result": shared["last_result"], "story_at": story_at,
+                               "story": shared["story"]}
         if username is not None:
             seat = next((s for s in self.seats.values() if s.name == username), None)
             if seat is not None:
@@ -745,25 +802,37 @@ class TableActor:
                               "post_now": seat.post_now, "notice": seat.notice,
                               "leaving": seat.leave_after_deal, "time_bank": round(seat.time_bank, 1),
                               "hands": seat.extra.get("hands"),
-                              "legal": (self.engine.legal_actions(username)
-                                        if self.engine is not None and username in self.dealt
-                                        and not self.engine.over else []),
+                              "legal": self._legal_for(username, dealt),
                               "client_seed": self.client_seeds.get(username, "")}
             if self.revealed is not None and username in self.revealed["players"]:
-                msg["fair"] = self.revealed["fair"]
+                msg["fair"] = shared["fair"]
         return msg
+
+    def _legal_for(self, username: str, dealt: bool) -> list[dict[str, Any]]:
+        """The player's legal actions, noting the publication that first showed them."""
+        legal = self.engine.legal_actions(username) if self.engine is not None and dealt \
+            and not self.engine.over else []
+        if self.legal_shown.get(username, (None, 0))[0] != legal:
+            self.legal_shown[username] = (legal, self.seq)
+        return legal
 
     async def publish(self, also: list[str] | None = None) -> None:
         """One message per seated player (and per name in ``also``) and one for spectators."""
         self.seq += 1
-        table = self.public_table()
+        self.presence_due = None  # this publication says who is connected
         # The story's new events only: every client holds the rest (a
         # (re)connection gets it all in its snapshot; a gap asks for one).
         at = self.story_sent if self.story_sent <= len(self.story) else 0
         self.story_sent = len(self.story)
-        messages = {SPECTATORS: encode(self.message_for(None, table, at))}
+        # What every recipient's message holds alike is encoded once; only
+        # each player's own deal view and seat are encoded per recipient.
+        shared = {"table": encoded(self.public_table()), "last_result": encoded(self.last_result),
+                  "story": encoded(self.story[at:]),
+                  "deal": encoded(self.engine.view(None)) if self.engine is not None else None,
+                  "fair": encoded(self.revealed["fair"]) if self.revealed is not None else None}
+        messages = {SPECTATORS: encode(self.message_for(None, story_at=at, shared=shared))}
         for name in [*(s.name for s in self.seats.values()), *(also or [])]:
-            messages[name] = encode(self.message_for(name, table, at))
+            messages[name] = encode(self.message_for(name, story_at=at, shared=shared))
         await self.broadcaster.publish(self.info.id, messages)
 
 

@@ -87,6 +87,22 @@ def _hands_info(s: Session, user_id: int, tavern_id: int) -> dict[str, Any]:
     return {"free": left.free, "paid": left.paid, "unlimited": owner, "can_deal": ok, "why": why}
 
 
+def _seat_rows(s: Session, table_id: int) -> list[SeatRow]:
+    out = []
+    for seat in seats.seats(s, table_id):
+        user = s.get_one(User, seat.user_id)
+        out.append(SeatRow(seat.seat_no, seat.user_id, user.username, ledger.chips(s, seat.user_id, table_id),
+                           seat.sitting_out, seat.owes_big_blind))
+    return out
+
+
+def _last_carry(s: Session, table_id: int) -> dict[str, Any] | None:
+    stmt = (select(ArchivedHand).where(ArchivedHand.table_id == table_id, ArchivedHand.voided.is_(False))
+            .order_by(ArchivedHand.id.desc()).limit(1))
+    row = s.scalars(stmt).first()
+    return (row.result or {}).get("carry") if row is not None else None
+
+
 #: The settlements' own worker thread (:meth:`TableActor._finish_deal`): the
 #: last view of a deal waits for its settlement, which must not queue in the
 #: default thread pool behind the other tables' deal starts.
@@ -199,15 +215,22 @@ class SqlBank:
         return self._tx(lambda s: list(s.scalars(select(TableConfig.id).where(TableConfig.status == "open"))))
 
     def load_seats(self, table_id: int) -> list[SeatRow]:
-        def work(s: Session) -> list[SeatRow]:
-            out = []
-            for seat in seats.seats(s, table_id):
-                user = s.get_one(User, seat.user_id)
-                out.append(SeatRow(seat.seat_no, seat.user_id, user.username, ledger.chips(s, seat.user_id, table_id),
-                                   seat.sitting_out, seat.owes_big_blind))
-            return out
+        return self._tx(lambda s: _seat_rows(s, table_id))
+
+    def load_table(self, table_id: int, tavern_id: int) -> tuple[list[SeatRow], dict[str, Any] | None,
+                                                                 list[dict[str, Any]]]:
+        """What a table actor starts from, in one transaction: the seats, the
+        last deal's carry and each seated player's daily hands (a restart
+        starts hundreds of tables at once: one turn at the database each)."""
+        def work(s: Session) -> tuple[list[SeatRow], dict[str, Any] | None, list[dict[str, Any]]]:
+            rows = _seat_rows(s, table_id)
+            return rows, _last_carry(s, table_id), [self._hands_in(s, r.user_id, tavern_id) for r in rows]
 
         return self._tx(work)
+
+    def _hands_in(self, s: Session, user_id: int, tavern_id: int) -> dict[str, Any]:
+        """:meth:`hands_info` inside a transaction (a contest's bank says otherwise)."""
+        return _hands_info(s, user_id, tavern_id)
 
     def username(self, user_id: int) -> str:
         return self._tx(lambda s: s.get(User, user_id).username)
@@ -304,13 +327,7 @@ class SqlBank:
         """What the table's last finished deal handed to the next one (the
         carried pot is in the ledger; this is its state for the engine)."""
 
-        def work(s: Session) -> dict[str, Any] | None:
-            stmt = (select(ArchivedHand).where(ArchivedHand.table_id == table_id, ArchivedHand.voided.is_(False))
-                    .order_by(ArchivedHand.id.desc()).limit(1))
-            row = s.scalars(stmt).first()
-            return (row.result or {}).get("carry") if row is not None else None
-
-        return self._tx(work)
+        return self._tx(lambda s: _last_carry(s, table_id))
 
     def last_dealer(self, table_id: int) -> str | None:
         """The dealer of the table's last finished deal (by name), if any."""

@@ -194,11 +194,26 @@ local f = redis.call('INCR', KEYS[2])
 redis.call('SET', KEYS[1], ARGV[1] .. '|' .. f, 'PX', ARGV[2])
 return f
 """
+#: Renew every lease a worker holds in one call: KEYS are pairs (lease,
+#: fence counter), ARGV[1] the time to live, then one "worker|fence" per
+#: pair. A lease that ran out while nobody took it (its fence counter still
+#: at the holder's fence: no other worker acquired it, so none can have
+#: claimed the table) is taken again — a stalled event loop is not a dead
+#: worker. Returns the 1-based numbers of the pairs lost.
 _RENEW = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+local lost = {}
+for i = 1, #KEYS, 2 do
+  local mine = ARGV[(i + 1) / 2 + 1]
+  local cur = redis.call('GET', KEYS[i])
+  if cur == mine then
+    redis.call('PEXPIRE', KEYS[i], ARGV[1])
+  elseif not cur and redis.call('GET', KEYS[i + 1]) == string.match(mine, '|(%d+)$') then
+    redis.call('SET', KEYS[i], mine, 'PX', ARGV[1])
+  else
+    table.insert(lost, (i + 1) / 2)
+  end
 end
-return 0
+return lost
 """
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -331,12 +346,11 @@ class RedisCluster:
             await asyncio.sleep(period)
             try:
                 await self._heartbeat()
-                lost = []
-                for key, fence in list(self._held.items()):
-                    ok = await self._renew(keys=[self.lease_key(key)], args=[f"{self.worker_id}|{fence}",
-                                                                             self.lease_ms])
-                    if not ok and self._held.get(key) == fence:
-                        lost.append(key)
+                held = list(self._held.items())
+                keys = [k for key, _ in held for k in (self.lease_key(key), self.fence_key(key))]
+                gone = await self._renew(keys=keys, args=[self.lease_ms, *(f"{self.worker_id}|{fence}"
+                                                                           for _, fence in held)]) if held else []
+                lost = [key for key, fence in (held[int(n) - 1] for n in gone) if self._held.get(key) == fence]
                 renewed_at = time.monotonic()
             except Exception:
                 log.warning("cluster: could not renew the leases", exc_info=True)

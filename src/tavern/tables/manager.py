@@ -105,7 +105,9 @@ class TableManager:
         self.sweep_seconds = sweep_seconds
         self.actor_options = actor_options
         self.actors: dict[int, TableActor] = {}
-        self._lock = asyncio.Lock()
+        #: One lock per table being started: tables start side by side (a
+        #: restart's reconnecting players), one table never twice.
+        self._locks: dict[int, asyncio.Lock] = {}  # one per table ever opened here: a few bytes each
         self._sweeper: asyncio.Task[None] | None = None
         self.voided: list[int] = []
 
@@ -131,28 +133,31 @@ class TableManager:
         actor = self.actors.get(table_id)
         if actor is not None and not actor.closed:
             return actor
-        async with self._lock:
-            actor = self.actors.get(table_id)
-            if actor is not None and not actor.closed:
-                return actor
-            self.actors.pop(table_id, None)
-            if not self.cluster.shared:
-                return await self._start(table_id, fence=0)
-            for _ in range(3):
-                owner = await self.cluster.owner(table_key(table_id))
-                if owner is not None and owner[0] != self.cluster.worker_id:
-                    return RemoteTable(self.cluster, owner[0], owner[1], table_id)
-                fence = await self.cluster.acquire(table_key(table_id))
-                if fence is None:
-                    continue  # taken by another worker just now: ask again who
-                try:
-                    started = await self._start(table_id, fence)
-                except _StaleFence:
-                    continue
-                if started is None:
-                    await self.cluster.release(table_key(table_id))
-                return started
-            raise TableMoved(table_id)
+        async with self._locks.setdefault(table_id, asyncio.Lock()):
+            return await self._get_locked(table_id)
+
+    async def _get_locked(self, table_id: int) -> TableActor | RemoteTable | None:
+        actor = self.actors.get(table_id)
+        if actor is not None and not actor.closed:
+            return actor
+        self.actors.pop(table_id, None)
+        if not self.cluster.shared:
+            return await self._start(table_id, fence=0)
+        for _ in range(3):
+            owner = await self.cluster.owner(table_key(table_id))
+            if owner is not None and owner[0] != self.cluster.worker_id:
+                return RemoteTable(self.cluster, owner[0], owner[1], table_id)
+            fence = await self.cluster.acquire(table_key(table_id))
+            if fence is None:
+                continue  # taken by another worker just now: ask again who
+            try:
+                started = await self._start(table_id, fence)
+            except _StaleFence:
+                continue
+            if started is None:
+                await self.cluster.release(table_key(table_id))
+            return started
+        raise TableMoved(table_id)
 
     async def _start(self, table_id: int, fence: int) -> TableActor | None:
         info = await asyncio.to_thread(self.bank.table_info, table_id)

@@ -32,8 +32,8 @@ RETURNING count, reset_at
 #: Logging in: 5 attempts per name and per address in 5 minutes (a correct
 #: password gives its attempt back).
 LOGIN_LIMIT, LOGIN_WINDOW = 5, 300
-#: Signing up: 5 accounts per address an hour.
-SIGNUP_LIMIT, SIGNUP_WINDOW = 5, 3600
+#: Signing up: ``settings.signups_per_hour`` accounts per address an hour.
+SIGNUP_WINDOW = 3600
 PURGE_EVERY = 10.0  #: seconds between two sweeps of expired counters
 
 

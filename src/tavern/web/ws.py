@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime as dt
 import hashlib
 import json
 import logging
@@ -27,8 +26,6 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
-from tavern.services import surveillance
-from tavern.store.db import run_transaction
 from tavern.tables.actor import CommandError
 from tavern.tables.manager import TableMoved, moved_fence
 from tavern.web.deps import MAX_ID, CurrentUser, user_of
@@ -91,32 +88,19 @@ async def table_channel(ws: WebSocket, table_id: int) -> None:
         await ws.close(code=TOO_MANY_CONNECTIONS, reason="Trop de connexions ouvertes.")
         return
     try:
-        await _note_visit(ws, table_id, user.id, address)
+        _note_visit(ws, table_id, user.id, address)
         await _serve(ws, actor, user, table_id)
     finally:
         slot.release()
 
 
-async def _note_visit(ws: WebSocket, table_id: int, user_id: int, address: str) -> None:
-    """Who plays from where, for the collusion report: once per table,
-    player, address and browser in this process (a reconnection writes
-    nothing). The browser cookie is hashed: only equality matters."""
+def _note_visit(ws: WebSocket, table_id: int, user_id: int, address: str) -> None:
+    """Who plays from where, for the collusion report (web/visits.py: written
+    in batches, off the connection's path). The browser cookie is hashed:
+    only equality matters."""
     cookie = ws.cookies.get(BROWSER_COOKIE, "")
     browser = hashlib.sha256(cookie.encode()).hexdigest() if cookie else "-"
-    key = (table_id, user_id, address[:64], browser)
-    seen: set[tuple[int, int, str, str]] = ws.app.state.visits_seen
-    if key in seen:
-        return
-    try:
-        now = dt.datetime.now(dt.UTC)
-        await asyncio.to_thread(run_transaction, ws.app.state.write_sessions,
-                                lambda s: surveillance.record_visit(s, *key, now))
-    except Exception:  # the report loses a line; the player still plays
-        log.exception("table %s: could not note the visit of user %s", table_id, user_id)
-        return
-    if len(seen) > 100_000:  # a long-lived process forgets, then writes again: harmless
-        seen.clear()
-    seen.add(key)
+    ws.app.state.visits.note((table_id, user_id, address[:64], browser))
 
 
 async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int) -> None:

@@ -18,7 +18,6 @@ from tavern.web.deps import CurrentUser, ReadRoute, client_ip, optional_user, re
 from tavern.web.ratelimit import (
     LOGIN_LIMIT,
     LOGIN_WINDOW,
-    SIGNUP_LIMIT,
     SIGNUP_WINDOW,
     Throttles,
     login_keys,
@@ -154,7 +153,8 @@ def create_account(request: Request, username: str, password: str) -> CurrentUse
     """A new account, logged in. Sign-ups are counted per address before the
     password is hashed, and the hash is made before the write transaction."""
     throttles: Throttles = request.app.state.throttles
-    wait = throttles.hit((signup_key(client_ip(request)),), SIGNUP_LIMIT, SIGNUP_WINDOW)
+    wait = throttles.hit((signup_key(client_ip(request)),), request.app.state.settings.signups_per_hour,
+                         SIGNUP_WINDOW)
     if wait:
         raise too_many(wait, "d'inscription depuis cette adresse")
     password_hash = users_service.hash_password(password)

@@ -260,6 +260,9 @@ var GAMES = { ramponneau: poker, draw: poker, rami: rami, double_rami: rami, rem
     var mine = myName();
     var n = t.seats, pivot = y ? y.seat : 0;
     var live = d && !finished(d);
+    // A deal just over whose settlement is not yet committed (table.settling):
+    // the engine's stacks still, until the settled ones arrive with the result.
+    var stacks = live || (d && t.settling);
     clear(elSeats);
     for (var s = 0; s < n; s++) {
       var angle = Math.PI / 2 + (s - pivot) * 2 * Math.PI / n;  // y grows downwards: pi/2 is the bottom
@@ -287,7 +290,7 @@ var GAMES = { ramponneau: poker, draw: poker, rami: rami, double_rami: rami, rem
       // During a deal the engine's stack (chips behind the bets); once it is
       // over, the table's settled stack: a rami view keeps the deal's starting
       // chips, so the felt said 1 000 while the result said 1 018.
-      var chips = live && dp && typeof dp.chips === "number" ? dp.chips : p.chips;
+      var chips = stacks && dp && typeof dp.chips === "number" ? dp.chips : p.chips;
       var badges = [];
       if (dp && dp.folded) badges.push("Couché");
       if (dp && dp.all_in) badges.push("Tapis");
