@@ -159,14 +159,17 @@ def explore(game: str, ps: dict[str, Player], budget: float) -> None:
 
 
 STAKES = {"ramponneau": {"small_blind": 1, "big_blind": 2}, "draw": {"small_bet": 2}}
-#: Rummoli's poker pot is played with bets under its second method (rummoli.fr.txt), an option.
-OPTIONS = {"rummoli": {"poker_method": 2}}
-BUDGET = {"ramponneau": 60, "draw": 60, "rams": 90, "rummoli": 120, "gin": 120, "rami": 150, "double_rami": 150,
+#: Rummoli's poker pot is played with bets under its second method (rummoli.fr.txt), an option;
+#: at Rams the player after a widow taker may take the hand thrown only with "exchange_thrown".
+OPTIONS = {"rummoli": {"poker_method": 2}, "rams": {"exchange_thrown": True}}
+BUDGET = {"ramponneau": 60, "draw": 60, "rams": 90, "rummoli": 120, "gin": 120, "rami": 200, "double_rami": 150,
           "remigio": 150}
 
 
-#: The moves chance offers too rarely for the explorer: each has its scenario on a known deck below.
-RIGGED = {"double_rami": {"move_joker"}, "gin": {"gin"}, "remigio": {"close"}}
+#: The moves chance offers too rarely for the explorer: each has its own scenario, on a known deck
+#: below, or Gin's knock with the melds the knocker chooses (test_gin_knock.py); the session's
+#: final check (conftest.py) still wants every one of them sent.
+OWN_SCENARIO = {"double_rami": {"move_joker"}, "gin": {"gin", "knock"}, "remigio": {"close"}}
 
 
 @pytest.mark.parametrize("game", list(watch.OFFERED))
@@ -187,7 +190,7 @@ def test_every_action_a_game_offers_is_used_from_the_browser(game, browser, play
             assert not p.errors, f"{p.name}'s page: {p.errors}"
         missing = watch.OFFERED[game] - set(watch.SENT[game])
         print(f"{game}: sent {dict(watch.SENT[game])}; never offered in time: {sorted(missing)}")
-        assert missing <= RIGGED.get(game, set()), f"{game}: never used from the browser: {sorted(missing)}"
+        assert missing <= OWN_SCENARIO.get(game, set()), f"{game}: never used from the browser: {sorted(missing)}"
     finally:
         srv.stop()
 

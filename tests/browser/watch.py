@@ -34,7 +34,9 @@ OFFERED: dict[str, set[str]] = {
     "double_rami": {"draw:stock", "draw:discard", "lay", "add", "discard", "move_joker"},
     "remigio": {"draw:stock", "draw:discard", "discard", "close"},
     "gin": {"draw:stock", "draw:discard", "discard", "knock", "gin"},
-    "rams": {"speak:play", "speak:pass", "speak:widow", "speak:general", "exchange:keep", "exchange:card", "play"},
+    # With the option "exchange_thrown" the player after a widow taker may take the thrown hand.
+    "rams": {"speak:play", "speak:pass", "speak:widow", "speak:thrown", "speak:general", "exchange:keep",
+             "exchange:card", "play"},
     "rummoli": {"exchange", "keep", "bid", "pass", "lead", "play", "fold", "check", "call", "bet", "raise"},
 }
 #: The seat's commands, the same at every game (counted over all of them).
