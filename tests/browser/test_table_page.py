@@ -353,6 +353,15 @@ def seat_buttons(p: Player) -> None:
     page.click(f"{LIVE} .tl-controls button[data-action=sit_in]")
     page.locator(f"{LIVE} .tl-note", has_text="Vous poserez la grosse blinde").wait_for()
     assert me.locator(".badge", has_text="Levé").count() == 0
+    # Up again, back without ticking the box: she owes the big blind and
+    # waits for it, or presses « Poser la grosse blinde » to enter at once.
+    page.click(f"{LIVE} .tl-controls button[data-action=sit_out]")
+    me.locator(".badge", has_text="Levé").wait_for()
+    page.click(f"{LIVE} .tl-controls button[data-action=sit_in]")
+    page.locator(f"{LIVE} .tl-note", has_text="Vous attendez la grosse blinde").wait_for()
+    page.click(f"{LIVE} .tl-controls button[data-action=post]")
+    page.locator(f"{LIVE} .tl-note", has_text="Vous poserez la grosse blinde").wait_for()
+    assert page.locator(f"{LIVE} .tl-controls button[data-action=post]").count() == 0
     page.click(f"{LIVE} .tl-controls button[data-action=leave]")
     page.locator(f"{LIVE} .tl-notice", has_text="200 écus rendus").wait_for()
     page.wait_for_selector(f"{LIVE} button.tl-sit[data-seat='4']")  # the seat is free again

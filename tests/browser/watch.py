@@ -40,7 +40,7 @@ OFFERED: dict[str, set[str]] = {
     "rummoli": {"exchange", "keep", "bid", "pass", "lead", "play", "fold", "check", "call", "bet", "raise"},
 }
 #: The seat's commands, the same at every game (counted over all of them).
-TABLE_COMMANDS = {"sit", "cave", "leave", "sit_out", "sit_in", "auto"}
+TABLE_COMMANDS = {"sit", "cave", "leave", "sit_out", "sit_in", "post", "auto"}
 
 
 def action_key(game: str, frame: dict[str, Any]) -> str | None:
