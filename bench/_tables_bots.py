@@ -7,10 +7,12 @@ Two kinds of worker, driven the same way by ``bench_tables.py``:
 * ``tavern``: one bot per seated player. A bot sits, then whenever its own
   view (``you.legal``) says it must act it plays a simple policy — mostly
   check/call, 10 % folds when a fold is possible, 10 % minimum raises — and
-  echoes the view's ``seq``. Latency is measured at the acting bot: from
-  sending ``act`` to receiving the first ``state`` whose ``seq`` is newer
-  than the one it acted on (the actor publishes right after the action,
-  so that is the view reflecting it), counted only when the reply is ``ok``.
+  echoes the view's ``seq`` (re-thinking, as a page's player would, when the
+  choices shown changed during its think time). Latency is measured at the
+  acting bot: from sending ``act`` to receiving the first ``state`` newer
+  than the one it acted on that shows the action done (its own choices
+  changed, or another deal) — a publication about a seat taken meanwhile is
+  not it — counted only when the reply is ``ok``.
 * ``echo``: the same number of connections, six per room, the same turn
   pattern (one member "acts", every member receives a frame of the size of
   a state message, the next member acts on it), the same think time and the
@@ -128,7 +130,8 @@ class TableBot:
             if wall < st.t1:
                 self.deal1 = deal_no
         p = self.pending
-        if p is not None and p.get("kind") == "act" and p["t_state"] is None and msg["seq"] > p["seq"]:
+        if p is not None and p.get("kind") == "act" and p["t_state"] is None and msg["seq"] > p["seq"] \
+                and self._reflects(msg, p):
             p["t_state"] = now
             p["closing"] = bool(msg["deal"]) and msg["deal"]["phase"] == "over"
 
@@ -148,6 +151,12 @@ class TableBot:
                 self.broke = True
             if p.get("kind") == "sit":
                 raise RuntimeError(f"{self.name} could not sit: {message}")
+
+    def _reflects(self, msg: dict[str, Any], p: dict[str, Any]) -> bool:
+        """The view shows the action done: another deal, or this player's
+        choices changed (a newer view about a seat taken meanwhile does not)."""
+        you = msg.get("you") or {}
+        return msg["table"]["deal_no"] != p["deal_no"] or you.get("legal") != p["legal"]
 
     def _settle(self) -> None:
         """Close the pending command once everything about it is known."""
@@ -172,10 +181,10 @@ class TableBot:
             return
         if you["legal"]:
             action, args = choose(you["legal"], self.rng)
-            seq = self.state["seq"]
+            seq, legal = self.state["seq"], you["legal"]
             self.pending = {"id": None, "ok": None, "kind": "thinking"}
             asyncio.get_running_loop().call_later(
-                self._think(), lambda: asyncio.ensure_future(self._act(action, args, seq)))
+                self._think(), lambda: asyncio.ensure_future(self._act(action, args, seq, legal)))
         elif you["chips"] == 0 and not self.broke and not self._in_deal():
             self.pending = {"id": None, "ok": None, "kind": "thinking"}
             self.tasks.add(task := asyncio.ensure_future(self.send({"type": "cave", "amount": self.cave}, kind="cave")))
@@ -189,9 +198,19 @@ class TableBot:
     def _think(self) -> float:
         return self.rng.uniform(0.5, 1.5) * self.think if self.think else 0.0
 
-    async def _act(self, action: str, args: dict[str, Any], seq: int) -> None:
+    async def _act(self, action: str, args: dict[str, Any], seq: int, legal: list[dict[str, Any]]) -> None:
+        """Play the choice made ``think`` seconds ago, as a page's click: on
+        the view now shown, which may be newer (someone sat down meanwhile)
+        — if the choices it offers changed, think again instead."""
+        you = (self.state or {}).get("you") or {}
+        if you.get("legal") != legal:
+            self.pending = None
+            self._consider()
+            return
         try:
-            await self.send({"type": "act", "action": action, "seq": seq, "args": args}, kind="act", seq=seq)
+            await self.send({"type": "act", "action": action, "seq": self.state["seq"], "args": args},
+                            kind="act", seq=self.state["seq"], legal=legal,
+                            deal_no=self.state["table"]["deal_no"])
         except Exception:  # the connection closed at the end of the run
             pass
 

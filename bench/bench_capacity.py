@@ -28,14 +28,18 @@ neighbour 600 players keep p99 under 100 ms.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import multiprocessing as mp
 import os
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -136,7 +140,8 @@ def line(name: str, n: int, r: dict[str, Any], seconds: float) -> str:
     per_action = r["server_cpu"] * seconds / max(1, r["actions"]) * 1000
     deals = f"  deals {r['deals']:5d}  end p50/p99 {pct(closing, 0.5):6.2f}/{pct(closing, 0.99):7.2f}" \
         if name == "tavern" else " " * 40
-    return (f"{name:6s} {n:5d} players  p50/p90/p99 {pct(lat, 0.5):6.2f}/{pct(lat, 0.9):6.2f}/{pct(lat, 0.99):7.2f} ms"
+    return (f"{name:6s} {n:5d} players  {r['actions'] / seconds:6.1f} actions/s  "
+            f"p50/p90/p99 {pct(lat, 0.5):6.2f}/{pct(lat, 0.9):6.2f}/{pct(lat, 0.99):7.2f} ms"
             f"{deals}  CPU {r['server_cpu'] * 100:5.1f} % ({per_action:5.2f} ms/action)"
             f"  connected{' and seated' if name == 'tavern' else ''} in {r['connect_s']:5.1f} s"
             + ("\n       refused (seating included): " + ", ".join(
@@ -219,6 +224,63 @@ def storm(world: World, n_players: int, args: argparse.Namespace) -> None:
           f"; server CPU {cpu1 - cpu0:.1f} s" + (f"; failed {failed}" if failed else ""), flush=True)
 
 
+def _cpu_thread(stop: threading.Event) -> None:
+    x = 0
+    while not stop.is_set():
+        for i in range(1000):
+            x += i * i  # Python work holding the GIL between switches, as an ORM flush does
+
+
+async def _writes(n: int, seconds: float) -> tuple[float, float]:
+    """An event loop turn of ``n`` socket writes (a state fanned out to a
+    table), every millisecond: p50 and p99 of a turn, in ms."""
+    a, b = socket.socketpair()
+    a.setblocking(False)
+    b.setblocking(False)
+    loop = asyncio.get_running_loop()
+
+    def drain() -> None:
+        with contextlib.suppress(BlockingIOError):
+            while b.recv(65536):
+                pass
+
+    loop.add_reader(b.fileno(), drain)
+    turns: list[float] = []
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        t = time.perf_counter()
+        for _ in range(n):
+            a.send(b"x" * 3000)  # the GIL is let go around each write...
+        turns.append((time.perf_counter() - t) * 1000)  # ...and must be taken back
+        await asyncio.sleep(0.001)
+    loop.remove_reader(b.fileno())
+    a.close()
+    b.close()
+    turns.sort()
+    return pct(turns, 0.5), pct(turns, 0.99)
+
+
+def gil_probe(seconds: float = 3.0) -> None:
+    """Why a busy machine stalls the loop: an event loop's writes beside two
+    threads doing Python work (the database threads), at Python's default
+    switch interval and at the shipped one (TAVERN_GIL_SWITCH_MS)."""
+    for ms in (5.0, 2.0, 1.0):
+        sys.setswitchinterval(ms / 1000)
+        stop = threading.Event()
+        threads = [threading.Thread(target=_cpu_thread, args=(stop,)) for _ in range(2)]
+        for t in threads:
+            t.start()
+        try:
+            p50, p99 = asyncio.run(_writes(7, seconds))
+        finally:
+            stop.set()
+            for t in threads:
+                t.join()
+        print(f"GIL probe: 7 socket writes per loop turn beside two Python threads, switch interval {ms:.0f} ms:"
+              f" p50 {p50:.2f} ms, p99 {p99:.2f} ms", flush=True)
+    sys.setswitchinterval(0.005)
+
+
 def busy(world: World, n_players: int, args: argparse.Namespace) -> None:
     """A neighbour: a CPU-bound process pinned to core 0 for the whole step."""
     hog = subprocess.Popen([sys.executable, "-c", "while True: pass"])
@@ -248,6 +310,8 @@ def main() -> int:
     ap.add_argument("--pause", type=float, default=None,
                     help="TAVERN_DEAL_PAUSE_SECONDS (default: the shipped setting, 3 s)")
     ap.add_argument("--bot-procs", type=int, default=2)
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="a setting for the tavern servers, e.g. TAVERN_GIL_SWITCH_MS=1 (repeatable)")
     ap.add_argument("--keep", action="store_true", help="keep the temp dir (database, server logs)")
     ap.add_argument("--py-spy", default=None, metavar="FILE", help="profile each tavern server (FILE.<step>.json, speedscope)")
     args = ap.parse_args()
@@ -272,12 +336,14 @@ def main() -> int:
            "TAVERN_ARGON2_TIME_COST": "1", "TAVERN_ARGON2_MEMORY_KIB": "1024", "TAVERN_ARGON2_PARALLELISM": "1"}
     if args.pause is not None:
         env["TAVERN_DEAL_PAUSE_SECONDS"] = str(args.pause)
+    env.update(dict(item.split("=", 1) for item in args.set))
     args.pause = args.pause if args.pause is not None else 3.0  # the echo's pause: the shipped one
     os.environ.update({"TAVERN_DATA_DIR": str(tmp)})
     try:
         world = World(tmp, n_tables, n_bots, env)
         print(f"think {args.think:.1f} s ±50 %, deal pause {args.pause:.1f} s, {args.seconds:.0f} s measured per "
-              f"step after {args.warmup:.0f} s, bots in {args.bot_procs} process(es)", flush=True)
+              f"step after {args.warmup:.0f} s, bots in {args.bot_procs} process(es)"
+              + (f", settings {' '.join(args.set)}" if args.set else ""), flush=True)
         if steps:
             rows = compare(world, steps, args, GOAL_P99_MS if args.capacity else None)
             for n, ours, bare in rows:
@@ -292,6 +358,7 @@ def main() -> int:
         if args.storm:
             storm(world, args.storm, args)
         if args.busy:
+            gil_probe()
             busy(world, 600, args)
         print(f"loadavg at the end {os.getloadavg()[0]:.1f}", flush=True)
         return 0

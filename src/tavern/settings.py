@@ -79,6 +79,12 @@ class Settings(BaseSettings):
     #: Threads running the live tables' database work (asyncio.to_thread).
     table_threads: int = 8
     db_pool_timeout: float = 3.0
+    #: How long a thread holding the GIL runs before another may take it
+    #: (Python's default: 5 ms). The event loop gives the GIL up at every
+    #: socket write; with the database threads busy it may wait this long to
+    #: get it back, write after write — on a busy machine, where the holder
+    #: itself waits for a core, much longer (docs/benchmarks.md "Capacity").
+    gil_switch_ms: float = Field(default=1.0, gt=0, le=100)
     #: Table WebSockets open at once per account and per client address
     #: (docs/web.md; behind a proxy or a NAT many players share an address:
     #: raise it there — the benchmarks' bots all come from 127.0.0.1).

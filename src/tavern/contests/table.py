@@ -50,7 +50,7 @@ class ContestBank(SqlBank):
             return TableInfo(t.id, 0, 0, t.game, t.variant, dict(t.stakes or {}), {}, t.buy_in_min, t.buy_in_max,
                              0, None, True, t.seats, t.action_timer_seconds, t.name)
 
-        return self._tx(work)
+        return self._read(work)
 
     def hands_info(self, user_id: int, tavern_id: int) -> dict[str, Any]:
         return {"contest": True, "can_deal": True, "why": "concours : pas de mains quotidiennes"}

@@ -27,7 +27,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from tavern.services import archive, hands, ledger, seats, taverns
-from tavern.store.db import run_transaction, session_factory
+from tavern.store.db import read_session_factory, run_transaction, session_factory
 from tavern.store.models import ArchivedHand, Seat, TableConfig, Tavern, User
 
 
@@ -150,6 +150,11 @@ class SqlBank:
         # settlements first (bench/bench_tables.py measured it).
         bind = getattr(self._factory, "kw", {}).get("bind")
         self._writer = _Writer() if bind is not None and bind.dialect.name == "sqlite" else None
+        # What only reads (a table's terms, its seats when it starts, the
+        # daily hands shown) needs neither the write lock SQLite's BEGIN
+        # IMMEDIATE takes nor a writer's turn: WAL readers never wait for the
+        # writer. A restart starts hundreds of tables at once (bench_capacity --storm).
+        self._read_factory = read_session_factory(bind) if self._writer is not None else self._factory
         #: The fence of each table this worker holds the lease of, when
         #: several workers share the store (tables/cluster.py); a table absent
         #: here is written unfenced (one process: nobody else runs it).
@@ -173,6 +178,10 @@ class SqlBank:
         with self._writer.turn(urgent):
             return run_transaction(self._factory, run)
 
+    def _read(self, work: Any) -> Any:
+        """``work`` in a transaction that only reads."""
+        return run_transaction(self._read_factory, work)
+
     def claim(self, table_id: int, fence: int) -> list[int] | None:
         """Take a table over with lease ``fence``, in one transaction: the
         table's row takes the fence (refused, ``None``, when it already holds
@@ -194,7 +203,7 @@ class SqlBank:
         return voided
 
     def table_fence(self, table_id: int) -> int:
-        return self._tx(lambda s: s.scalar(select(TableConfig.owner_fence).where(TableConfig.id == table_id)) or 0)
+        return self._read(lambda s: s.scalar(select(TableConfig.owner_fence).where(TableConfig.id == table_id)) or 0)
 
     def table_info(self, table_id: int) -> TableInfo | None:
         def work(s: Session) -> TableInfo | None:
@@ -209,13 +218,13 @@ class SqlBank:
                 t.action_timer_seconds, t.name,
             )
 
-        return self._tx(work)
+        return self._read(work)
 
     def open_table_ids(self) -> list[int]:
-        return self._tx(lambda s: list(s.scalars(select(TableConfig.id).where(TableConfig.status == "open"))))
+        return self._read(lambda s: list(s.scalars(select(TableConfig.id).where(TableConfig.status == "open"))))
 
     def load_seats(self, table_id: int) -> list[SeatRow]:
-        return self._tx(lambda s: _seat_rows(s, table_id))
+        return self._read(lambda s: _seat_rows(s, table_id))
 
     def load_table(self, table_id: int, tavern_id: int) -> tuple[list[SeatRow], dict[str, Any] | None,
                                                                  list[dict[str, Any]]]:
@@ -226,14 +235,14 @@ class SqlBank:
             rows = _seat_rows(s, table_id)
             return rows, _last_carry(s, table_id), [self._hands_in(s, r.user_id, tavern_id) for r in rows]
 
-        return self._tx(work)
+        return self._read(work)
 
     def _hands_in(self, s: Session, user_id: int, tavern_id: int) -> dict[str, Any]:
         """:meth:`hands_info` inside a transaction (a contest's bank says otherwise)."""
         return _hands_info(s, user_id, tavern_id)
 
     def username(self, user_id: int) -> str:
-        return self._tx(lambda s: s.get(User, user_id).username)
+        return self._read(lambda s: s.get(User, user_id).username)
 
     def sit(self, table_id: int, user_id: int, seat_no: int, cave: int) -> int:
         def work(s: Session) -> int:
@@ -253,7 +262,7 @@ class SqlBank:
 
     def hands_info(self, user_id: int, tavern_id: int) -> dict[str, Any]:
         """The player's daily hands as the table shows them."""
-        return self._tx(lambda s: _hands_info(s, user_id, tavern_id))
+        return self._read(lambda s: _hands_info(s, user_id, tavern_id))
 
     def use_disconnect_protection(self, user_id: int) -> bool:
         return self._tx(lambda s: hands.use_disconnect_protection(s, user_id, _now()))
@@ -326,8 +335,7 @@ class SqlBank:
     def last_carry(self, table_id: int) -> dict[str, Any] | None:
         """What the table's last finished deal handed to the next one (the
         carried pot is in the ledger; this is its state for the engine)."""
-
-        return self._tx(lambda s: _last_carry(s, table_id))
+        return self._read(lambda s: _last_carry(s, table_id))
 
     def last_dealer(self, table_id: int) -> str | None:
         """The dealer of the table's last finished deal (by name), if any."""
@@ -342,7 +350,7 @@ class SqlBank:
             except (KeyError, IndexError, TypeError):
                 return None
 
-        return self._tx(work)
+        return self._read(work)
 
     def close_table(self, table_id: int, owner_id: int, awards: dict[int, int],
                     record: dict[str, Any], result: dict[str, Any]) -> dict[int, int]:

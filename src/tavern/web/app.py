@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -52,6 +53,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Threads and connections are sized together (settings "capacity").
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.web_threads
+        sys.setswitchinterval(settings.gil_switch_ms / 1000)
         asyncio.get_running_loop().set_default_executor(
             ThreadPoolExecutor(max_workers=settings.table_threads, thread_name_prefix="tables"))
         # Without Redis one process runs a store's tables (web/single.py),
