@@ -116,17 +116,23 @@ Feel.prototype.drawn = function (dealNo, felt) {
   var now = { deal: dealNo, seats: {}, bets: {}, pot: 0, table: {} };
   var motion = this.motion();
   this.sync();
-  // Cards on each seat: the ones beyond what the seat held are dealt now.
+  // Cards on each seat: faces the seat did not hold (a sorted hand puts a
+  // card drawn anywhere), else backs beyond the count it held, are dealt now.
   felt.querySelectorAll(".tl-seat[data-player]").forEach(function (seat) {
     var name = seat.getAttribute("data-player");
     var held = seat.querySelectorAll(".tl-cards .pc");
-    now.seats[name] = held.length;
-    var had = before ? before.seats[name] || 0 : 0;
+    var codes = {};
+    held.forEach(function (c) { if (c.hasAttribute("data-card")) codes[c.getAttribute("data-card")] = 1; });
+    now.seats[name] = { count: held.length, codes: codes };
+    var had = before && before.seats[name] ? before.seats[name] : { count: 0, codes: {} };
     if (!motion) return;
-    for (var i = had; i < held.length; i++) {
-      held[i].classList.add("tl-dealt");
-      held[i].style.animationDelay = Math.min(i - had, 12) * 40 + "ms";
-    }
+    var k = 0;
+    held.forEach(function (c, i) {
+      var code = c.getAttribute("data-card");
+      if (code ? had.codes[code] : i < had.count) return;
+      c.classList.add("tl-dealt");
+      c.style.animationDelay = Math.min(k++, 12) * 40 + "ms";
+    });
   });
   // Cards on the table (the board, piles, the trick): new codes fly in.
   felt.querySelectorAll(".tl-center .pc.face[data-card], .tl-public .pc.face[data-card]").forEach(function (c) {
