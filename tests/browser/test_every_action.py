@@ -327,7 +327,9 @@ def test_going_out_from_the_browser(game, action, label, ending, browser, player
         p = ps[first]
         draw_if_offered(p)
         p.page.click(f"{LIVE} .tl-seat.me .tl-myhand button.pc[data-card='{card}']")
-        button = p.page.locator(f"{LIVE} .tl-actions button[data-action={action}]", has_text=label)
+        # The card's button (« Gin 8♥ », « Fermer 7♣ »), not « Grand gin » (has_text ignores case).
+        button = p.page.locator(f"{LIVE} .tl-actions button[data-action={action}]", has_text=label).filter(
+            has_not_text="Grand")
         assert button.first.is_enabled(), button.all_text_contents()
         sent = watch.SENT[game][action]
         p.click_action_button(button.first)
