@@ -27,4 +27,4 @@ EXPOSE 8000
 # tables through leases in Redis): the app refuses them without it, saying why.
 ENV TAVERN_WORKERS=1
 # `tavern migrate` = alembic upgrade head (alembic.ini is in /app).
-CMD ["sh", "-c", "tavern migrate && exec uvicorn tavern.web.app:create_app --factory --host 0.0.0.0 --port 8000 --workers ${TAVERN_WORKERS} --proxy-headers"]
+CMD ["sh", "-c", "tavern migrate && exec uvicorn tavern.web.app:create_app --factory --host 0.0.0.0 --port 8000 --workers ${TAVERN_WORKERS} --proxy-headers --ws tavern.web.wsproto:TableSocketProtocol"]

@@ -38,7 +38,8 @@ seed: migrate
 	$(BIN)/tavern seed
 
 run: seed
-	$(BIN)/uvicorn tavern.web.app:create_app --factory --host 127.0.0.1 --port 8000
+	$(BIN)/uvicorn tavern.web.app:create_app --factory --host 127.0.0.1 --port 8000 \
+	  --ws tavern.web.wsproto:TableSocketProtocol
 
 test: $(VENV)/.installed-test
 	bash scripts/system-deps.sh

@@ -49,7 +49,7 @@ sys.path.insert(0, str(HERE))
 
 from _tables_bots import storm_main  # noqa: E402
 from _tables_world import SEATS, migrate, register, seed_tables  # noqa: E402
-from bench_tables import HOST, Server, free_port, pct, run_phase, split  # noqa: E402
+from bench_tables import HOST, TAVERN_ARGS, Server, free_port, pct, run_phase, split  # noqa: E402
 
 GOAL_P99_MS = 50.0
 CAVE = 100  #: five caves in the 500 welcome écus
@@ -78,7 +78,7 @@ class World:
     def server(self, tag: str) -> Server:
         port = free_port()
         return Server("tavern.web.app:create_app", {**self.env, "TAVERN_ALLOWED_ORIGINS": f"http://{HOST}:{port}"},
-                      self.tmp / f"tavern-{tag}.log", port=port)
+                      self.tmp / f"tavern-{tag}.log", port=port, extra_args=TAVERN_ARGS)
 
     def take(self, n_players: int) -> list[tuple[int, list[tuple[str, str]]]]:
         """Fresh tables for ``n_players`` bots, the bots in the order registered."""
@@ -192,7 +192,7 @@ def storm(world: World, n_players: int, args: argparse.Namespace) -> None:
     server.proc.wait(10)
     t = time.monotonic()
     again = Server("tavern.web.app:create_app", {**world.env, "TAVERN_ALLOWED_ORIGINS": server.base},
-                   world.tmp / "tavern-storm-restarted.log", port=server.port)
+                   world.tmp / "tavern-storm-restarted.log", port=server.port, extra_args=TAVERN_ARGS)
     print(f"restarted in {time.monotonic() - t:.1f} s (deals in progress voided)", flush=True)
     spy = profile(again, f"{args.py_spy}.storm-restarted.json") if args.py_spy else None
     try:

@@ -35,7 +35,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from _tables_world import CAVE, ROOT, SEATS, cookies_for, migrate, seed  # noqa: E402
-from bench_tables import GOAL_P99_MS, HOST, Server, free_port, pct, run_phase, split  # noqa: E402
+from bench_tables import GOAL_P99_MS, HOST, TAVERN_ARGS, Server, free_port, pct, run_phase, split  # noqa: E402
 
 
 def tree_cpu_seconds(pid: int) -> float:
@@ -121,7 +121,7 @@ def main() -> int:
                        "TAVERN_WORKERS": str(workers), "TAVERN_DRAIN_SECONDS": "2",
                        "TAVERN_ALLOWED_ORIGINS": f"http://{HOST}:{port}"}
                 server = Workers("tavern.web.app:create_app", env, tmp / f"w{workers}-{n_players}.log", port=port,
-                                 extra_args=["--workers", str(workers)])
+                                 extra_args=["--workers", str(workers), *TAVERN_ARGS])
                 try:
                     tables = [(tid, [(name, cookies[uid]) for name, uid in world.players[tid]]) for tid in mine]
                     cfg = {"ws_base": server.base.replace("http", "ws"), "origin": server.base,

@@ -53,6 +53,8 @@ from _tables_world import CAVE, PASSWORD, ROOT, SEATS, cookies_for, migrate, see
 
 HOST = "127.0.0.1"  # never anything else
 GOAL_P99_MS = 50.0
+#: How the tavern is served (make run): its WebSocket protocol (tavern/web/wsproto.py).
+TAVERN_ARGS = ["--ws", "tavern.web.wsproto:TableSocketProtocol"]
 GOAL_RATIO = 3.0
 
 
@@ -244,7 +246,7 @@ def main() -> int:
                "TAVERN_ARGON2_PARALLELISM": "1"}
         port = free_port()
         env["TAVERN_ALLOWED_ORIGINS"] = f"http://{HOST}:{port}"  # the Origin the bots send
-        tavern = Server("tavern.web.app:create_app", env, tmp / "tavern.log", port=port)
+        tavern = Server("tavern.web.app:create_app", env, tmp / "tavern.log", port=port, extra_args=TAVERN_ARGS)
         servers.append(tavern)
         cookies = cookies_for(secret, db_url, [uid for tid in world.tables for _, uid in world.players[tid]])
         tables = [(tid, [(name, cookies[uid]) for name, uid in world.players[tid]])

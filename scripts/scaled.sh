@@ -31,4 +31,4 @@ export TAVERN_ALLOWED_ORIGINS=${TAVERN_ALLOWED_ORIGINS:-http://127.0.0.1:$PORT,h
 echo "scaled: redis-server on 127.0.0.1:$REDIS_PORT, $WORKERS workers on http://127.0.0.1:$PORT" >&2
 scripts/with-postgres.sh sh -c "
   .venv/bin/alembic upgrade head && .venv/bin/tavern seed &&
-  exec .venv/bin/uvicorn tavern.web.app:create_app --factory --host 127.0.0.1 --port $PORT --workers $WORKERS"
+  exec .venv/bin/uvicorn tavern.web.app:create_app --factory --host 127.0.0.1 --port $PORT --workers $WORKERS --ws tavern.web.wsproto:TableSocketProtocol"

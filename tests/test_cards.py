@@ -40,8 +40,10 @@ def test_shuffle_is_a_permutation_and_uniform_enough():
 def test_deck_order_must_be_a_permutation():
     d = cards.deck52()
     cards.check_deck_order(list(reversed(d)), d)
-    with pytest.raises(cards.CardError, match="missing"):
+    with pytest.raises(cards.CardError) as info:
         cards.check_deck_order(d[:-1] + ["2c"], d)
+    assert info.value.code == "deck_not_permutation"
+    assert info.value.params == {"missing": ["As"], "extra": ["2c"]}
 
 
 def test_stock_deals_in_order():

@@ -18,6 +18,8 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Protocol
 
+from tavern.refusal import Refusal
+
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 #: Rams and other piquet-deck games: A K Q J T 9 8 7.
@@ -29,8 +31,8 @@ RANK_VALUE = {r: i for i, r in enumerate(RANKS, start=2)}  # 2..14 (ace high)
 SUIT_SYMBOL = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 
 
-class CardError(ValueError):
-    """A card code or a deck that does not exist."""
+class CardError(Refusal, ValueError):
+    """A card code or a deck that does not exist (a refusal with a code)."""
 
 
 class RandomSource(Protocol):
@@ -63,25 +65,25 @@ def is_joker(card: str) -> bool:
 
 def rank(card: str) -> str:
     if is_joker(card):
-        raise CardError(f"a joker has no rank: {card}")
+        raise CardError("joker_has_no_rank")
     return card[0]
 
 
 def suit(card: str) -> str:
     if is_joker(card):
-        raise CardError(f"a joker has no suit: {card}")
+        raise CardError("joker_has_no_suit")
     return card[1]
 
 
 def check_card(card: str) -> str:
     """Return ``card`` if it is a valid code, else raise :class:`CardError`."""
     if not isinstance(card, str):
-        raise CardError(f"a card code is a string, not {card!r}")
+        raise CardError("not_a_card", card=str(card))
     if len(card) >= 2 and card[0] == "X" and card[1:].isdigit() and int(card[1:]) > 0:
         return card
     if len(card) == 2 and card[0] in RANKS and card[1] in SUITS:
         return card
-    raise CardError(f"not a card code: {card!r} (rank 2-9TJQKA then suit cdhs, or X1.. for jokers)")
+    raise CardError("not_a_card", card=card)
 
 
 def deck52() -> list[str]:
@@ -96,7 +98,7 @@ def deck32() -> list[str]:
 def deck(*, decks: int = 1, jokers: int = 0, short: bool = False) -> list[str]:
     """Several decks of 52 (or 32 with ``short``) plus ``jokers`` distinct jokers."""
     if decks < 1 or jokers < 0:
-        raise CardError("a deck needs at least one pack and no negative jokers")
+        raise CardError("bad_deck")
     one = deck32() if short else deck52()
     return one * decks + [f"X{i}" for i in range(1, jokers + 1)]
 
@@ -139,11 +141,7 @@ def check_deck_order(order: Sequence[str], composition: Sequence[str]) -> None:
     if Counter(order) != Counter(composition):
         missing = Counter(composition) - Counter(order)
         extra = Counter(order) - Counter(composition)
-        raise CardError(
-            "the deck order is not a permutation of the game's deck"
-            + (f"; missing {sorted(missing.elements())}" if missing else "")
-            + (f"; not in this deck {sorted(extra.elements())}" if extra else "")
-        )
+        raise CardError("deck_not_permutation", missing=sorted(missing.elements()), extra=sorted(extra.elements()))
 
 
 class Stock:
@@ -158,7 +156,7 @@ class Stock:
 
     def draw(self, n: int = 1) -> list[str]:
         if n > len(self):
-            raise CardError(f"the stock holds {len(self)} cards, {n} asked")
+            raise CardError("stock_short", left=len(self), asked=n)
         out = self._cards[self._next : self._next + n]
         self._next += n
         return out

@@ -18,6 +18,7 @@ def _replay(args: argparse.Namespace) -> int:
     2: not a well-formed record (a field of the wrong type, an unknown key,
     an unreadable file) — never a traceback."""
     from tavern.cards import CardError
+    from tavern.catalogue import french
     from tavern.games.base import IllegalAction, RecordError
     from tavern.games.registry import replay
 
@@ -25,17 +26,22 @@ def _replay(args: argparse.Namespace) -> int:
         record = _read_record(args.record)
         out = replay(record)
     except RecordError as exc:
-        print(json.dumps({"error": str(exc), "field": exc.field}, ensure_ascii=False))
+        print(json.dumps({"error": exc.message, "field": exc.field, "code": exc.code, "params": exc.params},
+                         ensure_ascii=False, default=str))
         return 2
     except (IllegalAction, CardError) as exc:
-        print(json.dumps({"error": str(exc)}, ensure_ascii=False))
+        print(json.dumps({"error": exc.message, "code": exc.code, "params": exc.params},
+                         ensure_ascii=False, default=str))
         return 1
     except (OSError, json.JSONDecodeError) as exc:
-        print(json.dumps({"error": f"cannot read the record: {exc}"}, ensure_ascii=False))
+        print(json.dumps({"error": french("record_unreadable", {"detail": str(exc)}), "code": "record_unreadable",
+                          "params": {"detail": str(exc)}}, ensure_ascii=False))
         return 2
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         # A shape no check above foresaw: still a clear refusal, not a traceback.
-        print(json.dumps({"error": f"malformed record ({type(exc).__name__}: {exc})"}, ensure_ascii=False))
+        params = {"kind": type(exc).__name__, "detail": str(exc)}
+        print(json.dumps({"error": french("record_malformed", params), "code": "record_malformed", "params": params},
+                         ensure_ascii=False))
         return 2
     print(json.dumps(out, ensure_ascii=False, indent=2))
     return 0

@@ -315,7 +315,10 @@ def test_ramponneau_deal_to_showdown(browser, players, db_url, tmp_path):
         assert ana.page.evaluate("!document.querySelector('details.table-facts').open")
         ana.page.evaluate("window.scrollTo(0, 0)")  # the first screen, as the page opens
         felt = ana.page.locator(f"{LIVE} .tl-oval").bounding_box()
-        panel = ana.page.locator(f"{LIVE} .tl-side").bounding_box()  # the buttons come right under the felt
+        # The buttons come right under the felt: the deal's actions when it is
+        # her turn (or the notices), else the seat's (cave, leave).
+        deal_panel = ana.page.locator(f"{LIVE} .tl-play")
+        panel = (deal_panel if deal_panel.is_visible() else ana.page.locator(f"{LIVE} .tl-side")).bounding_box()
         assert felt["y"] + felt["height"] <= 844 and panel["y"] < 844, (felt, panel)
         ana.page.screenshot(path=str(ARTIFACTS / "ramponneau-phone-first-screen.png"))
         for p in ps.values():

@@ -63,7 +63,8 @@ class ScaledServer:
         log = open(self.data_dir / f"scaled-{self.port}.log", "ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "tavern.web.app:create_app", "--factory", "--host", "127.0.0.1",
-             "--port", str(self.port), "--workers", str(self.workers), "--log-level", "warning"],
+             "--port", str(self.port), "--workers", str(self.workers), "--log-level", "warning",
+             "--ws", "tavern.web.wsproto:TableSocketProtocol"],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

@@ -110,7 +110,7 @@ def test_requests_reach_one_worker_and_refusals_come_back_as_such(redis_url):
             return {"echo": payload["n"] * 2}
 
         async def refuse(payload):
-            raise CommandError("Ce n'est pas votre tour.")
+            raise CommandError("not_your_turn", action="fold")
 
         async def note_a(payload):
             heard.append(("a", payload))
@@ -142,6 +142,8 @@ def test_requests_reach_one_worker_and_refusals_come_back_as_such(redis_url):
     answer, refused, heard = asyncio.run(scenario())
     assert answer == {"echo": 42}
     assert refused.kind == "CommandError" and str(refused) == "Ce n'est pas votre tour."
+    # The refusal's code and parameters cross the workers with it.
+    assert (refused.code, refused.params) == ("not_your_turn", {"action": "fold"})
     assert heard == [("a", {"x": 1}), ("b", {"x": 1})]
 
 

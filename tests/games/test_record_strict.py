@@ -66,7 +66,8 @@ def test_a_malformed_record_is_refused_naming_the_field(game, field, change, tmp
     path.write_text(json.dumps(record))
     assert cli(["replay", str(path)]) == 2
     out = json.loads(capsys.readouterr().out)  # one JSON line, no traceback
-    assert out["field"] == field and out["error"].startswith(field)
+    # The field by its path for the command line, and said in French (its form label when it has one).
+    assert out["field"] == field and out["params"]["field"] == field and out["error"].startswith("« ")
 
 
 @pytest.mark.parametrize("game,carry,field", [
@@ -132,12 +133,14 @@ def test_every_game_counts_the_refused_action_from_one(game, tmp_path, capsys) -
     try:  # a first action the engine takes without arguments, when there is one
         registry.replay({**record, "actions": [{"player": first, **good}]})
         record["actions"] = [{"player": first, **good}, {"player": first, "action": "dance"}]
-        expected = "action 2 "
+        expected = "Action 2 "
     except Exception:
         record["actions"] = [{"player": first, "action": "dance"}]
-        expected = "action 1 "
+        expected = "Action 1 "
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(record))
     assert cli(["replay", str(path)]) == 1
-    error = json.loads(capsys.readouterr().out)["error"]
+    out = json.loads(capsys.readouterr().out)
+    error = out["error"]
     assert error.startswith(expected + f"({first} dance"), error
+    assert out["code"] == "in_action" and out["params"]["index"] == int(expected.split()[1])

@@ -100,31 +100,31 @@ def _on(played: list[str], trump: str = "h") -> Trick:
 
 def test_follow_suit():
     """ "1. De fournir à la couleur." """
-    assert why_illegal("As", ["As", "8c"], _on(["7c"]), "h", RULES) == "you must follow suit"
+    assert why_illegal("As", ["As", "8c"], _on(["7c"]), "h", RULES) == "must_follow_suit"
 
 
 def test_overtake_if_possible():
     """ "2. De forcer, si les cartes de leur jeu le permettent." """
     hand = ["8c", "Kc"]
-    assert why_illegal("8c", hand, _on(["Tc"]), "h", RULES) == "you must overtake (play higher in the suit led)"
+    assert why_illegal("8c", hand, _on(["Tc"]), "h", RULES) == "must_overtake"
     assert legal_cards(hand, _on(["Tc"]), "h", RULES) == ["Kc"]
     # Nothing higher: any card of the suit.
     assert legal_cards(["8c", "9c"], _on(["Ac"]), "h", RULES) == ["8c", "9c"]
 
 
 def test_overtake_when_trump_is_led_is_over_trumping():
-    assert why_illegal("7h", ["7h", "Ah"], _on(["Qh"]), "h", RULES) == "you must over-trump"
+    assert why_illegal("7h", ["7h", "Ah"], _on(["Qh"]), "h", RULES) == "must_overtrump"
 
 
 def test_trump_when_void():
     """ "3. De couper, s'ils ont de l'atout." """
-    assert why_illegal("As", ["As", "7h"], _on(["7c"]), "h", RULES) == "you must trump"
+    assert why_illegal("As", ["As", "7h"], _on(["7c"]), "h", RULES) == "must_trump"
 
 
 def test_over_trump_a_trump_already_played():
     """ "4. De surcouper, en cas de coupe déjà faite par un joueur précédent." """
     hand = ["8h", "Kh", "As"]
-    assert why_illegal("8h", hand, _on(["7c", "Qh"]), "h", RULES) == "you must over-trump"
+    assert why_illegal("8h", hand, _on(["7c", "Qh"]), "h", RULES) == "must_overtrump"
     assert legal_cards(hand, _on(["7c", "Qh"]), "h", RULES) == ["Kh"]
 
 
@@ -135,7 +135,7 @@ def test_under_trump_rather_than_discard():
     hand = ["8h", "As"]
     trick = _on(["7c", "Qh"])
     assert legal_cards(hand, trick, "h", RULES) == ["8h"]
-    assert why_illegal("As", hand, trick, "h", RULES) == "you must play a trump, even a lower one, rather than discard"
+    assert why_illegal("As", hand, trick, "h", RULES) == "must_undertrump"
 
 
 def test_discard_with_neither_suit_nor_trump():
@@ -181,15 +181,15 @@ def test_trick_play_winner_leads_and_illegal_leaves_state_untouched():
     tp.play("A", "Ac")
     with pytest.raises(IllegalAction) as err:
         tp.play("B", "8d")
-    assert err.value.rule == "you must follow suit"
+    assert err.value.code == "must_follow_suit"
     with pytest.raises(IllegalAction) as err:
         tp.play("C", "9d")
-    assert err.value.rule == "it is not your turn to play"
+    assert err.value.code == "not_your_turn"
     assert tp.hands["B"] == ["Kc", "8d"] and len(tp.current.plays) == 1
     tp.play("B", "Kc")
     with pytest.raises(IllegalAction) as err:
         tp.play("C", "9d")
-    assert err.value.rule == "you must trump"
+    assert err.value.code == "must_trump"
     events = tp.play("C", "7h")
     assert events[-1] == {"event": "trick", "winner": "C", "cards": ["Ac", "Kc", "7h"], "number": 1}
     assert tp.to_play() == "C" and tp.current.leader == "C"

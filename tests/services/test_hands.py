@@ -169,7 +169,8 @@ def test_an_owner_plays_unlimited_hands_in_his_own_tavern_but_not_elsewhere(sess
     owner, tavern, other = world
     assert hands.plays_unlimited(session, owner.id, tavern.id)
     assert not hands.plays_unlimited(session, owner.id, other.id)
-    assert hands.can_deal(session, owner.id, tavern.id, WINTER)[1].startswith("unlimited")
+    assert hands.can_deal(session, owner.id, tavern.id, WINTER)[1] == "donnes illimitées dans votre propre taverne"
+    assert hands.plays_unlimited(session, owner.id, tavern.id)
     assert use(session, owner, tavern.id, WINTER, 50) == ["owner"] * 50
     assert hands.hands_left(session, owner.id, WINTER).free == 20  # nothing counted
     assert hands.can_deal(session, owner.id, tavern.id, WINTER)[0]

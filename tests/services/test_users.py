@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+from tests.refusals import refused
 
 from tavern.services import users
 from tavern.services.users import UserError
@@ -21,7 +22,7 @@ def test_passwords_are_argon2_hashed_and_verified(session):
 
 def test_usernames_are_unique_regardless_of_case(session):
     users.create_user(session, "Alice", "password1")
-    with pytest.raises(UserError, match="already taken"):
+    with refused("username_taken", UserError):
         users.create_user(session, "alice", "password2")
     assert users.find_by_username(session, "aLiCe").username == "Alice"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from tavern.cards import CSPRNG, RANKS, SUITS, RandomSource, check_deck_order, deck52, shuffle
-from tavern.games.base import IllegalAction, nth
+from tavern.games.base import IllegalAction, RecordError, in_action
 from tavern.games.spec import GameSpec
 
 GAME = "highcard"
@@ -25,7 +25,7 @@ class HighCard:
     def __init__(self, config: dict[str, Any], seats: list[dict[str, Any]], deck: list[str]) -> None:
         unit = config.get("unit")
         if not isinstance(unit, int) or isinstance(unit, bool) or unit < 1 or set(config) - {"unit"}:
-            raise IllegalAction("config: highcard takes one whole unit above 0")
+            raise RecordError("config.unit", "stake_positive")
         self.config, self.seats, self.deck = dict(config), [dict(s) for s in seats], list(deck)
         self.players = [s["player"] for s in seats]
         self.cards = {p: deck[i] for i, p in enumerate(self.players)}
@@ -46,9 +46,9 @@ class HighCard:
 
     def act(self, player: str, action: str, **args: Any) -> list[dict[str, Any]]:
         if player not in self.to_act():
-            raise IllegalAction("it is not your turn", player=player, action=action)
+            raise IllegalAction("not_your_turn", player=player, action=action)
         if action not in ("show", "fold") or args:
-            raise IllegalAction("show or fold, nothing else", player=player, action=action)
+            raise IllegalAction("unknown_action_of", player=player, action=action, actions=["show", "fold"])
         if action == "show":
             self.shown[player] = self.cards[player]
         else:
@@ -101,7 +101,7 @@ def replay(record: dict[str, Any]) -> dict[str, Any]:
         try:
             deal.act(a["player"], a["action"])
         except IllegalAction as exc:
-            raise IllegalAction(f"{nth(i)}: {exc.rule}") from None
+            raise in_action(i, a["player"], a["action"], exc) from None
     return deal.result()
 
 

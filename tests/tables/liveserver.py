@@ -54,7 +54,8 @@ class LiveServer:
         log = open(self.data_dir / f"server-{self.port}.log", "ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", self.app, "--factory",
-             "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"],
+             "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
+             "--ws", "tavern.web.wsproto:TableSocketProtocol"],  # as shipped (make run)
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )
         deadline = time.monotonic() + 30

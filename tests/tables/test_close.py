@@ -137,7 +137,7 @@ def test_rummoli_board_is_shared_out_when_the_owner_closes(session_factory):
         assert actor.engine is not None and not actor.engine.over and actor.deals == 4
         assert pot(w) == sum(actor.carry["board"].values()) > 0  # the board waits in the pot account
         out = await t.manager.close_table(w.table_id, w.owner_id)
-        assert out == {"closed": False, "notice": "the table will close at the end of the deal in progress"}
+        assert out == {"closed": False, "notice": "La table fermera à la fin de la donne en cours."}
         assert not actor.closed
         with pytest.raises(CommandError, match="Le patron ferme"):
             await actor.submit("sit", "dan", user_id=w.users["dan"], seat=4, cave=CAVE)

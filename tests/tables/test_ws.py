@@ -10,6 +10,8 @@ from tests.tables.liveserver import LiveServer, seed_table
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
+from tavern.web import protocol
+
 pytestmark = [pytest.mark.db]
 
 
@@ -92,13 +94,20 @@ def test_malformed_messages_get_an_error_frame_and_the_table_carries_on(server):
         err = await c.recv_until(lambda m: m["type"] == "error")
         assert "mal formé" in err["message"]
         await c.ws.send(json.dumps({"type": "sit", "seat": "x", "cave": 100}))
-        assert "mal formé" in (await c.recv_until(lambda m: m["type"] == "error"))["message"]
+        err = await c.recv_until(lambda m: m["type"] == "error")
+        # The field named by the form's label, the problem by pydantic's stable code.
+        assert err["code"] == "malformed_message" and err["params"]["refusal"]["params"]["field"] == "sit.seat"
+        assert protocol.messages.validate_json(json.dumps(err)).type == "error"  # the typed frame of docs/protocol.md
+        assert err["message"] == "Message mal formé : « Place » : un nombre entier est attendu.", err
         await c.ws.send("x" * 5000)
-        assert "trop long" in (await c.recv_until(lambda m: m["type"] == "error"))["message"]
+        err = await c.recv_until(lambda m: m["type"] == "error")
+        assert err["code"] == "message_too_long" and "trop long" in err["message"]
         r = await c.send(type="sit", seat=0, cave=5)  # below the cave bounds
-        assert r["type"] == "error" and "cave" in r["message"]
+        assert r["type"] == "error" and r["code"] == "cave_out_of_range" and "cave" in r["message"]
+        assert set(r["params"]) == {"minimum", "maximum"}
         r = await c.send(type="act", action="raise", args={"amount": 10})
-        assert r["type"] == "error"
+        assert r["type"] == "error" and r["code"] == "not_seated", r
+        assert r["message"] == "Vous n'êtes pas assis à cette table." and r["params"] == {}
         r = await c.send(type="sit", seat=0, cave=100)
         assert r["type"] == "ok" and r["result"]["chips"] == 100
         await c.ws.close()
@@ -115,6 +124,13 @@ def test_two_players_play_a_deal_each_seeing_only_his_cards(server):
         assert (await b.send(type="sit", seat=1, cave=200))["type"] == "ok"
         clients = {"ana": a, "bob": b}
         await a.recv_until(lambda m: m["type"] == "state" and bool(m["deal"]) and m["deal"]["phase"] != "over")
+        # The engine's refusal reaches the player by its code, in French (issue 10: "the table").
+        first = clients[a.state["deal"]["to_act"]]
+        other = b if first is a else a
+        await other.state_at_least(a.state["seq"])
+        r = await other.send(type="act", action="fold", seq=other.state["seq"])
+        assert r["type"] == "error" and r["code"] == "not_your_turn", r
+        assert r["message"] == "Ce n'est pas votre tour." and r["params"]["action"] == "fold"
         for _ in range(40):
             st = a.state
             if st["deal"]["phase"] == "over":

@@ -108,5 +108,7 @@ def test_a_cave_beyond_the_welcome_is_refused_in_french_without_account_ids(
             if msg.get("type") == "error":
                 break
         assert msg["type"] == "error"
-        assert msg["message"] == "Fonds insuffisants : il faut 200 écus, vous n'en avez que 100."
+        assert msg["code"] == "insufficient_funds"
+        assert msg["params"] == {"needed": 200, "available": 100, "currency": "ecus"}
+        assert msg["message"] == "Fonds insuffisants : il faut 200 écus, vous n'en avez que 100. Rien n'a été débité."
     assert c.get("/api/me").json()["ecus"] == 100  # nothing debited

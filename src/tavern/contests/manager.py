@@ -156,7 +156,7 @@ class ContestManager:
                     return out
                 except RemoteError as exc:
                     if exc.kind == "ContestError":
-                        raise svc.ContestError(str(exc)) from None
+                        raise svc.ContestError(exc.code, **exc.params) from None
                     raise
         now = self.now()
         await asyncio.to_thread(self.bank._tx, lambda s: svc.register(s, contest_id, user_id, now))

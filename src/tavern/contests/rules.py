@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tavern.refusal import Refusal
+
 #: Starting chips offered on the creation form.
 DEFAULT_STARTING_CHIPS = 3000
 #: Minutes per level offered on the creation form.
@@ -32,8 +34,8 @@ SEATS_RANGE = (2, 10)  #: "seats per table (2–10)"
 TIMER_RANGE = (5, 120)  #: seconds of the action timer
 
 
-class ContestRuleError(ValueError):
-    """Settings that cannot work; the text is shown to the admin (French)."""
+class ContestRuleError(Refusal, ValueError):
+    """Settings that cannot work: a code the catalogue says to the admin in French."""
 
 
 @dataclass(frozen=True)
@@ -191,62 +193,60 @@ class Settings:
 def check_settings(s: Settings, now: dt.datetime) -> None:
     """Refuse what cannot work, with a clear message; nothing is created."""
     if not s.name.strip():
-        raise ContestRuleError("Le concours a besoin d'un nom.")
+        raise ContestRuleError("contest_needs_name")
     if len(s.name) > 80:
-        raise ContestRuleError("Le nom du concours fait au plus 80 caractères.")
+        raise ContestRuleError("contest_name_too_long", maximum=80)
     if s.starts_at.tzinfo is None:
-        raise ContestRuleError("L'heure de début doit préciser son fuseau horaire.")
+        raise ContestRuleError("contest_start_timezone")
     if s.starts_at <= now:
-        raise ContestRuleError("L'heure de début est déjà passée.")
+        raise ContestRuleError("contest_start_past")
     if s.fee < 0:
-        raise ContestRuleError("Le droit d'entrée ne peut pas être négatif (0 : concours gratuit).")
+        raise ContestRuleError("contest_negative_fee")
     if s.house_prize < 0:
-        raise ContestRuleError("Le prix ajouté par la maison ne peut pas être négatif.")
+        raise ContestRuleError("contest_negative_prize")
     if s.starting_chips < 1:
-        raise ContestRuleError("Chaque joueur reçoit au moins un jeton au départ.")
+        raise ContestRuleError("contest_starting_chips")
     lo, hi = SEATS_RANGE
     if not lo <= s.seats <= hi:
-        raise ContestRuleError(f"Une table de ramponneau a de {lo} à {hi} places.")
+        raise ContestRuleError("contest_seats_range", lo=lo, hi=hi)
     if s.min_players < 2:
-        raise ContestRuleError("Il faut au moins 2 joueurs pour un concours.")
+        raise ContestRuleError("contest_min_players", minimum=2)
     if s.max_players < s.min_players:
-        raise ContestRuleError("Le nombre maximum de joueurs est inférieur au minimum.")
+        raise ContestRuleError("contest_max_below_min")
     if s.max_players > 1000:
-        raise ContestRuleError("Un concours accueille au plus 1000 joueurs.")
+        raise ContestRuleError("contest_max_players", maximum=1000)
     if not s.structure:
-        raise ContestRuleError("La structure des blindes a besoin d'au moins un niveau.")
+        raise ContestRuleError("contest_no_levels")
     for i, lv in enumerate(s.structure, start=1):
         if lv.big_blind < 1 or lv.small_blind < 0 or lv.ante < 0:
-            raise ContestRuleError(f"Niveau {i} : les blindes et l'ante sont des nombres positifs.")
+            raise ContestRuleError("contest_level_positive", level=i)
         if lv.small_blind > lv.big_blind:
-            raise ContestRuleError(f"Niveau {i} : la petite blinde dépasse la grosse blinde.")
+            raise ContestRuleError("contest_level_small_above_big", level=i)
         if lv.seconds < MIN_LEVEL_SECONDS:
-            raise ContestRuleError(f"Niveau {i} : un niveau dure au moins {MIN_LEVEL_SECONDS} secondes.")
+            raise ContestRuleError("contest_level_too_short", level=i, minimum=MIN_LEVEL_SECONDS)
         if i > 1:
             prev = s.structure[i - 2]
             if (lv.big_blind < prev.big_blind or lv.small_blind < prev.small_blind or lv.ante < prev.ante
                     or (lv.big_blind, lv.small_blind, lv.ante) == (prev.big_blind, prev.small_blind, prev.ante)):
-                raise ContestRuleError(f"Niveau {i} : les niveaux doivent augmenter (blindes ou ante plus "
-                                       f"fortes que le niveau {i - 1}).")
+                raise ContestRuleError("contest_levels_increase", level=i, previous=i - 1)
     if s.structure[0].big_blind > s.starting_chips:
-        raise ContestRuleError("La première grosse blinde dépasse les jetons de départ.")
+        raise ContestRuleError("contest_first_blind_above_chips")
     if not 0 <= s.late_levels <= len(s.structure):
-        raise ContestRuleError(f"L'inscription tardive va au plus jusqu'à la fin du niveau {len(s.structure)}.")
+        raise ContestRuleError("contest_late_levels", levels=len(s.structure))
     lo, hi = TIMER_RANGE
     if not lo <= s.action_timer <= hi:
-        raise ContestRuleError(f"Le temps pour jouer est de {lo} à {hi} secondes.")
+        raise ContestRuleError("contest_timer_range", lo=lo, hi=hi)
     if s.payouts is not None:
         if not s.payouts:
-            raise ContestRuleError("Le tableau des prix paie au moins une place.")
+            raise ContestRuleError("contest_payouts_empty")
         if any(p <= 0 for p in s.payouts):
-            raise ContestRuleError("Chaque place payée reçoit un pourcentage positif.")
+            raise ContestRuleError("contest_payout_positive")
         if sum(s.payouts) != 100:
-            raise ContestRuleError(f"Les pourcentages des prix font {sum(s.payouts)} %, pas 100 %.")
+            raise ContestRuleError("contest_payouts_sum", total=sum(s.payouts))
         if any(b > a for a, b in zip(s.payouts, s.payouts[1:], strict=False)):
-            raise ContestRuleError("Une place ne peut pas rapporter plus que la place avant elle.")
+            raise ContestRuleError("contest_payouts_order")
         if len(s.payouts) > s.min_players:
-            raise ContestRuleError(f"Le tableau paie {len(s.payouts)} places : il faut au moins autant de "
-                                   f"joueurs minimum ({s.min_players} demandés).")
+            raise ContestRuleError("contest_payouts_places", places=len(s.payouts), minimum=s.min_players)
 
 
 def parse_payouts(text: str) -> tuple[int, ...] | None:
@@ -258,8 +258,7 @@ def parse_payouts(text: str) -> tuple[int, ...] | None:
     try:
         return tuple(int(p) for p in text.replace(";", ",").replace(",", " ").split())
     except ValueError:
-        raise ContestRuleError("Les prix s'écrivent en pourcentages entiers séparés par des virgules "
-                               "(par exemple « 50, 30, 20 »).") from None
+        raise ContestRuleError("contest_payouts_format") from None
 
 
 def parse_structure(text: str) -> tuple[Level, ...]:
@@ -276,8 +275,7 @@ def parse_structure(text: str) -> tuple[Level, ...]:
         except (ValueError, IndexError):
             blinds, minutes = [], float("nan")
         if len(parts) != 2 or len(blinds) not in (2, 3) or minutes != minutes:
-            raise ContestRuleError(f"Ligne {n} de la structure : écrivez « petite/grosse minutes » ou "
-                                   f"« petite/grosse/ante minutes », par exemple « 10/20 10 ».")
+            raise ContestRuleError("contest_structure_line", line=n)
         out.append(Level(blinds[0], blinds[1], blinds[2] if len(blinds) == 3 else 0, round(minutes * 60)))
     return tuple(out)
 

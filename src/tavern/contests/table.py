@@ -116,19 +116,19 @@ class ContestTableActor(TableActor):
     # --- what a contest table refuses ---------------------------------------------
 
     async def _cmd_sit(self, username: str, **_: Any) -> dict[str, Any]:
-        raise CommandError("Les places d'un concours sont tirées au sort : inscrivez-vous au concours.")
+        raise CommandError("contest_seats_drawn")
 
     async def _cmd_cave(self, username: str, **_: Any) -> dict[str, Any]:
-        raise CommandError("En concours, pas de cave : les jetons du concours ne s'achètent pas.")
+        raise CommandError("contest_no_cave")
 
     async def _cmd_leave(self, username: str, **_: Any) -> dict[str, Any]:
-        raise CommandError("En concours, on garde sa place jusqu'à ce qu'on n'ait plus de jetons.")
+        raise CommandError("contest_keep_seat")
 
     async def _cmd_sit_out(self, username: str, **_: Any) -> dict[str, Any]:
-        raise CommandError("En concours, un joueur absent reçoit ses cartes et paie ses blindes.")
+        raise CommandError("contest_absent_dealt")
 
     async def _cmd_close(self, username: str | None, **_: Any) -> dict[str, Any]:
-        raise CommandError("Une table de concours ferme quand le directeur la casse.")
+        raise CommandError("contest_table_by_director")
 
     # --- the director's hooks ------------------------------------------------------
 

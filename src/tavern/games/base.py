@@ -38,6 +38,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
+from tavern.refusal import Invalid, Refusal, from_pydantic
+
 #: A legal action offered to a player, JSON-ready: ``{"action": "raise", "min": 100,
 #: "max": 950}``, ``{"action": "discard", "cards": [...]}``. Games document their keys.
 LegalAction = dict[str, Any]
@@ -45,19 +47,27 @@ LegalAction = dict[str, Any]
 Event = dict[str, Any]
 
 
-class IllegalAction(Exception):
+class IllegalAction(Refusal):
     """A move the rules refuse. The state is left untouched.
 
-    ``rule`` is the rule broken, in words a player understands and as close as
-    possible to the rules text ("a raise must be at least the previous bet or
-    raise"); it is what the player is shown.
+    A :class:`tavern.refusal.Refusal`: a stable ``code`` (``raise_too_small``)
+    and its ``params`` (``{"minimum": 100}``), worded in French by
+    :mod:`tavern.catalogue` as close as possible to the rules text. ``player``
+    and ``action`` say whose move it was, when the engine knows.
     """
 
-    def __init__(self, rule: str, *, player: str | None = None, action: str | None = None) -> None:
-        super().__init__(rule)
-        self.rule = rule
+    def __init__(self, code: str, /, *, player: str | None = None, action: str | None = None,
+                 **params: Any) -> None:
+        if action is not None:  # the move refused, for the message and the client
+            params.setdefault("action", action)
+        super().__init__(code, **params)
         self.player = player
         self.action = action
+
+    @property
+    def rule(self) -> str:
+        """The rule broken, in French (what the player and ``tavern replay`` show)."""
+        return self.message
 
 
 class RecordError(IllegalAction):
@@ -65,23 +75,28 @@ class RecordError(IllegalAction):
     wrong type, an unknown key, an impossible value. ``field`` names it
     (``config.unit``, ``carry.column``); ``tavern replay`` exits with 2."""
 
-    def __init__(self, field: str, problem: str) -> None:
-        super().__init__(f"{field}: {problem}" if field else problem)
+    def __init__(self, field: str, code: str, /, **params: Any) -> None:
+        if field:
+            params["field"] = field
+        super().__init__(code, **params)
         self.field = field
 
 
-def nth(index: int) -> str:
-    """How a replay's refusal names an action: counted from 1 in the record's
-    ``actions`` list, as people count (docs/hand-records.md), whatever the
-    game: ``action 3``."""
-    return f"action {index + 1}"
+def in_action(index: int, player: Any, action: Any, exc: IllegalAction) -> IllegalAction:
+    """A replay's refusal naming the action, counted from 1 in the record's
+    ``actions`` list as people count (docs/hand-records.md), whatever the
+    game: « action 3 (B relancer) : … »."""
+    return IllegalAction("in_action", player=player if isinstance(player, str) else None,
+                         action=action if isinstance(action, str) else None,
+                         index=index + 1, who=str(player), what=str(action),
+                         refusal={"code": exc.code, "params": exc.params})
 
 
 def no_bool(value: Any) -> Any:
     """A ``mode="before"`` validator for number fields a strict model would
     still let ``true`` into (``Literal[1, 2]``: ``True == 1``)."""
     if isinstance(value, bool):
-        raise ValueError("a number, not true or false")
+        raise Invalid("not_a_number_bool")
     return value
 
 
@@ -89,7 +104,8 @@ def record_error(exc: Any, prefix: str = "") -> RecordError:
     """The first problem of a pydantic ``ValidationError`` as a :class:`RecordError`."""
     first = exc.errors()[0]
     where = ".".join(str(p) for p in (prefix, *first.get("loc", ())) if p != "")
-    return RecordError(where, first.get("msg", "invalid"))
+    code, params = from_pydantic(first)
+    return RecordError(where, code, **params)
 
 
 @runtime_checkable

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from tavern.games.base import IllegalAction, RecordError, no_bool, record_error
 from tavern.games.spec import GameSpec
+from tavern.refusal import Invalid
 
 GAMES: dict[str, str] = {
     "ramponneau": "tavern.games.poker.ramponneau",
@@ -28,7 +29,7 @@ def load(game: str) -> ModuleType:
     try:
         return importlib.import_module(GAMES[game])
     except KeyError:
-        raise IllegalAction(f"unknown game {game!r}; known: {', '.join(sorted(GAMES))}") from None
+        raise IllegalAction("unknown_game", game=game) from None
 
 
 def spec(game: str) -> GameSpec:
@@ -91,21 +92,21 @@ class HandRecordEnvelope(BaseModel):
     @classmethod
     def _format(cls, value: int) -> int:
         if value != 1:
-            raise ValueError(f"unsupported hand record format {value}")
+            raise Invalid("record_format", value=value)
         return value
 
     @field_validator("game")
     @classmethod
     def _game(cls, value: str) -> str:
         if value not in GAMES:
-            raise ValueError(f"unknown game {value!r}; known: {', '.join(sorted(GAMES))}")
+            raise Invalid("unknown_game", game=value)
         return value
 
 
 def check_record(record: Any) -> HandRecordEnvelope:
     """The record's envelope, or :class:`RecordError` naming the bad field."""
     if not isinstance(record, dict):
-        raise RecordError("", "a hand record is a JSON object")
+        raise RecordError("", "record_not_object")
     try:
         return HandRecordEnvelope.model_validate(record)
     except ValidationError as exc:

@@ -122,9 +122,10 @@ def legal_cards(hand: list[str], trick: Trick, trump: str | None, rules: TrickRu
 
 
 def why_illegal(card: str, hand: list[str], trick: Trick, trump: str | None, rules: TrickRules) -> str | None:
-    """``None`` if ``card`` may be played, else the obligation it breaks, in words."""
+    """``None`` if ``card`` may be played, else the obligation it breaks (a
+    refusal code of tavern.catalogue)."""
     if card not in hand:
-        return f"{card} is not in your hand"
+        return "card_not_in_hand"
     led = trick.led_suit
     if led is None:
         return None  # the leader plays what he likes (games add lead rules on top)
@@ -133,7 +134,7 @@ def why_illegal(card: str, hand: list[str], trick: Trick, trump: str | None, rul
         if not rules.must_follow:
             return None
         if suit(card) != led:
-            return "you must follow suit"
+            return "must_follow_suit"
         return _overtake_rule(card, following, trick, trump, rules)
     trumps = [c for c in hand if trump is not None and suit(c) == trump]
     if not trumps or not rules.must_trump:
@@ -142,12 +143,12 @@ def why_illegal(card: str, hand: list[str], trick: Trick, trump: str | None, rul
     best_trump = _best_in_suit(trick, trump, trump, rules)
     card_is_trump = suit(card) == trump
     if best_trump is None:
-        return None if card_is_trump else "you must trump"
+        return None if card_is_trump else "must_trump"
     over = [c for c in trumps if rules.strength(c) > best_trump]
     if over and rules.must_overtrump:
-        return None if card_is_trump and rules.strength(card) > best_trump else "you must over-trump"
+        return None if card_is_trump and rules.strength(card) > best_trump else "must_overtrump"
     if over or rules.must_undertrump:
-        return None if card_is_trump else "you must play a trump, even a lower one, rather than discard"
+        return None if card_is_trump else "must_undertrump"
     return None
 
 
@@ -165,7 +166,7 @@ def _overtake_rule(card: str, following: list[str], trick: Trick, trump: str | N
         return None
     higher = [c for c in following if rules.strength(c) > best]
     if higher and rules.strength(card) <= best:
-        return "you must over-trump" if led == trump else "you must overtake (play higher in the suit led)"
+        return "must_overtrump" if led == trump else "must_overtake"
     return None
 
 
@@ -220,10 +221,10 @@ class TrickPlay:
     def check(self, player: str, card: str) -> None:
         """Raise :class:`IllegalAction` if ``player`` may not play ``card`` now."""
         if player != self.to_play():
-            raise IllegalAction("it is not your turn to play", player=player, action="play")
+            raise IllegalAction("not_your_turn", player=player, action="play")
         rule = why_illegal(card, self.hands[player], self.current, self.trump, self.rules)
         if rule is not None:
-            raise IllegalAction(rule, player=player, action="play")
+            raise IllegalAction(rule, player=player, action="play", card=card)
 
     def play(self, player: str, card: str, *, blind: bool = False) -> list[Event]:
         """Play a card (checked first); returns the events, ``trick`` when one completes."""
@@ -231,9 +232,9 @@ class TrickPlay:
         trick = self.current
         if blind:
             if trick.plays:
-                raise IllegalAction("only the leader may lead face down", player=player, action="play")
+                raise IllegalAction("blind_lead_leader_only", player=player, action="play")
             if self.trump is None:
-                raise IllegalAction("no trump is set to lead face down", player=player, action="play")
+                raise IllegalAction("blind_lead_no_trump", player=player, action="play")
             trick.declared_suit = self.trump
         if self.trump is None:
             # "on constitue l'atout à la première carte jouée": the first card names trump.

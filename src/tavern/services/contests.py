@@ -40,12 +40,13 @@ from tavern.contests.rules import (
     place_prizes,
     share_prizes,
 )
+from tavern.refusal import Refusal
 from tavern.services import ledger
 from tavern.store.models import ArchivedHand, Contest, ContestEntry, ContestMove, Seat, TableConfig, User
 
 
-class ContestError(ValueError):
-    """A refused contest operation, in the player's or admin's words (French)."""
+class ContestError(Refusal, ValueError):
+    """A refused contest operation: a code the catalogue says in French."""
 
 
 def structure(c: Contest) -> list[Level]:
@@ -100,11 +101,11 @@ def create(s: Session, admin_id: int, settings: Settings, now: dt.datetime) -> C
     moves into its escrow now."""
     admin = s.get(User, admin_id)
     if admin is None or admin.role != "admin":
-        raise ContestError("Seul un administrateur peut créer un concours.")
+        raise ContestError("contest_admin_only")
     try:
         check_settings(settings, now)
     except ContestRuleError as exc:
-        raise ContestError(str(exc)) from None
+        raise ContestError(exc.code, **exc.params) from None
     c = Contest(
         name=settings.name.strip(), status="registering", starts_at=settings.starts_at, fee=settings.fee,
         house_prize=settings.house_prize, starting_chips=settings.starting_chips, seats=settings.seats,
@@ -127,7 +128,7 @@ def _locked(s: Session, contest_id: int) -> Contest:
     are serialized; SQLite holds the database lock already."""
     c = s.scalars(select(Contest).where(Contest.id == contest_id).with_for_update()).one_or_none()
     if c is None:
-        raise ContestError("Ce concours n'existe pas.")
+        raise ContestError("no_such_contest")
     return c
 
 
@@ -136,7 +137,7 @@ def cancel(s: Session, contest_id: int, reason: str) -> Contest:
     prize back to the house, in one transfer."""
     c = _locked(s, contest_id)
     if c.status != "registering":
-        raise ContestError("Seul un concours qui n'a pas commencé peut être annulé.")
+        raise ContestError("contest_cancel_not_started")
     box = escrow(s, c.id)
     legs = [ledger.Leg(box, ledger.account(s, "user", e.user_id, "ecus"), e.fee_paid, "ecus")
             for e in c.entries if e.fee_paid > 0]
@@ -162,21 +163,20 @@ def register(s: Session, contest_id: int, user_id: int, now: dt.datetime, *, dir
     c = _locked(s, contest_id)
     late = c.status == "running"
     if c.status != "registering" and not late_registration_open(c, now):
-        raise ContestError("Les inscriptions à ce concours sont closes.")
+        raise ContestError("contest_registration_closed")
     if late and not director:
-        raise ContestError("Le concours commence : réessayez l'inscription tardive dans un instant.")
+        raise ContestError("contest_starting")
     if s.scalars(select(ContestEntry).where(ContestEntry.contest_id == c.id,
                                             ContestEntry.user_id == user_id)).first() is not None:
-        raise ContestError("Vous êtes déjà inscrit à ce concours.")
+        raise ContestError("contest_already_registered")
     if entries_count(s, c.id) >= c.max_players:
-        raise ContestError(f"Le concours est complet ({c.max_players} joueurs).")
+        raise ContestError("contest_full", maximum=c.max_players)
     if c.fee:
         try:
             ledger.transfer(s, ledger.account(s, "user", user_id, "ecus"), escrow(s, c.id), c.fee, "ecus",
                             "contest_fee", f"contest:{c.id}")
         except ledger.InsufficientFunds as exc:
-            raise ContestError(f"Fonds insuffisants : le droit d'entrée est de {c.fee} écus, "
-                               f"vous en avez {exc.balance}.") from None
+            raise ContestError("contest_fee_funds", fee=c.fee, available=exc.balance) from None
     entry = ContestEntry(contest_id=c.id, user_id=user_id, fee_paid=c.fee, registered=now, late=late)
     s.add(entry)
     s.flush()
@@ -187,11 +187,11 @@ def unregister(s: Session, contest_id: int, user_id: int) -> None:
     """Unregister before the start: the fee comes back."""
     c = _locked(s, contest_id)
     if c.status != "registering":
-        raise ContestError("Le concours a commencé : on ne peut plus se désinscrire.")
+        raise ContestError("contest_no_unregister")
     entry = s.scalars(select(ContestEntry).where(ContestEntry.contest_id == c.id,
                                                  ContestEntry.user_id == user_id)).first()
     if entry is None:
-        raise ContestError("Vous n'êtes pas inscrit à ce concours.")
+        raise ContestError("contest_not_registered")
     if entry.fee_paid:
         ledger.transfer(s, escrow(s, c.id), ledger.account(s, "user", user_id, "ecus"), entry.fee_paid, "ecus",
                         "contest_refund", f"contest:{c.id}:unregister")
@@ -276,7 +276,7 @@ def knock_out(s: Session, c: Contest, finishes: Sequence[Finish], ids: dict[str,
             seat = s.scalars(select(Seat).where(Seat.table_id == table_id, Seat.user_id == uid)).first()
             if seat is not None:
                 if ledger.chips(s, uid, table_id):
-                    raise ledger.LedgerError(f"{name} still has chips: he is not out")
+                    raise ledger.LedgerError("still_has_chips", name=name)
                 s.delete(seat)
     s.flush()
 
@@ -286,7 +286,7 @@ def close_tables(s: Session, table_ids: Sequence[int], now: dt.datetime) -> None
         t = s.get(TableConfig, tid)
         if t is not None and t.status == "open":
             if s.scalar(select(func.count()).select_from(Seat).where(Seat.table_id == tid)):
-                raise ContestError("une table de concours ne ferme que vide")
+                raise ContestError("contest_table_closes_empty")
             t.status, t.closed = "closed", now
 
 
@@ -400,7 +400,7 @@ def begin(s: Session, contest_id: int, now: dt.datetime, rng: RandomSource) -> F
     the first buttons drawn. Returns the floor."""
     c = _locked(s, contest_id)
     if c.status != "registering":
-        raise ContestError("Ce concours a déjà commencé ou est terminé.")
+        raise ContestError("contest_not_registering")
     ids = players_of(s, c.id)
     if len(ids) < c.min_players:
         cancel(s, c.id, f"Pas assez de joueurs : {len(ids)} inscrits pour {c.min_players} au minimum.")

@@ -22,13 +22,15 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from tavern.catalogue import french
+from tavern.refusal import Refusal
 from tavern.services import ledger
 from tavern.settings import Settings, get_settings
 from tavern.store.models import DailyHandUsage, PremiumPack, Tavern, User
 
 
-class NoHandsLeft(ValueError):
-    """The player may not be dealt in; ``str()`` tells him why."""
+class NoHandsLeft(Refusal, ValueError):
+    """The player may not be dealt in; the code says why (``str()`` in French)."""
 
 
 @dataclass(frozen=True)
@@ -110,14 +112,14 @@ def hands_left(session: Session, user_id: int, now: dt.datetime) -> HandsLeft:
 def can_deal(
     session: Session, user_id: int, tavern_id: int | None, now: dt.datetime
 ) -> tuple[bool, str]:
-    """May the player be dealt in now? ``(False, why)`` when not. For an
-    owner in his own tavern ``why`` starts with "unlimited" (the table
-    runtime relies on it; or ask :func:`plays_unlimited`)."""
+    """May the player be dealt in now? ``(False, why)`` when not; ``why`` is
+    said to the player, in French. Whether he plays unlimited hands (an
+    owner in his own tavern): ask :func:`plays_unlimited`."""
     if _is_owner(session, user_id, tavern_id):
-        return True, "unlimited hands in your own tavern"
+        return True, "donnes illimitées dans votre propre taverne"
     user = session.get(User, user_id)
     if user is None:
-        return False, "unknown player"
+        return False, french("unknown_player")
     left = hands_left(session, user_id, now)
     if left.free:
         return True, f"{left.free} donnes gratuites restantes aujourd'hui"
@@ -126,14 +128,14 @@ def can_deal(
     return False, _why_none(_free_allowance(user, get_settings()))
 
 
+def _why_code(allowance: int) -> str:
+    """Why a player with no hands left is refused (a catalogue code)."""
+    return "no_free_hands_at_level_0" if allowance == 0 else "no_hands_left_today"
+
+
 def _why_none(allowance: int) -> str:
     """What a player with no hands left is told."""
-    if allowance == 0:
-        return "Les joueurs de niveau 0 n'ont pas de donnes gratuites : achetez un paquet de donnes sur la page Premium."
-    return (
-        "Plus de donnes pour aujourd'hui : vos donnes gratuites reviennent à minuit (heure de Paris), "
-        "ou achetez un paquet de donnes sur la page Premium."
-    )
+    return french(_why_code(allowance))
 
 
 class NoHandsLeftFor(NoHandsLeft):
@@ -141,7 +143,7 @@ class NoHandsLeftFor(NoHandsLeft):
     user id to why."""
 
     def __init__(self, players: dict[int, str]) -> None:
-        super().__init__("; ".join(players.values()))
+        super().__init__("no_hands_left_for", reasons=sorted(set(players.values())))
         self.players = players
 
 
@@ -183,7 +185,7 @@ def deal_in(
     free_now: dict[int, bool] = {}
     for u in counted:
         if u not in levels:
-            refused[u] = "unknown player"
+            refused[u] = french("unknown_player")
             continue
         allowance = 0 if levels[u] <= 0 else settings.free_hands_per_day
         used = usages[u].count if u in usages else 0
@@ -235,7 +237,7 @@ def consume(session: Session, user_id: int, tavern_id: int | None, now: dt.datet
     settings = get_settings()
     user = session.get(User, user_id)
     if user is None:
-        raise NoHandsLeft("unknown player")
+        raise NoHandsLeft("unknown_player")
     allowance = _free_allowance(user, settings)
     if allowance:
         usage = _usage(session, user_id, local_day(now, settings), create=True)
@@ -249,8 +251,7 @@ def consume(session: Session, user_id: int, tavern_id: int | None, now: dt.datet
         packs[0].hands_left -= 1  # oldest pack first
         session.flush()
         return "pack"
-    _ok, why = can_deal(session, user_id, tavern_id, now)
-    raise NoHandsLeft(why)
+    raise NoHandsLeft(_why_code(allowance))
 
 
 def buy_pack(session: Session, user_id: int) -> PremiumPack:

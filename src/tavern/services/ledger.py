@@ -37,6 +37,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from tavern.refusal import Refusal
 from tavern.store.models import CURRENCIES, OWNER_KINDS, LedgerAccount, LedgerEntry
 
 
@@ -50,9 +51,9 @@ class House(IntEnum):
     WELCOME = 5  #: the écus every new account receives
 
 
-class LedgerError(ValueError):
-    """A movement the ledger refuses (bad amount, currency, accounts). A
-    ValueError like the other services' refusals: its text is for the player."""
+class LedgerError(Refusal, ValueError):
+    """A movement the ledger refuses (bad amount, currency, accounts): a
+    refusal with a code (tavern.catalogue says it in French)."""
 
 
 class InsufficientFunds(LedgerError):
@@ -63,12 +64,9 @@ class InsufficientFunds(LedgerError):
         self.currency = account.currency
         self.balance = account.balance
         self.amount = amount
-        # Said to the player as it is (the table's cave refusal): French, and
-        # no internal account key in it.
-        label = {"ecus": "écus", "tokens": "tokens", "chips": "jetons"}.get(account.currency, account.currency)
-        super().__init__(
-            f"Fonds insuffisants : il faut {amount} {label}, vous n'en avez que {account.balance}."
-        )
+        # The account's key stays here, never in what the player is told.
+        super().__init__("insufficient_funds", needed=amount, available=account.balance,
+                         currency=account.currency)
 
 
 #: Owner kinds whose balance may be negative (sources of money).
@@ -96,11 +94,11 @@ def account(
 ) -> LedgerAccount:
     """The account of (owner, currency[, table]), created empty on first use."""
     if owner_kind not in OWNER_KINDS:
-        raise LedgerError(f"unknown owner kind {owner_kind!r}")
+        raise LedgerError("unknown_owner_kind", kind=owner_kind)
     if currency not in CURRENCIES:
-        raise LedgerError(f"unknown currency {currency!r}")
+        raise LedgerError("unknown_currency", currency=currency)
     if (currency == "chips") != (table_id is not None):
-        raise LedgerError("chips exist only at a table, and a table account holds chips or écus")
+        raise LedgerError("chips_only_at_table")
     key = _key(owner_kind, owner_id, currency, table_id)
     found = session.scalars(select(LedgerAccount).where(LedgerAccount.key == key)).one_or_none()
     if found is not None:
@@ -179,16 +177,16 @@ def post(
     """Apply all ``legs`` as one transfer, or none of them. Returns the
     transfer id. Checks everything before writing anything."""
     if not legs:
-        raise LedgerError("a transfer needs at least one movement")
+        raise LedgerError("empty_transfer")
     for leg in legs:
         if not isinstance(leg.amount, int) or isinstance(leg.amount, bool) or leg.amount <= 0:
-            raise LedgerError(f"an amount is a positive whole number, not {leg.amount!r}")
+            raise LedgerError("bad_amount", amount=str(leg.amount))
         if leg.currency not in CURRENCIES:
-            raise LedgerError(f"unknown currency {leg.currency!r}")
+            raise LedgerError("unknown_currency", currency=leg.currency)
         if leg.debit.currency != leg.currency or leg.credit.currency != leg.currency:
-            raise LedgerError("both accounts of a movement must hold its currency")
+            raise LedgerError("currency_mismatch")
         if leg.debit.id == leg.credit.id:
-            raise LedgerError("a movement needs two different accounts")
+            raise LedgerError("same_account")
     _lock(session, [a for leg in legs for a in (leg.debit, leg.credit)])
 
     net: dict[int, int] = {}
@@ -236,7 +234,7 @@ def issue(
 ) -> str:
     """Admin credit: the house issues écus or tokens to a player."""
     if currency not in ("ecus", "tokens"):
-        raise LedgerError("the house issues écus or tokens; chips come from a cave")
+        raise LedgerError("house_issues_no_chips")
     return transfer(
         session, house(session, House.ISSUANCE, currency), account(session, "user", user_id, currency),
         amount, currency, "issue", reference,
@@ -311,12 +309,9 @@ def settle_deal(
     ``sum(deltas) + rake + carried == 0``. Runs in the caller's transaction;
     returns the transfer id (``None`` when nothing moved)."""
     if not isinstance(rake, int) or rake < 0:
-        raise LedgerError("the rake is a whole number of chips, at least 0")
+        raise LedgerError("bad_rake")
     if sum(deltas.values()) + rake + carried != 0:
-        raise LedgerError(
-            f"a deal must balance: sum of results {sum(deltas.values())} + rake {rake} "
-            f"+ carried {carried} != 0"
-        )
+        raise LedgerError("deal_unbalanced", results=sum(deltas.values()), rake=rake, carried=carried)
     desk = cashier(session, table_id, "chips")
     legs: list[Leg] = []
     if carried > 0:

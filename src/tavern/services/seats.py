@@ -17,18 +17,19 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from tavern.refusal import Refusal
 from tavern.services import ledger
 from tavern.store.models import Seat, TableConfig
 
 
-class SeatError(ValueError):
+class SeatError(Refusal, ValueError):
     """A refused seating operation, in words the player understands."""
 
 
 def _open_table(session: Session, table_id: int) -> TableConfig:
     table = session.get(TableConfig, table_id)
     if table is None or table.status != "open":
-        raise SeatError("Cette table est fermée.")
+        raise SeatError("table_closed")
     return table
 
 
@@ -45,17 +46,17 @@ def sit(session: Session, table_id: int, user_id: int, seat_no: int, cave: int) 
     player owes a big blind before being dealt in."""
     table = _open_table(session, table_id)
     if not 0 <= seat_no < table.seats:
-        raise SeatError(f"Cette table a les places 1 à {table.seats}.")
+        raise SeatError("no_such_seat", seats=table.seats)
     if seat_of(session, table_id, user_id) is not None:
-        raise SeatError("Vous êtes déjà assis à cette table.")
+        raise SeatError("already_seated")
     if not table.buy_in_min <= cave <= table.buy_in_max:
-        raise SeatError(f"La cave à cette table est comprise entre {table.buy_in_min} et {table.buy_in_max} écus.")
+        raise SeatError("cave_out_of_range", minimum=table.buy_in_min, maximum=table.buy_in_max)
     seat = Seat(table_id=table_id, seat_no=seat_no, user_id=user_id, sitting_out=False, owes_big_blind=True)
     try:
         with session.begin_nested():
             session.add(seat)
     except IntegrityError:
-        raise SeatError("Cette place est prise.") from None
+        raise SeatError("seat_taken") from None
     ledger.cave(session, user_id, table_id, cave, f"table:{table_id}:seat:{seat_no}")
     return seat
 
@@ -64,10 +65,10 @@ def add_chips(session: Session, table_id: int, user_id: int, amount: int) -> int
     """Buy more chips between hands; returns the new stack."""
     table = _open_table(session, table_id)
     if seat_of(session, table_id, user_id) is None:
-        raise SeatError("Vous n'êtes pas assis à cette table.")
+        raise SeatError("not_seated")
     stack = ledger.chips(session, user_id, table_id)
     if amount <= 0 or stack + amount > table.buy_in_max:
-        raise SeatError(f"Vous pouvez ajouter jusqu'à {max(0, table.buy_in_max - stack)} jetons (cave maximale : {table.buy_in_max}).")
+        raise SeatError("top_up_too_much", most=max(0, table.buy_in_max - stack), maximum=table.buy_in_max)
     ledger.cave(session, user_id, table_id, amount, f"table:{table_id}:top-up")
     return stack + amount
 
@@ -76,7 +77,7 @@ def set_sitting_out(session: Session, table_id: int, user_id: int, sitting_out: 
     """"Se lever" (True) / "se rasseoir" (False: must post a big blind again)."""
     seat = seat_of(session, table_id, user_id)
     if seat is None:
-        raise SeatError("Vous n'êtes pas assis à cette table.")
+        raise SeatError("not_seated")
     if seat.sitting_out and not sitting_out:
         seat.owes_big_blind = True
     seat.sitting_out = sitting_out
@@ -88,7 +89,7 @@ def leave(session: Session, table_id: int, user_id: int) -> int:
     """"Ramasser ses gains": all chips back to écus, seat freed. Returns the écus."""
     seat = seat_of(session, table_id, user_id)
     if seat is None:
-        raise SeatError("Vous n'êtes pas assis à cette table.")
+        raise SeatError("not_seated")
     amount = ledger.cash_out(session, user_id, table_id)
     session.delete(seat)
     session.flush()

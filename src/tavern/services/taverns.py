@@ -29,15 +29,17 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
+from tavern.catalogue import validation_refusals
 from tavern.games import registry
 from tavern.games.registry import GAMES
+from tavern.refusal import Invalid, Refusal
 from tavern.services import ledger
 from tavern.settings import get_settings
 from tavern.store.models import Inventory, Item, Seat, TableConfig, Tavern, User, Village, utcnow
 
 
-class TavernError(ValueError):
-    """A refused tavern operation, in words the owner understands."""
+class TavernError(Refusal, ValueError):
+    """A refused tavern operation: a code the catalogue says in French."""
 
 
 # --- what each game needs from a table: its spec (games/spec.py) ---------
@@ -70,7 +72,7 @@ class TableSettings(BaseModel):
     def _check(self) -> TableSettings:
         settings = get_settings()
         if self.game not in GAMES:
-            raise ValueError(f"unknown game {self.game!r}; known: {', '.join(sorted(GAMES))}")
+            raise Invalid("unknown_game", game=self.game)
         game = registry.spec(self.game)
         lo, hi = game.seats
         if self.seats is None:
@@ -79,31 +81,29 @@ class TableSettings(BaseModel):
             if game.variants == ("",):
                 # Only Draw poker has structures to choose (RULES.md); Rami with
                 # "pot-limit" used to be accepted and meant nothing.
-                raise ValueError("Ce jeu n'a pas de variante (seul le Draw Poker en a) : laissez le champ Variante vide")
+                raise Invalid("no_variant", field="variant")
             # RULES.md: "Structures: fixed limit …, pot limit …, no limit."
-            raise ValueError(f"Le {game.label} se joue en {', en '.join(v for v in game.variants if v)} (champ Variante).")
+            raise Invalid("variant_unknown", field="variant", game=self.game, variants=[v for v in game.variants if v])
         if not lo <= self.seats <= hi:
-            raise ValueError(f"{self.game} is played by {lo} to {hi} players")
+            raise Invalid("players_range", field="seats", game=self.game, lo=lo, hi=hi)
         for key in game.stakes:
             value = self.stakes.get(key)
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-                raise ValueError(f"the stake {key!r} must be a whole number of chips above 0")
+                raise Invalid("stake_positive", field=f"stakes.{key}")
         problem = game.check_stakes(self.stakes)
         if problem:
-            raise ValueError(problem)
+            raise Invalid(problem, field="stakes")
         if not 0 <= self.rake_percent <= settings.max_rake_percent:
-            raise ValueError(f"the rake is between 0 and {settings.max_rake_percent} %")
+            raise Invalid("rake_range", field="rake_percent", maximum=settings.max_rake_percent)
         if self.rake_cap is not None and self.rake_cap < 0:
-            raise ValueError("the rake cap cannot be negative")
+            raise Invalid("negative_rake_cap", field="rake_cap")
         bb = game.cave_unit(self.stakes)
         low, high = settings.buy_in_min_bb * bb, settings.buy_in_max_bb * bb
         self.buy_in_min = low if self.buy_in_min is None else self.buy_in_min
         self.buy_in_max = high if self.buy_in_max is None else self.buy_in_max
         if not low <= self.buy_in_min <= self.buy_in_max <= high:
-            raise ValueError(
-                f"the cave is between {settings.buy_in_min_bb}× and {settings.buy_in_max_bb}× "
-                f"the big blind ({low} to {high} chips); the owner may only narrow it"
-            )
+            raise Invalid("cave_bounds", field="buy_in_min", low_bb=settings.buy_in_min_bb,
+                          high_bb=settings.buy_in_max_bb, low=low, high=high)
         return self
 
     @property
@@ -122,41 +122,12 @@ def default_seats(game: str) -> int:
     return registry.spec(game).default_seats()
 
 
-#: The owner's fields as the form names them, for the refusals.
-FIELD_LABELS = {
-    "game": "Jeu", "variant": "Variante", "name": "Nom de la table", "stakes": "Mises", "options": "Options",
-    "buy_in_min": "Cave minimum", "buy_in_max": "Cave maximum", "rake_percent": "Rake",
-    "rake_cap": "Plafond du rake", "no_flop_no_drop": "Pas de flop, pas de rake", "seats": "Places",
-    "action_timer_seconds": "Temps pour jouer",
-}
-
-
-def _french_problem(error: Any) -> str:
-    """One pydantic error as the owner reads it: the field, then what is wrong."""
-    kind, ctx = error.get("type", ""), error.get("ctx") or {}
-    if kind == "value_error":
-        return str(error["msg"]).removeprefix("Value error, ")
-    field = FIELD_LABELS.get(str(error["loc"][0]) if error.get("loc") else "", "Champ")
-    said = {
-        "greater_than_equal": f"au moins {ctx.get('ge')}",
-        "less_than_equal": f"au plus {ctx.get('le')}",
-        "missing": "valeur requise",
-        "int_type": "un nombre entier est attendu",
-        "int_parsing": "un nombre entier est attendu",
-        "string_too_long": "texte trop long",
-        "extra_forbidden": "champ inconnu",
-        "bool_type": "oui ou non est attendu",
-        "dict_type": "une liste de valeurs est attendue",
-    }.get(kind, "valeur invalide")
-    return f"{field} : {said}"
-
-
 def validate_table_settings(data: dict[str, Any]) -> TableSettings:
     """Parse the owner's form; :class:`TavernError` lists what is wrong, in French."""
     try:
         return TableSettings.model_validate(data)
     except ValidationError as exc:
-        raise TavernError("; ".join(_french_problem(e) for e in exc.errors())) from None
+        raise TavernError("invalid_settings", problems=validation_refusals(exc.errors())) from None
 
 
 # --- villages and taverns ---------------------------------------------------
@@ -165,9 +136,9 @@ def validate_table_settings(data: dict[str, Any]) -> TableSettings:
 def create_village(session: Session, name: str) -> Village:
     name = name.strip()
     if not name:
-        raise TavernError("a village needs a name")
+        raise TavernError("village_needs_name")
     if session.scalar(select(Village.id).where(Village.name == name)) is not None:
-        raise TavernError(f"the village {name!r} already exists")
+        raise TavernError("village_exists", name=name)
     village = Village(name=name)
     session.add(village)
     session.flush()
@@ -177,13 +148,13 @@ def create_village(session: Session, name: str) -> Village:
 def create_tavern(session: Session, village_id: int, owner_id: int, name: str) -> Tavern:
     name = name.strip()
     if not name:
-        raise TavernError("a tavern needs a name")
+        raise TavernError("tavern_needs_name")
     if session.get(Village, village_id) is None:
-        raise TavernError("no such village")
+        raise TavernError("no_such_village")
     if session.get(User, owner_id) is None:
-        raise TavernError("no such owner")
+        raise TavernError("no_such_user")
     if session.scalar(select(Tavern.id).where(Tavern.village_id == village_id, Tavern.name == name)):
-        raise TavernError(f"the village already has a tavern called {name!r}")
+        raise TavernError("tavern_exists", name=name)
     tavern = Tavern(village_id=village_id, owner_id=owner_id, name=name)
     session.add(tavern)
     session.flush()
@@ -211,7 +182,7 @@ def taverns_of(session: Session, owner_id: int) -> list[Tavern]:
 def item(session: Session, kind: str) -> Item:
     """The shop's item of ``kind``, created on first use."""
     if kind not in ITEM_NAMES:
-        raise TavernError(f"the shop sells {', '.join(ITEM_NAMES)}, not {kind!r}")
+        raise TavernError("no_such_item", kind=kind)
     found = session.scalars(select(Item).where(Item.kind == kind)).one_or_none()
     if found is None:
         found = Item(kind=kind, name=ITEM_NAMES[kind])
@@ -256,13 +227,13 @@ def store_item(session: Session, user_id: int, inventory_id: int, tavern_id: int
     """Put one of the user's items in his tavern (``None``: take it back home)."""
     inv = session.get(Inventory, inventory_id)
     if inv is None or inv.owner_id != user_id:
-        raise TavernError("this item is not yours")
+        raise TavernError("item_not_yours")
     if inv.table_id is not None:
-        raise TavernError("this deck is in use at an open table; close the table first")
+        raise TavernError("deck_in_use")
     if tavern_id is not None:
         tavern = session.get(Tavern, tavern_id)
         if tavern is None or tavern.owner_id != user_id:
-            raise TavernError("you can only store items in your own tavern")
+            raise TavernError("store_in_own_tavern")
     inv.tavern_id = tavern_id
     session.flush()
     return inv
@@ -294,17 +265,14 @@ def open_table(session: Session, tavern_id: int, owner_id: int, config: TableSet
     cfg = config if isinstance(config, TableSettings) else validate_table_settings(config)
     tavern = session.get(Tavern, tavern_id)
     if tavern is None:
-        raise TavernError("no such tavern")
+        raise TavernError("no_such_tavern")
     if tavern.owner_id != owner_id:
-        raise TavernError("only the tavern's owner can open a table")
+        raise TavernError("owner_only_opens")
     decks = free_decks(session, tavern_id, cfg.deck_kind)
     need = cfg.decks_needed
     if len(decks) < need:
-        word = "a deck" if need == 1 else f"{need} decks"
-        raise TavernError(
-            f"to open a {cfg.game} table you need {word} ({ITEM_NAMES[cfg.deck_kind]}) stored in the "
-            f"tavern and not used by another table; free: {len(decks)}"
-        )
+        raise TavernError("decks_needed", game=cfg.game, decks=need, item=ITEM_NAMES[cfg.deck_kind],
+                          free=len(decks))
     table = TableConfig(
         tavern_id=tavern_id, name=cfg.name or cfg.game, game=cfg.game, variant=cfg.variant,
         stakes=dict(cfg.stakes), options=dict(cfg.options),
@@ -324,13 +292,13 @@ def close_table(session: Session, table_id: int, owner_id: int) -> TableConfig:
     """Close an empty table; its deck items go back to the tavern's inventory."""
     table = session.get(TableConfig, table_id)
     if table is None or table.status != "open":
-        raise TavernError("no such open table")
+        raise TavernError("no_such_open_table")
     if table.tavern is None or table.tavern.owner_id != owner_id:
-        raise TavernError("only the tavern's owner can close a table")
+        raise TavernError("owner_only_closes")
     if session.scalar(select(func.count()).select_from(Seat).where(Seat.table_id == table_id)):
-        raise TavernError("the table still has players seated")
+        raise TavernError("players_still_seated")
     if ledger.balance(session, "table", table_id, "chips", table_id) != 0:
-        raise TavernError("chips are still out at this table")
+        raise TavernError("chips_still_out")
     for deck in session.scalars(select(Inventory).where(Inventory.table_id == table_id)):
         deck.table_id = None
     table.status = "closed"

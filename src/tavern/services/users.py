@@ -10,6 +10,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from tavern.refusal import Refusal
 from tavern.settings import get_settings
 from tavern.store.models import ROLES, User
 
@@ -26,7 +27,7 @@ def _hasher() -> PasswordHasher:
 USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,40}$")
 
 
-class UserError(ValueError):
+class UserError(Refusal, ValueError):
     """A refused user operation, in words the user understands."""
 
 
@@ -63,15 +64,15 @@ def create_user(
     layer hashes before its write transaction: Argon2 is slow on purpose and
     must not hold the database's write lock)."""
     if not USERNAME.match(username):
-        raise UserError("a username is 3 to 40 letters, digits, '.', '_' or '-'")
+        raise UserError("bad_username")
     if len(password) < 6:
-        raise UserError("a password has at least 6 characters")
+        raise UserError("password_too_short", minimum=6)
     if role not in ROLES:
-        raise UserError(f"role must be one of {', '.join(ROLES)}")
+        raise UserError("unknown_role", role=role)
     if level < 0:
-        raise UserError("a level is 0 or more")
+        raise UserError("negative_level")
     if find_by_username(session, username) is not None:
-        raise UserError(f"the name {username!r} is already taken")
+        raise UserError("username_taken", username=username)
     user = User(username=username, password_hash=password_hash or hash_password(password),
                 level=level, role=role)
     session.add(user)
@@ -108,7 +109,7 @@ def authenticate(session: Session, username: str, password: str) -> User | None:
 
 def set_level(session: Session, user_id: int, level: int) -> User:
     if level < 0:
-        raise UserError("a level is 0 or more")
+        raise UserError("negative_level")
     user = _must(session, user_id)
     user.level = level
     return user
@@ -116,7 +117,7 @@ def set_level(session: Session, user_id: int, level: int) -> User:
 
 def set_role(session: Session, user_id: int, role: str) -> User:
     if role not in ROLES:
-        raise UserError(f"role must be one of {', '.join(ROLES)}")
+        raise UserError("unknown_role", role=role)
     user = _must(session, user_id)
     user.role = role
     return user
@@ -124,12 +125,12 @@ def set_role(session: Session, user_id: int, role: str) -> User:
 
 def set_password(session: Session, user_id: int, password: str) -> None:
     if len(password) < 6:
-        raise UserError("a password has at least 6 characters")
+        raise UserError("password_too_short", minimum=6)
     _must(session, user_id).password_hash = hash_password(password)
 
 
 def _must(session: Session, user_id: int) -> User:
     user = session.get(User, user_id)
     if user is None:
-        raise UserError(f"no user {user_id}")
+        raise UserError("no_such_user")
     return user

@@ -24,6 +24,7 @@ from tavern import fair
 from tavern.cards import CSPRNG, CardError, RandomSource
 from tavern.games import registry
 from tavern.games.base import Engine, IllegalAction
+from tavern.refusal import Refusal
 from tavern.tables.bank import SETTLEMENTS, LostTable, SqlBank, TableInfo
 from tavern.tables.broadcast import SPECTATORS, Broadcaster
 from tavern.tables.closing import share_carry
@@ -63,8 +64,16 @@ def encoded(value: Any) -> orjson.Fragment:
 PRESENCE_DELAY = 0.25
 
 
-class CommandError(Exception):
-    """A refused command, with the message the player is shown."""
+class CommandError(Refusal):
+    """A refused command: a catalogue code and its parameters (the player
+    is shown the French message, the socket's ``error`` frame carries all three)."""
+
+    @classmethod
+    def of(cls, exc: Exception) -> CommandError:
+        """Any refusal (an engine's, a service's) as the table's refusal."""
+        if isinstance(exc, Refusal):
+            return cls(exc.code, **exc.params)
+        return cls("refused")
 
 
 def _auto_choice(auto: str, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -183,7 +192,7 @@ class TableActor:
         if self.closed:
             if command in ("connect", "disconnect", "sync"):
                 return {"seq": self.seq} if command != "disconnect" else None
-            raise CommandError("Cette table est fermée.")
+            raise CommandError("table_closed")
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         await self._queue.put((command, username, args, fut))
         return await fut
@@ -218,16 +227,16 @@ class TableActor:
                         break
                 except (CommandError, IllegalAction, CardError) as exc:
                     if not fut.done():
-                        fut.set_exception(CommandError(getattr(exc, "rule", None) or str(exc)))
+                        fut.set_exception(CommandError.of(exc))
                 except LostTable:
                     if not fut.done():
-                        fut.set_exception(CommandError("La table change de serveur : reconnectez-vous."))
+                        fut.set_exception(CommandError("table_moved_reconnect"))
                     self._lost()
                     break
-                except Exception as exc:  # the table must outlive any bug
+                except Exception:  # the table must outlive any bug
                     log.exception("table %s: command %s failed", self.info.id, command)
                     if not fut.done():
-                        fut.set_exception(CommandError(f"La table n'a pas pu faire cela ({type(exc).__name__})."))
+                        fut.set_exception(CommandError("table_failed"))
             try:
                 if changed and self.engine is not None and self.engine.over and self.archive_id is not None:
                     # The move that ended the deal is shown at once (the cards
@@ -257,7 +266,7 @@ class TableActor:
             if command in ("connect", "disconnect", "sync"):
                 fut.set_result({"seq": self.seq} if command != "disconnect" else None)
             else:
-                fut.set_exception(CommandError("Cette table est fermée."))
+                fut.set_exception(CommandError("table_closed"))
 
     def _lost(self) -> None:
         """Another worker claimed this table with a higher fence (this one's
@@ -302,7 +311,7 @@ class TableActor:
         for s in self.seats.values():
             if s.name == username:
                 return s
-        raise CommandError("Vous n'êtes pas assis à cette table.")
+        raise CommandError("not_seated")
 
     def _in_deal(self, seat: SeatState) -> bool:
         return self.engine is not None and not self.engine.over and seat.name in self.dealt
@@ -310,9 +319,9 @@ class TableActor:
     async def _handle(self, command: str, username: str | None, args: dict[str, Any]) -> Any:
         handler = getattr(self, f"_cmd_{command}", None)
         if handler is None:
-            raise CommandError(f"Commande inconnue : « {command} ».")
+            raise CommandError("unknown_command", command=command)
         if username is None and command not in ("connect", "disconnect", "sync", "close"):
-            raise CommandError("Connectez-vous pour jouer.")
+            raise CommandError("login_to_play")
         return await handler(username, **args)
 
     async def _cmd_sync(self, username: str | None) -> dict[str, Any]:
@@ -344,15 +353,15 @@ class TableActor:
 
     async def _cmd_sit(self, username: str, *, user_id: int, seat: int, cave: int) -> dict[str, Any]:
         if self.closing_owner is not None:
-            raise CommandError("Le patron ferme cette table : elle fermera à la fin de cette donne.")
+            raise CommandError("table_closing")
         if any(s.name == username for s in self.seats.values()):
-            raise CommandError("Vous êtes déjà assis à cette table.")
+            raise CommandError("already_seated")
         if seat in self.seats:
-            raise CommandError("Cette place est prise.")
+            raise CommandError("seat_taken")
         try:
             chips = await asyncio.to_thread(self.bank.sit, self.info.id, user_id, seat, cave)
-        except ValueError as exc:  # SeatError, InsufficientFunds: the player's words
-            raise CommandError(str(exc)) from None
+        except ValueError as exc:  # SeatError, InsufficientFunds: refusals with codes
+            raise CommandError.of(exc) from None
         # He sits from a socket: at least that one (a command sent without
         # any, as the runtime tests do, counts as one).
         state = SeatState(seat, user_id, username, chips, connections=max(1, self.sockets[username]),
@@ -366,11 +375,11 @@ class TableActor:
         """Add chips — "between hands, never during one"."""
         seat = self._seat_of(username)
         if self._in_deal(seat):
-            raise CommandError("On ne recave qu'entre deux donnes, jamais pendant une donne.")
+            raise CommandError("top_up_between_deals")
         try:
             seat.chips = await asyncio.to_thread(self.bank.add_chips, self.info.id, seat.user_id, amount)
         except ValueError as exc:
-            raise CommandError(str(exc)) from None
+            raise CommandError.of(exc) from None
         return {"chips": seat.chips}
 
     async def _cmd_leave(self, username: str) -> dict[str, Any]:
@@ -379,7 +388,7 @@ class TableActor:
         seat = self._seat_of(username)
         if self._in_deal(seat):
             seat.leave_after_deal = True  # he plays the deal out as he likes
-            return {"notice": "you will leave with your chips at the end of this deal"}
+            return {"notice": "Vous partirez avec vos jetons à la fin de cette donne."}
         return await self._leave(seat)
 
     async def _leave(self, seat: SeatState) -> dict[str, Any]:
@@ -420,7 +429,7 @@ class TableActor:
 
     async def _cmd_auto(self, username: str, *, auto: str | None) -> dict[str, Any]:
         if auto is not None and auto not in AUTO_ACTIONS:
-            raise CommandError(f"Action automatique inconnue : « {auto} » (au choix : {', '.join(AUTO_ACTIONS)}).")
+            raise CommandError("unknown_auto", auto=auto, choices=list(AUTO_ACTIONS))
         seat = self._seat_of(username)
         seat.auto = auto
         if auto and self._in_deal(seat):
@@ -432,8 +441,8 @@ class TableActor:
         (docs/fairness.md); any connected player may set it, seated or not."""
         try:
             self.client_seeds[username] = fair.check_client_seed(seed)
-        except fair.FairError as exc:
-            raise CommandError(str(exc).capitalize() + ".") from None
+        except fair.FairError:
+            raise CommandError("bad_client_seed") from None
         return {"client_seed": seed}
 
     async def _cmd_act(self, username: str, *, action: str, seq: int | None = None,
@@ -446,18 +455,16 @@ class TableActor:
         # once) changes nothing his choice rests on.
         shown_at = self.legal_shown.get(username, ([], 0))[1]
         if seq is not None and not shown_at <= seq <= self.seq:
-            raise CommandError(f"Ce coup a été choisi sur un état plus ancien de la table (n° {seq}, "
-                               f"maintenant n° {self.seq}) : regardez de nouveau.")
+            raise CommandError("stale_move", seq=seq, now=self.seq)
         if not self._in_deal(seat):
-            raise CommandError("Vous ne jouez pas cette donne.")
+            raise CommandError("not_in_deal")
         try:
             self._play(username, action, args or {})  # IllegalAction names the rule
         except TypeError:
             # An argument the action does not take (or of a type it cannot
             # use): the engines check their arguments before changing
             # anything, so this is a refusal, not a bug to log with a traceback.
-            names = ", ".join(sorted(args or {})) or "none"
-            raise CommandError(f"Arguments invalides pour « {action} » (reçus : {names}).") from None
+            raise CommandError("bad_arguments", action=action, given=sorted(args or {})) from None
         if seat.timeouts:
             seat.notice = None  # he is back: the time-out's explanation goes
         seat.timeouts = 0
@@ -681,8 +688,10 @@ class TableActor:
                 await self._close(owner)
             except Exception as exc:  # the table stays open and deals on
                 log.exception("table %s: closing after the deal failed", self.info.id)
+                # A refusal is said in French; a bug is not shown to the players.
+                why = exc.message if isinstance(exc, Refusal) else "elle continue."
                 for seat in self.seats.values():
-                    seat.notice = f"La table n'a pas pu fermer : {getattr(exc, 'rule', None) or exc}"
+                    seat.notice = f"La table n'a pas pu fermer : {why}"
 
     # --- the end of the game ----------------------------------------------------
 
@@ -691,19 +700,19 @@ class TableActor:
         database checks again). Between deals it closes now; during a deal it
         closes at the deal's end and no new deal starts meanwhile."""
         if owner_id != self.info.owner_id:
-            raise CommandError("Seul le patron de la taverne peut fermer une table.")
+            raise CommandError("owner_only_closes")
         if self.engine is not None and not self.engine.over:
             self.closing_owner = owner_id
             self.next_deal_at = None
             for seat in self.seats.values():
                 seat.notice = "Le patron ferme la table : elle fermera à la fin de cette donne."
-            return {"closed": False, "notice": "the table will close at the end of the deal in progress"}
+            return {"closed": False, "notice": "La table fermera à la fin de la donne en cours."}
         if self.engine is not None and self.archive_id is not None:
             await self._finish_deal()  # a deal just over: settle it first
         try:
             return await self._close(owner_id)
         except ValueError as exc:  # TavernError, LedgerError: said to the owner
-            raise CommandError(str(exc)) from None
+            raise CommandError.of(exc) from None
 
     async def _close(self, owner_id: int) -> dict[str, Any]:
         """Share out the carried chips among the seated players, cash everybody

@@ -302,7 +302,7 @@ class SqlBank:
                 hl = left[uid]
                 if hl is None:  # "A tavern owner plays unlimited hands in his own tavern"
                     info[name] = {"free": 0, "paid": 0, "unlimited": True, "can_deal": True,
-                                  "why": "unlimited hands in your own tavern"}
+                                  "why": "donnes illimitées dans votre propre taverne"}
                 else:
                     info[name] = {"free": hl.free, "paid": hl.paid, "unlimited": False,
                                   "can_deal": hl.total > 0,
@@ -365,9 +365,9 @@ class SqlBank:
         def work(s: Session) -> dict[int, int]:
             table = s.get(TableConfig, table_id)
             if table is None or table.status != "open":
-                raise taverns.TavernError("no such open table")
+                raise taverns.TavernError("no_such_open_table")
             if table.tavern is None or table.tavern.owner_id != owner_id:
-                raise taverns.TavernError("only the tavern's owner can close a table")
+                raise taverns.TavernError("owner_only_closes")
             pot = ledger.carried_pot(s, table_id)
             total = sum(awards.values())
             if pot.balance != total:
@@ -375,7 +375,7 @@ class SqlBank:
                     f"the table's carried pot holds {pot.balance} chips, the closing shares out {total}")
             seated = {seat.user_id for seat in seats.seats(s, table_id)}
             if set(awards) - seated:
-                raise ledger.LedgerError("the carried pot goes to players seated at the table")
+                raise ledger.LedgerError("carried_pot_to_seated")
             legs = [ledger.Leg(pot, ledger.account(s, "user", uid, "chips", table_id), amount, "chips")
                     for uid, amount in sorted(awards.items()) if amount > 0]
             if legs:

@@ -73,11 +73,15 @@ class Unavailable(Exception):
 
 class RemoteError(Exception):
     """The worker asked answered with a refusal: ``kind`` names the
-    exception it raised, ``str(self)`` its message."""
+    exception it raised, ``str(self)`` its message; a refusal's ``code`` and
+    ``params`` travel too (``"refused"`` for anything else)."""
 
-    def __init__(self, kind: str, message: str) -> None:
+    def __init__(self, kind: str, message: str, code: str | None = None,
+                 params: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.kind = kind
+        self.code = code or "refused"
+        self.params = params or {}
 
 
 class Cluster(Protocol):
@@ -427,7 +431,8 @@ class RedisCluster:
                     fut = self._pending.get(data["id"])
                     if fut is not None and not fut.done():
                         if "error" in data:
-                            fut.set_exception(RemoteError(data.get("kind", ""), data["error"]))
+                            fut.set_exception(RemoteError(data.get("kind", ""), data["error"],
+                                                                      data.get("code"), data.get("params")))
                         else:
                             fut.set_result(data.get("result"))
                 elif channel == "tavern:all":
@@ -443,5 +448,6 @@ class RedisCluster:
         try:
             reply = {"id": data["id"], "result": await self._handlers[data["kind"]](data["payload"])}
         except Exception as exc:
-            reply = {"id": data["id"], "kind": type(exc).__name__, "error": str(exc)}
+            reply = {"id": data["id"], "kind": type(exc).__name__, "error": str(exc),
+                     "code": getattr(exc, "code", None), "params": getattr(exc, "params", None)}
         await self._redis.publish(f"tavern:reply:{data['from']}", json.dumps(reply, ensure_ascii=False))

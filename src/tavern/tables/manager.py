@@ -87,7 +87,7 @@ class RemoteTable:
                 raise TableMoved(self.table_id) from None
             if exc.kind == "TypeError":  # arguments the engine does not take
                 raise TypeError(str(exc)) from None
-            raise CommandError(str(exc)) from None
+            raise CommandError(exc.code, **exc.params) from None
 
     async def submit(self, command: str, username: str | None, **args: Any) -> Any:
         return await self._call(command, username, args)
@@ -274,13 +274,13 @@ class TableManager:
         try:
             actor = await self.get(table_id)
         except TableMoved:
-            raise CommandError("La table change de serveur : réessayez dans quelques secondes.") from None
+            raise CommandError("table_moving") from None
         if actor is None:
-            raise CommandError("Cette table est fermée.")
+            raise CommandError("table_closed")
         try:
             out: dict[str, Any] = await actor.submit("close", None, owner_id=owner_id)
         except TableMoved:
-            raise CommandError("La table change de serveur : réessayez dans quelques secondes.") from None
+            raise CommandError("table_moving") from None
         return out
 
     async def discard(self, table_id: int, *, everywhere: bool = True) -> None:

@@ -1,4 +1,10 @@
-"""Every refusal gets a clear answer: JSON ``detail`` for the API, a page otherwise.
+"""Every refusal gets a clear answer: JSON for the API, a page otherwise.
+
+The JSON of a refusal is ``{"code", "message", "params"}`` (and ``detail``,
+the message again, for older clients): the catalogue's code when a service
+or an engine refused (:class:`tavern.web.refusals.Refused`), else a code
+for the status (``not_found``, ``login_required``…). Form validation gives
+``invalid_values`` with each problem, naming its field by the form's label.
 
 No request may end in a raw traceback: unexpected errors are logged and
 answered with a plain page (or JSON) that says something went wrong.
@@ -16,6 +22,8 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from tavern.catalogue import validation_refusals
+from tavern.web.refusals import Refused
 from tavern.web.rendering import render
 
 log = logging.getLogger("tavern.web")
@@ -44,21 +52,27 @@ def wants_json(request: Request) -> bool:
     return "application/json" in accept and "text/html" not in accept
 
 
-def _field(loc: tuple[Any, ...] | list[Any]) -> str:
-    parts = [str(p) for p in loc if p not in ("body", "query", "path", "form")]
-    return ".".join(parts) or "requête"
+#: The code of a refusal that is only a status (no service or engine code).
+STATUS_CODES = {
+    400: "refused", 401: "login_required", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
+    409: "conflict", 413: "too_large", 422: "invalid_values", 429: "too_many_attempts", 500: "server_error",
+    503: "busy",
+}
 
 
 def describe_validation(errors: list[dict[str, Any]]) -> list[str]:
-    """Validation errors as short sentences ("stakes.big_blind: ...")."""
-    return [f"{_field(e.get('loc', ()))} : {e.get('msg', 'valeur invalide')}" for e in errors]
+    """Validation errors as French sentences naming each field by its label
+    ("« Grosse blinde » : au moins 2.")."""
+    return [p["message"] for p in validation_refusals(errors)]
 
 
 def error_response(request: Request, status: int, detail: str,
                    problems: list[str] | None = None,
-                   headers: dict[str, str] | None = None) -> Response:
+                   headers: dict[str, str] | None = None,
+                   code: str | None = None, params: dict[str, Any] | None = None) -> Response:
     if wants_json(request):
-        body: dict[str, Any] = {"detail": detail}
+        body: dict[str, Any] = {"code": code or STATUS_CODES.get(status, "refused"), "message": detail,
+                                "params": params or {}, "detail": detail}
         if problems:
             body["errors"] = problems
         return JSONResponse(body, status_code=status, headers=headers)
@@ -86,12 +100,18 @@ def install(app: FastAPI) -> None:
             # Back to the page after logging in (a form's POST cannot be replayed: home).
             target = quote(request.url.path) if request.method == "GET" else "/"
             return RedirectResponse(f"/login?next={target}", status_code=303)
+        if isinstance(exc, Refused):
+            return error_response(request, exc.status_code, detail,
+                                  headers=dict(exc.headers) if exc.headers else None,
+                                  code=exc.code, params=exc.params)
         return error_response(request, exc.status_code, detail, headers=getattr(exc, "headers", None))
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
-        problems = describe_validation(list(exc.errors()))
-        return error_response(request, 422, "Certaines valeurs sont invalides.", problems)
+        refusals = validation_refusals(list(exc.errors()))
+        return error_response(request, 422, "Certaines valeurs sont invalides.",
+                              [p["message"] for p in refusals],
+                              code="invalid_values", params={"problems": refusals})
 
     @app.exception_handler(PoolTimeout)
     async def overloaded(request: Request, exc: PoolTimeout) -> Response:

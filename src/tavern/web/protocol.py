@@ -90,9 +90,14 @@ class Ok(_Message):
 
 
 class Error(_Message):
+    """A refused command: the catalogue's code, its French message and its
+    parameters (tavern.catalogue)."""
+
     type: Literal["error"]
     id: int | None
+    code: str
     message: str
+    params: dict[str, Any]
 
 
 class Closed(_Message):

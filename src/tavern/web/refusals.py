@@ -1,37 +1,36 @@
-"""Service refusals, said in French to the player.
+"""Refusals, answered: a status code, and the refusal's code, French message
+and parameters.
 
-The services raise their own exceptions (``InsufficientFunds``, ``UserError``,
-``IllegalAction``…) in the caller's transaction, which is then rolled back:
-nothing changes. Here they become a status code and a sentence.
+The services and the engines raise :class:`tavern.refusal.Refusal` in the
+caller's transaction, which is then rolled back: nothing changes. Here they
+become an HTTP refusal that remembers its code, so the JSON API answers
+``{"code", "message", "params"}`` and a page shows the French message
+(:mod:`tavern.catalogue`).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import HTTPException
 
-from tavern.games.base import IllegalAction
-from tavern.services import hands, ledger, seats, taverns, users
-from tavern.web.french import french
+from tavern.catalogue import CURRENCIES
+from tavern.refusal import Refusal
 
-# The services' refusals (a bug raises something else and stays a 500).
-SERVICE_ERRORS: tuple[type[Exception], ...] = (
-    ledger.LedgerError, users.UserError, hands.NoHandsLeft, taverns.TavernError, seats.SeatError,
-)
-
-CURRENCY_LABELS = {"ecus": "écus", "tokens": "tokens", "chips": "jetons"}
+CURRENCY_LABELS = CURRENCIES
 
 
-def insufficient(exc: ledger.InsufficientFunds) -> str:
-    return f"{exc} Rien n'a été débité."
+class Refused(HTTPException):
+    """An HTTP refusal carrying a catalogue code and its parameters."""
+
+    def __init__(self, status_code: int, refusal: Refusal, headers: dict[str, str] | None = None) -> None:
+        super().__init__(status_code=status_code, detail=refusal.message, headers=headers)
+        self.code = refusal.code
+        self.params: dict[str, Any] = refusal.params
 
 
 def refusal(exc: Exception) -> HTTPException | None:
-    """The HTTP refusal for a known service error; ``None`` for a real bug."""
-    if isinstance(exc, ledger.InsufficientFunds):
-        return HTTPException(status_code=400, detail=insufficient(exc))
-    if isinstance(exc, IllegalAction):
-        return HTTPException(status_code=400, detail=exc.rule)
-    if isinstance(exc, SERVICE_ERRORS):
-        # Their message is written for the player (in English: said in French here).
-        return HTTPException(status_code=400, detail=french(str(exc)) or "Requête refusée.")
+    """The HTTP refusal for a known refusal; ``None`` for a real bug (a 500)."""
+    if isinstance(exc, Refusal):
+        return Refused(400, exc)
     return None

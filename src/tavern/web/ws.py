@@ -26,6 +26,8 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
+from tavern.catalogue import validation_refusals
+from tavern.refusal import Refusal
 from tavern.tables.actor import CommandError
 from tavern.tables.manager import TableMoved, moved_fence
 from tavern.web.deps import MAX_ID, CurrentUser, user_of
@@ -151,18 +153,18 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int) ->
             tokens = min(BURST, tokens + (now - last) * RATE_PER_SECOND)
             last = now
             if len(raw.encode()) > MAX_MESSAGE_BYTES:
-                await _error(ws, None, f"Message trop long (au plus {MAX_MESSAGE_BYTES} octets).")
+                await _error(ws, None, CommandError("message_too_long", maximum=MAX_MESSAGE_BYTES))
                 continue
             if tokens < 1:
-                await _error(ws, None, "Trop de messages : ralentissez.")
+                await _error(ws, None, CommandError("too_many_messages"))
                 continue
             tokens -= 1
             try:
                 cmd = commands.validate_json(raw)
             except ValidationError as exc:
-                first = exc.errors()[0]
-                where = ".".join(str(p) for p in first.get("loc", ()))
-                await _error(ws, None, f"Message mal formé (champ « {where} »)." if where else "Message mal formé.")
+                # The first problem, naming its field: « Place » : un nombre entier est attendu.
+                problem = validation_refusals(exc.errors()[:1])[0]
+                await _error(ws, None, CommandError("malformed_message", refusal=problem))
                 continue
             await _run(ws, actor, name, user.id, cmd)
     except WebSocketDisconnect:
@@ -201,16 +203,17 @@ async def _run(ws: WebSocket, actor: Any, name: str, user_id: int, cmd: Any) -> 
     try:
         out = await HANDLERS[cmd.type](actor, name, user_id, cmd)
     except CommandError as exc:
-        await _error(ws, cmd.id, str(exc))
+        await _error(ws, cmd.id, exc)
         return
     except TypeError:  # arguments the engine does not take
-        await _error(ws, cmd.id, "Arguments invalides pour ce coup.")
+        await _error(ws, cmd.id, CommandError("bad_arguments", action=getattr(cmd, "action", cmd.type), given=[]))
         return
     await _send(ws, json.dumps({"type": "ok", "id": cmd.id, "result": out or {}}, separators=(",", ":")))
 
 
-async def _error(ws: WebSocket, msg_id: int | None, message: str) -> None:
-    await _send(ws, json.dumps({"type": "error", "id": msg_id, "message": message}, ensure_ascii=False))
+async def _error(ws: WebSocket, msg_id: int | None, refusal: Refusal) -> None:
+    """An ``error`` frame: the refusal's code, its French message, its parameters."""
+    await _send(ws, json.dumps({"type": "error", "id": msg_id, **refusal.as_dict()}, ensure_ascii=False))
 
 
 async def _send(ws: WebSocket, text: str) -> None:

@@ -6,6 +6,7 @@ import json
 import random
 
 import pytest
+from tests.refusals import refused
 
 from tavern.cli import main
 from tavern.games.base import IllegalAction
@@ -68,13 +69,15 @@ def test_cli_replay_refuses_an_inconsistent_record(tmp_path, capsys):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(rec))
     assert main(["replay", str(path)]) == 1
-    err = json.loads(capsys.readouterr().out)["error"]
-    assert "a raise must be at least the previous bet or raise" in err
+    out = json.loads(capsys.readouterr().out)
+    assert out["code"] == "in_action" and out["params"]["index"] == 2
+    assert out["params"]["refusal"] == {"code": "raise_too_small", "params": {"minimum": 50, "action": "raise"}}
+    assert out["error"].startswith("Action 2 (A relancer) : Une relance vaut au moins")
     rec = a_ramponneau_record().record()
     rec["deck"][0] = "Zz"
     path.write_text(json.dumps(rec))
     assert main(["replay", str(path)]) == 1
-    assert "not a card code" in capsys.readouterr().out
+    assert json.loads(capsys.readouterr().out)["code"] == "not_a_card"
 
 
 def test_cli_replay_of_a_draw_record(tmp_path, capsys):
@@ -112,12 +115,12 @@ def test_to_phh_writes_pokerkit_notation():
 def test_to_phh_refuses_what_phh_cannot_say():
     """Our records can hold a post to enter and a protected player; PHH cannot."""
     rec = a_ramponneau_record().record()
-    with pytest.raises(IllegalAction, match="Ramponneau"):
+    with refused("phh_ramponneau_only", IllegalAction):
         to_phh({**rec, "game": "draw"})
     prot = ramponneau.new_deal({"small_blind": 5, "big_blind": 10},
                                [{"player": "A", "chips": 100}, {"player": "B", "chips": 100}], 0)
     prot.protect("B")
-    with pytest.raises(IllegalAction, match="protected"):
+    with refused("phh_no_protect", IllegalAction):
         to_phh(prot.record())
 
 
@@ -153,25 +156,25 @@ def test_a_post_to_enter_is_recorded_as_a_post_action():
     assert ramponneau.replay(rec)["chips"] == e.result()["chips"]
     bad = json.loads(json.dumps(rec))
     bad["actions"][0]["amount"] = 7
-    with pytest.raises(IllegalAction, match="a post to enter is the big blind"):
+    with refused("record_post_amount", IllegalAction):
         ramponneau.replay(bad)
     bad = json.loads(json.dumps(rec))
     bad["actions"].append({"player": "D", "action": "post", "amount": 10})
-    with pytest.raises(IllegalAction, match="before the first decision"):
+    with refused("record_posts_first", IllegalAction):
         ramponneau.replay(bad)
 
 
 @pytest.mark.parametrize("field, value, rule", [
-    ("deck", None, "deck is the list"),
-    ("actions", {"player": "A"}, "actions are a list"),
-    ("reshuffles", [["As"], "Kd"], "reshuffles is a list of decks"),
-    ("button", 7, "the button is a seat index"),
-    ("seats", [{"player": "A", "chips": -5}, {"player": "B", "chips": 10}], "not negative"),
+    ("deck", None, "record_deck_list"),
+    ("actions", {"player": "A"}, "record_actions_list"),
+    ("reshuffles", [["As"], "Kd"], "record_reshuffles_list"),
+    ("button", 7, "bad_button"),
+    ("seats", [{"player": "A", "chips": -5}, {"player": "B", "chips": 10}], "seat_chips"),
 ])
 def test_replay_refuses_malformed_records(field, value, rule):
     """HAND_RECORDS.md: an inconsistent record "is refused with a message naming the
     rule" — never replayed with made-up parts (a missing deck is not reshuffled)."""
     rec = a_ramponneau_record().record()
     rec[field] = value
-    with pytest.raises(IllegalAction, match=rule):
+    with refused(rule, IllegalAction):
         ramponneau.replay(rec)

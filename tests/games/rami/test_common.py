@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 import pytest
 from pydantic import BaseModel
+from tests.refusals import refused
 
 from tavern.cards import SeededSource, deck52
 from tavern.games.base import Event, IllegalAction, LegalAction
@@ -73,16 +74,16 @@ def test_the_turn_draw_then_discard():
     assert t.to_act() == ["A"] and t.hands["A"] == ["As", "3s", "5s"]
     assert t.legal_actions("A") == [{"action": "draw", "sources": ["stock"]}]
     assert t.timeout_action("A") == {"action": "draw", "source": "stock"}
-    with pytest.raises(IllegalAction, match="it is not your turn"):
+    with refused("not_your_turn", IllegalAction):
         t.timeout_action("B")
-    with pytest.raises(IllegalAction, match="draw a card first"):
+    with refused("draw_first", IllegalAction):
         t.act("A", "discard", card="As")
-    with pytest.raises(IllegalAction, match="it is A's turn"):
+    with refused("not_your_turn", IllegalAction):
         t.act("B", "draw", source="stock")
-    with pytest.raises(IllegalAction, match="the discard pile is empty"):
+    with refused("discard_empty", IllegalAction):
         t.act("A", "draw", source="discard")
     assert t.act("A", "draw", source="stock") == [{"event": "draw", "player": "A", "source": "stock"}]
-    with pytest.raises(IllegalAction, match="you have already drawn this turn"):
+    with refused("already_drawn", IllegalAction):
         t.act("A", "draw", source="stock")
     assert t.act("A", "discard", card="7s") == [
         {"event": "discard", "player": "A", "card": "7s"},
@@ -95,7 +96,7 @@ def test_the_turn_draw_then_discard():
     assert t.legal_actions("B") == [{"action": "discard", "cards": ["2s", "4s", "6s"]}]
     assert t.legal_actions("A") == []
     assert t.timeout_action("B") == {"action": "discard", "card": "2s"}
-    with pytest.raises(IllegalAction, match="you drew this card from the discard pile and must discard another"):
+    with refused("discard_another", IllegalAction):
         t.act("B", "discard", card="7s")
     t.act("B", "discard", card="2s")
     t.act("A", "draw", source="stock")
@@ -111,11 +112,11 @@ def test_the_turn_draw_then_discard():
 
 def test_act_refuses_unknown_actions_and_wrong_arguments():
     t = _toy()
-    with pytest.raises(IllegalAction, match="unknown action 'pass'; the actions are draw, discard"):
+    with refused("unknown_action_of", IllegalAction):
         t.act("A", "pass")
-    with pytest.raises(IllegalAction, match="draw takes: source"):
+    with refused("takes_arguments", IllegalAction):
         t.act("A", "draw")
-    with pytest.raises(IllegalAction, match="Z is not dealt in"):
+    with refused("not_dealt_in", IllegalAction):
         t.act("Z", "draw", source="stock")
     assert t.actions == []
 

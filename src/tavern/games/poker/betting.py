@@ -86,7 +86,7 @@ class Betting:
     def __init__(self, stacks: list[int], structure: str, min_bet: int) -> None:
         n = len(stacks)
         if not 2 <= n < len(_AFTER):
-            raise IllegalAction(f"a betting round needs 2 to {len(_AFTER) - 1} players")
+            raise IllegalAction("betting_players", lo=2, hi=len(_AFTER) - 1)
         self.n = n
         self.structure = structure
         self.min_bet = min_bet
@@ -261,22 +261,20 @@ class Betting:
         """Apply one decision of the actor ``i``. Checks everything first: an
         :class:`IllegalAction` leaves the state as it was."""
         if i != self.actor:
-            raise IllegalAction("it is not your turn to speak", action=action)
+            raise IllegalAction("not_your_turn", action=action)
         bet, stack, high = self.bet, self.stack, self.high
         if action == "fold":
             if bet[i] >= high:
-                raise IllegalAction("nobody folds when he may check for free", action=action)
+                raise IllegalAction("fold_when_check_free", action=action)
             self.folded[i] = True
             self.live -= 1
             self.active -= 1
         elif action == "check":
             if bet[i] < high:
-                raise IllegalAction(
-                    f"you cannot check: there is a bet of {high} to call, fold or raise", action=action
-                )
+                raise IllegalAction("check_facing_bet", action=action, bet=high)
         elif action == "call":
             if bet[i] >= high:
-                raise IllegalAction("there is no bet to call: check or bet", action=action)
+                raise IllegalAction("nothing_to_call", action=action)
             pay = high - bet[i]
             if pay > stack[i]:
                 pay = stack[i]
@@ -315,7 +313,7 @@ class Betting:
             self.count += 1
             self.aggressor = i
         else:
-            raise IllegalAction(f"unknown betting action {action!r}", action=action)
+            raise IllegalAction("unknown_action", action=action)
         self.need[i] = False
         self.may_raise[i] = False
         self._advance(i)
@@ -331,42 +329,36 @@ class Betting:
     def _check_raise(self, i: int, action: str, amount: int | None) -> None:
         high = self.high
         if action == "bet" and high > 0:
-            raise IllegalAction(f"there is already a bet of {high}: call or raise", action=action)
+            raise IllegalAction("bet_already_made", action=action, bet=high)
         if action == "raise" and high == 0:
-            raise IllegalAction("nobody has bet yet: bet rather than raise", action=action)
+            raise IllegalAction("raise_without_bet", action=action)
         if type(amount) is not int:
-            raise IllegalAction(f"a {action} needs a whole number of chips, your total for the round",
-                                action=action)
+            raise IllegalAction("amount_whole_chips", action=action)
         most = self.stack[i] + self.bet[i]
         if amount > most:
-            raise IllegalAction(f"you have only {most} chips for this round", action=action)
+            raise IllegalAction("more_than_stack", action=action, available=most)
         bounds = self.raise_bounds(i)
         if bounds is None:
             if most <= high:
-                why = "you cannot cover the bet: call all-in or fold"
+                why = "cannot_cover_bet"
             elif not self.may_raise[i]:
-                why = "an all-in for less than a full raise does not reopen the betting: call or fold"
+                why = "short_all_in_no_reopen"
             elif self.structure == FIXED_LIMIT and self.count >= FIXED_LIMIT_BETS:
-                why = "fixed limit: one bet and three raises a round, the betting is capped"
+                why = "fixed_limit_capped"
             else:
-                why = "nobody is left to call a raise: call or fold"
+                why = "nobody_to_call_raise"
             raise IllegalAction(why, action=action)
         lo, hi = bounds
         if amount < lo and amount != most:
             if self.structure == FIXED_LIMIT:
-                why = f"fixed limit: you {action} to exactly {lo}"
-            elif high == 0:
-                why = f"a bet is at least the big blind ({lo})"
-            else:
-                why = (f"a raise must be at least the previous bet or raise of this round: "
-                       f"raise to {lo} or more")
-            raise IllegalAction(why, action=action)
+                raise IllegalAction("fixed_limit_amount", action=action, amount=lo)
+            if high == 0:
+                raise IllegalAction("bet_too_small", action=action, minimum=lo)
+            raise IllegalAction("raise_too_small", action=action, minimum=lo)
         if amount > hi:
             if self.structure == FIXED_LIMIT:
-                why = f"fixed limit: you {action} to exactly {lo}"
-            else:
-                why = f"pot limit: a raise is at most the pot after calling, {hi} in all"
-            raise IllegalAction(why, action=action)
+                raise IllegalAction("fixed_limit_amount", action=action, amount=lo)
+            raise IllegalAction("pot_limit_exceeded", action=action, maximum=hi)
 
 
 # -- pots -------------------------------------------------------------------

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from tavern.games.base import no_bool, record_error
 from tavern.games.poker.betting import Rake
+from tavern.refusal import Invalid
 
 
 class RakeConfig(BaseModel):
@@ -34,9 +35,9 @@ class RakeConfig(BaseModel):
         try:
             f = Fraction(str(v))
         except (ValueError, ZeroDivisionError):
-            raise ValueError("the rake percent is a number") from None
+            raise Invalid("rake_not_a_number") from None
         if not 0 <= f <= 100:
-            raise ValueError("the rake percent is between 0 and 100")
+            raise Invalid("rake_range", maximum=100)
         return v
 
     def make(self) -> Rake:
@@ -58,7 +59,7 @@ class RamponneauConfig(BaseModel):
     @model_validator(mode="after")
     def _blinds(self) -> RamponneauConfig:
         if self.small_blind > self.big_blind:
-            raise ValueError("the small blind is not larger than the big blind")
+            raise Invalid("small_blind_above_big_blind")
         return self
 
 
@@ -86,7 +87,7 @@ class DrawConfig(BaseModel):
         if self.small_blind is None:
             self.small_blind = half
         elif self.small_blind != half:
-            raise ValueError(f"draw poker: the small blind is half the big blind rounded down ({half})")
+            raise Invalid("draw_small_blind_half", half=half)
         return self
 
 

@@ -35,26 +35,26 @@ _DECK52 = tuple(deck52())
 def check_seats(seats: Any, lo: int, hi: int, game: str) -> list[int]:
     """Validate ``seats`` once; return the indices of the seats dealt in."""
     if not isinstance(seats, list) or not seats:
-        raise IllegalAction("seats is a list of {player, chips}")
+        raise IllegalAction("seats_list")
     names = set()
     dealt = []
     for k, s in enumerate(seats):
         if type(s) is not dict or type(s.get("player")) is not str:
-            raise IllegalAction(f"seat {k} needs a player name")
+            raise IllegalAction("seat_needs_player", seat=k)
         chips = s.get("chips")
         if type(chips) is not int or chips < 0:
-            raise IllegalAction(f"seat {k}: chips are a whole number, not negative")
+            raise IllegalAction("seat_chips", seat=k)
         if s["player"] in names:
-            raise IllegalAction(f"player {s['player']!r} is seated twice")
+            raise IllegalAction("seated_twice", name=s["player"])
         names.add(s["player"])
         if len(s) > 2 and s.get("post") not in (None, False, True, "big", "both"):
-            raise IllegalAction(f"seat {k}: post is true, \"big\" or \"both\"")
+            raise IllegalAction("seat_post_value", seat=k)
         if len(s) == 2 or not s.get("waiting"):
             if chips == 0:
-                raise IllegalAction(f"{s['player']} has no chips: he cannot be dealt in")
+                raise IllegalAction("no_chips_no_deal", name=s["player"])
             dealt.append(k)
     if not lo <= len(dealt) <= hi:
-        raise IllegalAction(f"{game} is dealt to {lo} to {hi} players, not {len(dealt)}")
+        raise IllegalAction("players_range", game=game, lo=lo, hi=hi)
     return dealt
 
 
@@ -122,7 +122,7 @@ class PokerDeal:
         reshuffles: list[list[str]] | None,
     ) -> None:
         if type(button) is not int or not 0 <= button < len(seats):
-            raise IllegalAction(f"the button is a seat index, 0 to {len(seats) - 1}")
+            raise IllegalAction("bad_button", last=len(seats) - 1)
         self.config = config
         self.seats = seats
         self.button = button
@@ -200,10 +200,7 @@ class PokerDeal:
             if not post or i == bb:
                 continue
             if i == sb:
-                raise IllegalAction(
-                    f"{self.players[i]} cannot post to enter between the button and the big blind: "
-                    "he pays the small blind or waits for the big blind"
-                )
+                raise IllegalAction("post_between_button_and_blind", name=self.players[i])
             b.post(i, self.big_blind)
             if post == "both":
                 b.post(i, self.small_blind, dead=True)
@@ -362,7 +359,7 @@ class PokerDeal:
     def act(self, player: str, action: str, **args: Any) -> list[Event]:
         i = self.index.get(player, -1)
         if i < 0:
-            raise IllegalAction(f"{player!r} is not dealt in this deal", player=player, action=action)
+            raise IllegalAction("not_dealt_in", player=player, action=action)
         phase = self.phase
         if phase == BET:
             b = self.b
@@ -370,12 +367,12 @@ class PokerDeal:
                 if action == "bet" or action == "raise":
                     amount = args.get("amount")
                     if len(args) > 1:
-                        raise IllegalAction(f"a {action} takes only an amount", action=action)
+                        raise IllegalAction("amount_only", action=action)
                     b.act(i, action, amount)
                     ev = {"event": action, "player": player, "amount": amount}
                 else:
                     if args:
-                        raise IllegalAction(f"{action} takes no arguments", action=action)
+                        raise IllegalAction("no_arguments", action=action)
                     b.act(i, action)
                     amount = None
                     if action == "call":
@@ -397,23 +394,20 @@ class PokerDeal:
             return self._act_draw(i, player, action, args)
         if phase == SHOWDOWN:
             if i != self.sd_order[self.sd_pos]:
-                raise IllegalAction("it is not your turn to show", player=player, action=action)
+                raise IllegalAction("not_your_turn", player=player, action=action)
             if action == "show":
                 self.shown[i] = self.hole[i]
             elif action == "muck":
                 if not self.may_muck(i):
-                    raise IllegalAction(
-                        "only a player who sees he is beaten may muck: show your cards",
-                        player=player, action=action,
-                    )
+                    raise IllegalAction("muck_only_when_beaten", player=player, action=action)
                 self.mucked.add(i)
             else:
-                raise IllegalAction("at the showdown you show or muck", player=player, action=action)
+                raise IllegalAction("showdown_show_or_muck", player=player, action=action)
             self.actions.append((player, action, None))
             self.sd_pos += 1
             self._advance_showdown()
             return [{"event": action, "player": player, **({"cards": self.hole[i]} if action == "show" else {})}]
-        raise IllegalAction("the deal is over", player=player, action=action)
+        raise IllegalAction("deal_over", player=player, action=action)
 
     def _flow_event(self) -> Event:
         # Streets dealt or the end of the deal, for the runtime's animations.
@@ -426,7 +420,7 @@ class PokerDeal:
 
     def _act_draw(self, i: int, player: str, action: str, args: dict[str, Any],
                   *, record: bool = True) -> list[Event]:
-        raise IllegalAction("there is no draw in this game", player=player, action=action)
+        raise IllegalAction("no_draw_here", player=player, action=action)
 
     def protect(self, player: str) -> list[Event]:
         """The table protects a disconnected player: all-in for the rest of the
@@ -434,9 +428,9 @@ class PokerDeal:
         cards speak) and stays eligible for the pots he contributed to."""
         i = self.index.get(player, -1)
         if i < 0 or self.phase == OVER or self.b.folded[i]:
-            raise IllegalAction("only a player still in the deal can be protected", player=player)
+            raise IllegalAction("protect_only_in_deal", player=player)
         if self.protected[i]:
-            raise IllegalAction(f"{player} is already protected", player=player)
+            raise IllegalAction("already_protected", player=player)
         b = self.b
         self.protected[i] = True
         self.actions.append((player, "protect", None))
@@ -490,7 +484,7 @@ class PokerDeal:
         if self._result is not None:
             return self._result
         if self.phase != OVER:
-            raise IllegalAction("the deal is not over")
+            raise IllegalAction("deal_not_over")
         names, stack = self.players, self.b.stack
         chips: dict[str, int] = {}
         delta: dict[str, int] = {}

@@ -97,12 +97,9 @@ class DrawPoker(PokerDeal):
         if self.used < len(self.reshuffles):
             new = list(self.reshuffles[self.used])
             if Counter(new) != Counter(muck):
-                raise CardError(
-                    f"reshuffle {self.used} must be the folded cards and the discards "
-                    f"({len(muck)} cards), without the drawer's own discards"
-                )
+                raise CardError("bad_reshuffle", index=self.used, size=len(muck))
         elif self._replaying:
-            raise CardError("the record lacks the reshuffled deck this draw needs")
+            raise CardError("reshuffle_missing")
         else:
             new = shuffle(muck, self.rng)
             self.reshuffles.append(list(new))
@@ -110,7 +107,7 @@ class DrawPoker(PokerDeal):
         self.muck = []
         rest = k - len(got)
         if rest > len(new):
-            raise CardError("not enough cards left to draw")
+            raise CardError("stock_empty")
         got.extend(new[:rest])
         self.stock = new[rest:]
         return got, True
@@ -118,18 +115,17 @@ class DrawPoker(PokerDeal):
     def _act_draw(self, i: int, player: str, action: str, args: dict[str, Any],
                   *, record: bool = True) -> list[Event]:
         if i != self.drawers[self.draw_pos]:
-            raise IllegalAction("it is not your turn to draw", player=player, action=action)
+            raise IllegalAction("not_your_turn", player=player, action=action)
         if action != "draw":
-            raise IllegalAction("it is the draw: throw 0 to 5 cards (draw with discard=[...])",
-                                player=player, action=action)
+            raise IllegalAction("draw_now", player=player, action=action)
         discard = args.get("discard", [])
         if set(args) - {"discard"}:
-            raise IllegalAction("a draw takes only the list of discarded cards", player=player, action=action)
+            raise IllegalAction("draw_args", player=player, action=action)
         hand = self.hole[i]
         if not isinstance(discard, list) or any(c not in hand for c in discard):
-            raise IllegalAction("you can only throw cards from your own hand", player=player, action=action)
+            raise IllegalAction("throw_own_cards", player=player, action=action)
         if len(set(discard)) != len(discard):
-            raise IllegalAction("each card is thrown once", player=player, action=action)
+            raise IllegalAction("throw_once", player=player, action=action)
         k = len(discard)
         # Check the reshuffle before changing anything (it may be refused).
         saved = (list(self.stock or []), list(self.muck), self.used, len(self.reshuffles))

@@ -140,7 +140,7 @@ def _first_use(codes: Sequence[int]) -> int:
     try:
         return _SUITED[_flush_mask(codes, f)] if f else _PLAIN[s >> _RANK_SHIFT]
     except KeyError:
-        raise CardError("not a poker hand: 5 to 7 distinct cards are needed") from None
+        raise CardError("poker_hand_size") from None
 
 
 def encode(card: str) -> int:
@@ -149,7 +149,7 @@ def encode(card: str) -> int:
         return _CODE[card]
     except (KeyError, TypeError):  # TypeError: not even hashable
         check_card(card)
-        raise CardError(f"a joker has no place in a poker hand: {card}") from None
+        raise CardError("joker_in_poker_hand") from None
 
 
 def encode_all(cards: Iterable[str]) -> list[int]:
@@ -276,12 +276,12 @@ _int_new = int.__new__
 def _check_hand(hand: Sequence[str]) -> None:
     """Raise the :class:`CardError` that says what is wrong with ``hand``."""
     if not 5 <= len(hand) <= 7:
-        raise CardError(f"a poker hand is made from 5 to 7 cards, not {len(hand)}")
+        raise CardError("poker_hand_size", count=len(hand))
     for c in hand:
         encode(c)  # raises CardError on a bad code or a joker
     if len(set(hand)) != len(hand):
         dupes = sorted({c for c in hand if hand.count(c) > 1})
-        raise CardError(f"the same card twice in one hand: {dupes}")
+        raise CardError("card_twice_in_hand", cards=dupes)
 
 
 def _best_five(hand: Sequence[str], value: int) -> tuple[str, ...]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tavern.games.base import IllegalAction, nth
+from tavern.games.base import IllegalAction, in_action
 from tavern.games.poker import ramponneau
 from tavern.games.poker.deal import SHOWDOWN
 
@@ -33,13 +33,13 @@ def to_phh(record: dict[str, Any]) -> str:
     """The PHH text of a Ramponneau hand record (the deal is replayed first,
     so an inconsistent record raises :class:`IllegalAction`)."""
     if record.get("game") != ramponneau.GAME:
-        raise IllegalAction("only Ramponneau (hold'em) records can be written as PHH")
+        raise IllegalAction("phh_ramponneau_only")
     for s in record.get("seats") or []:
         if isinstance(s, dict) and s.get("post") and not s.get("waiting"):
-            raise IllegalAction(f"PHH cannot express {s.get('player')}'s post to enter out of position")
+            raise IllegalAction("phh_no_post", name=str(s.get("player")))
     for a in record.get("actions") or []:
         if isinstance(a, dict) and a.get("action") == "post":
-            raise IllegalAction(f"PHH cannot express {a.get('player')}'s post to enter out of position")
+            raise IllegalAction("phh_no_post", name=str(a.get("player")))
     engine = ramponneau.new_deal(record["config"], record["seats"], record["button"],
                                  deck=record["deck"])
     players = engine.players
@@ -58,12 +58,12 @@ def to_phh(record: dict[str, Any]) -> str:
     for k, a in enumerate(record.get("actions", [])):
         who, what = a.get("player"), a.get("action")
         if what == "protect":
-            raise IllegalAction("PHH cannot express a player protected after a disconnection")
+            raise IllegalAction("phh_no_protect")
         args = {key: v for key, v in a.items() if key not in ("player", "action")}
         try:
             engine.act(who, what, **args)
         except IllegalAction as exc:
-            raise IllegalAction(f"{nth(k)} ({who} {what}): {exc.rule}") from None
+            raise in_action(k, who, what, exc) from None
         if what == "fold":
             lines.append(f"{p[who]} f")
         elif what in ("check", "call"):
@@ -75,7 +75,7 @@ def to_phh(record: dict[str, Any]) -> str:
     while engine.phase == SHOWDOWN:  # cards speak for the decisions not recorded
         engine.act(engine.to_act()[0], "show")
     if not engine.over:
-        raise IllegalAction("the record stops before the end of the deal: PHH needs a whole hand")
+        raise IllegalAction("phh_whole_hand")
     for i in engine.sd_order:
         if i in engine.mucked:
             lines.append(f"p{i + 1} sm")

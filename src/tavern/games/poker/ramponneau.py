@@ -93,7 +93,7 @@ def _engine_config(terms: TableTerms) -> dict[str, Any]:
 
 def _check_stakes(stakes: Any) -> str | None:
     if stakes["small_blind"] > stakes["big_blind"]:
-        return "the small blind cannot be more than the big blind"
+        return "small_blind_above_big_blind"
     return None
 
 

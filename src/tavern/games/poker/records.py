@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from tavern.cards import CardError, deck52
-from tavern.games.base import IllegalAction, nth
+from tavern.games.base import IllegalAction, in_action
 from tavern.games.poker.betting import build_pots
 from tavern.games.poker.deal import SHOWDOWN
 
@@ -26,7 +26,7 @@ def stacked_deck(holes: list[list[str]], board: list[str] | tuple[str, ...] = ()
     top = [holes[i][r] for r in range(h) for i in range(n)] + list(board) + list(then)
     used = set(top)
     if len(used) != len(top):
-        raise CardError("a card is dealt twice")
+        raise CardError("card_dealt_twice")
     return top + [c for c in _DECK52 if c not in used]
 
 
@@ -45,18 +45,17 @@ def _posts_to_seats(seats: Any, actions: Any, config: Any) -> tuple[Any, Any]:
         a = actions[k]
         seat = by_name.get(a.get("player"))
         if seat is None or seat.get("waiting") or seat.get("post"):
-            raise IllegalAction(f"{nth(k)}: only a seated player dealt in posts, once")
+            raise IllegalAction("record_post_once", index=k + 1)
         if a.get("amount") == big:
             seat["post"] = True
         elif isinstance(big, int) and isinstance(small, int) and a.get("amount") == big + small:
             seat["post"] = "both"
         else:
-            raise IllegalAction(f"{nth(k)}: a post to enter is the big blind ({big}), or big and small "
-                                "blinds after missed blinds")
+            raise IllegalAction("record_post_amount", index=k + 1, big=big)
         k += 1
     for j in range(k, len(actions)):
         if isinstance(actions[j], dict) and actions[j].get("action") == "post":
-            raise IllegalAction(f"{nth(j)}: posts come before the first decision of the deal")
+            raise IllegalAction("record_posts_first", index=j + 1)
     return seats, actions[k:]
 
 
@@ -71,20 +70,20 @@ def replay_record(new_deal: Any, record: dict[str, Any]) -> dict[str, Any]:
     output. Showdown decisions missing at the end: cards speak."""
     for key in ("config", "seats", "button", "deck", "actions"):
         if key not in record:
-            raise IllegalAction(f"a hand record needs {key!r}")
+            raise IllegalAction("record_needs", key=key)
     if not isinstance(record["deck"], list):
-        raise IllegalAction("the record's deck is the list of its cards, top first")
+        raise IllegalAction("record_deck_list")
     if not isinstance(record["actions"], list):
-        raise IllegalAction("the record's actions are a list")
+        raise IllegalAction("record_actions_list")
     reshuffles = record.get("reshuffles") or []
     if not isinstance(reshuffles, list) or not all(isinstance(r, list) for r in reshuffles):
-        raise IllegalAction("reshuffles is a list of decks (lists of cards)")
+        raise IllegalAction("record_reshuffles_list")
     seats, actions = _posts_to_seats(record["seats"], record["actions"], record["config"])
     engine = new_deal(record["config"], seats, record["button"], deck=record["deck"], reshuffles=reshuffles)
     skip = len(record["actions"]) - len(actions)
     for k, a in enumerate(actions, start=skip):
         if not isinstance(a, dict) or "player" not in a or "action" not in a:
-            raise IllegalAction(f"{nth(k)}: each action has a player and an action")
+            raise IllegalAction("record_action_fields", index=k + 1)
         args = {key: v for key, v in a.items() if key not in ("player", "action")}
         try:
             if a["action"] == "protect":
@@ -92,8 +91,7 @@ def replay_record(new_deal: Any, record: dict[str, Any]) -> dict[str, Any]:
             else:
                 engine.act(a["player"], a["action"], **args)
         except IllegalAction as exc:
-            raise IllegalAction(f"{nth(k)} ({a['player']} {a['action']}): {exc.rule}",
-                                player=a["player"], action=a["action"]) from None
+            raise in_action(k, a["player"], a["action"], exc) from None
     while engine.phase == SHOWDOWN:
         p = engine.to_act()[0]
         engine.act(p, "show")  # cards speak

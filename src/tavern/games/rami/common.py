@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ValidationError
 
 from tavern.cards import CSPRNG, CardError, RandomSource, check_card, check_deck_order, shuffle
-from tavern.games.base import Event, IllegalAction, LegalAction, nth, record_error
+from tavern.games.base import Event, IllegalAction, LegalAction, in_action, record_error
 
 
 def parse_config(model: type[BaseModel], config: dict[str, Any] | BaseModel | None) -> BaseModel:
@@ -29,28 +29,27 @@ def parse_config(model: type[BaseModel], config: dict[str, Any] | BaseModel | No
 def check_seats(seats: list[dict[str, Any]], button: int, lo: int, hi: int, game: str) -> None:
     """Seats are distinct named players with whole, non-negative chips."""
     if not isinstance(seats, list) or not lo <= len(seats) <= hi:
-        who = f"{lo}" if lo == hi else f"{lo} to {hi}"
-        raise IllegalAction(f"{game} is played by {who} players")
+        raise IllegalAction("players_range", game=game, lo=lo, hi=hi)
     names = [s.get("player") if isinstance(s, dict) else None for s in seats]
     if len(set(names)) != len(names) or not all(isinstance(n, str) and n for n in names):
-        raise IllegalAction("each seat needs a distinct player name")
+        raise IllegalAction("distinct_players")
     if not all(isinstance(s.get("chips"), int) and s["chips"] >= 0 for s in seats):
-        raise IllegalAction("chips are a whole, non-negative number")
+        raise IllegalAction("chips_whole")
     if not isinstance(button, int) or isinstance(button, bool) or not 0 <= button < len(seats):
-        raise IllegalAction("the dealer must be one of the seats")
+        raise IllegalAction("dealer_one_of_seats")
 
 
 def take_cards(hand: Sequence[str], cards: Any) -> list[str]:
     """The cards named, checked to be held (the hand is not changed)."""
     if not isinstance(cards, (list, tuple)) or not cards:
-        raise IllegalAction("name the cards as a list of card codes")
+        raise IllegalAction("cards_list")
     try:
         cards = [check_card(c) for c in cards]
     except CardError as exc:
-        raise IllegalAction(str(exc)) from None
+        raise IllegalAction(exc.code, **exc.params) from None
     missing = Counter(cards) - Counter(hand)
     if missing:
-        raise IllegalAction(f"you do not hold {', '.join(sorted(missing.elements()))}")
+        raise IllegalAction("cards_not_in_hand", cards=sorted(missing.elements()))
     return cards
 
 
@@ -101,10 +100,10 @@ def transfer(chips: dict[str, int], wanted: dict[str, int], order: list[str]) ->
 def replay_with(new_deal: Callable[..., Any], game: str, record: dict[str, Any]) -> dict[str, Any]:
     """Rebuild a deal from its record, apply every action, report the outcome."""
     if not isinstance(record, dict) or record.get("game") != game:
-        raise IllegalAction(f"this is not a {game} record")
+        raise IllegalAction("not_this_game_record", game=game)
     for key in ("seats", "button", "deck"):
         if key not in record:
-            raise IllegalAction(f"the record has no {key!r}")
+            raise IllegalAction("record_needs", key=key)
     engine = new_deal(
         record.get("config") or {},
         record["seats"],
@@ -115,13 +114,12 @@ def replay_with(new_deal: Callable[..., Any], game: str, record: dict[str, Any])
     )
     for i, a in enumerate(record.get("actions", [])):
         if not isinstance(a, dict) or "player" not in a or "action" not in a:
-            raise IllegalAction(f"{nth(i)} needs a player and an action name")
+            raise IllegalAction("record_action_fields", index=i + 1)
         args = {k: v for k, v in a.items() if k not in ("player", "action")}
         try:
             engine.act(a["player"], a["action"], **args)
         except IllegalAction as exc:
-            raise IllegalAction(f"{nth(i)} ({a['player']} {a['action']}): {exc.rule}",
-                                player=a["player"], action=a["action"]) from None
+            raise in_action(i, a["player"], a["action"], exc) from None
     if not engine.over:
         return {
             "finished": False,
@@ -150,7 +148,7 @@ def deck_order_for(composition: list[str], deck_order: list[str] | None, rng: Ra
     try:
         check_deck_order(deck_order, composition)
     except CardError as exc:
-        raise IllegalAction(str(exc)) from None
+        raise IllegalAction("deck_order", refusal={"code": exc.code, "params": exc.params}) from None
     return list(deck_order)
 
 
@@ -183,7 +181,7 @@ class DrawDiscardDeal:
     #: Actions whose arguments may be left out (Gin's grand gin: ``gin`` without ``card``).
     OPTIONAL_ARGS: ClassVar[frozenset[str]] = frozenset()
     #: The refusal of a second draw, naming what the player may do instead.
-    ALREADY_DRAWN: ClassVar[str] = "you have already drawn this turn"
+    ALREADY_DRAWN: ClassVar[str] = "already_drawn"
 
     config: Any
     seats: list[dict[str, Any]]
@@ -236,20 +234,18 @@ class DrawDiscardDeal:
     # ------------------------------------------------------------------ act
     def act(self, player: str, action: str, **args: Any) -> list[Event]:
         if self.over:
-            raise IllegalAction("the deal is over", player=player, action=action)
+            raise IllegalAction("deal_over", player=player, action=action)
         if player not in self.players:
-            raise IllegalAction(f"{player} is not dealt in", player=player, action=action)
+            raise IllegalAction("not_dealt_in", player=player, action=action)
         if action not in self.ACTIONS:
             raise IllegalAction(
-                f"unknown action {action!r}; the actions are {', '.join(self.ACTIONS)}",
-                player=player, action=action,
+                "unknown_action_of", player=player, action=action, actions=list(self.ACTIONS),
             )
         if player != self.current:
-            raise IllegalAction(f"it is {self.current}'s turn", player=player, action=action)
+            raise IllegalAction("not_your_turn", player=player, action=action)
         allowed = set(self.ACTIONS[action])
         if not set(args) <= allowed or (action not in self.OPTIONAL_ARGS and set(args) != allowed):
-            names = ", ".join(self.ACTIONS[action])
-            raise IllegalAction(f"{action} takes: {names}", player=player, action=action)
+            raise IllegalAction("takes_arguments", player=player, action=action, names=sorted(allowed))
         try:
             events = getattr(self, "_" + action)(player, **args)
         except IllegalAction as exc:
@@ -265,14 +261,14 @@ class DrawDiscardDeal:
 
     def no_source_rule(self, source: str) -> str:
         """Why ``source`` (not in :meth:`draw_sources`) may not be drawn from."""
-        return "the stock is empty" if source == "stock" else "the discard pile is empty"
+        return "stock_empty_draw" if source == "stock" else "discard_empty"
 
     # Every handler checks everything first, then changes the deal.
     def _draw(self, player: str, source: Any) -> list[Event]:
         if self.phase != "draw":
             raise IllegalAction(self.ALREADY_DRAWN)
         if source not in ("stock", "discard"):
-            raise IllegalAction('draw from the "stock" or the "discard" pile')
+            raise IllegalAction("draw_source")
         if source not in self.draw_sources():
             raise IllegalAction(self.no_source_rule(source))
         card = self.stock.pop() if source == "stock" else self.discards.pop()
@@ -302,14 +298,14 @@ class DrawDiscardDeal:
 
     def _check_play(self) -> None:
         if self.phase != "play":
-            raise IllegalAction("draw a card first: the top of the stock or of the discard pile")
+            raise IllegalAction("draw_first")
 
     def _card_to_throw(self, player: str, card: Any) -> str:
         """The card a discard (or a discard that ends the deal) throws, checked."""
         self._check_play()
         (card,) = take_cards(self.hands[player], [card])
         if card not in self.discardable(player):
-            raise IllegalAction("you drew this card from the discard pile and must discard another")
+            raise IllegalAction("discard_another")
         return card
 
     def _throw(self, player: str, card: str) -> None:
@@ -359,7 +355,7 @@ class DrawDiscardDeal:
 
     def result(self) -> dict[str, Any]:
         if not self.over:
-            raise IllegalAction("the deal is not over")
+            raise IllegalAction("deal_not_over")
         start = {s["player"]: s["chips"] for s in self.seats}
         return {
             "chips": {p: start[p] + self._delta[p] for p in self.players},
@@ -398,7 +394,7 @@ class DrawDiscardDeal:
         """What a player who lets his time run out does: draw from the first
         source open (the stock when there is one), then the game's own choice."""
         if self.over or player != self.current:
-            raise IllegalAction("it is not your turn")
+            raise IllegalAction("not_your_turn")
         if self.phase == "draw":
             return {"action": "draw", "source": self.draw_sources()[0]}
         return self.timeout_play(player)

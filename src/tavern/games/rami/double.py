@@ -83,7 +83,7 @@ class DoubleRamiEngine(RamiEngine):
 
     def no_source_rule(self, source: str) -> str:
         if self.discard_play and source == "stock":
-            return "the stock is exhausted: draw from the discard pile"
+            return "stock_exhausted_draw_discard"
         return super().no_source_rule(source)
 
     def must_discard_other(self) -> bool:
@@ -110,13 +110,13 @@ class DoubleRamiEngine(RamiEngine):
     def _joker_at(self, tm: TableMeld, card: str) -> int:
         """The position of a joker of ``tm`` standing for ``card`` that may move."""
         if tm.meld.kind != "run":
-            raise IllegalAction("only a joker in a run can be moved, to either end of the run")
+            raise IllegalAction("joker_move_run_only")
         found = [i for i, s in enumerate(tm.meld.stands_for) if s == card]
         if not found:
-            raise IllegalAction(f"no joker in this meld stands for {card}")
+            raise IllegalAction("no_joker_for", card=str(card))
         free = [i for i in found if tm.meld.cards[i] not in tm.marked]
         if not free:
-            raise IllegalAction("this joker has already been moved once and is marked")
+            raise IllegalAction("joker_marked")
         return free[0]
 
     def _moved(self, tm: TableMeld, pos: int, card: str, end: str) -> melds.Meld:
@@ -130,17 +130,17 @@ class DoubleRamiEngine(RamiEngine):
         except IllegalAction:
             new = None
         if new is None or list(new.cards) != cards:
-            raise IllegalAction(f"the joker cannot go at the {end} end of this run: no card follows there")
+            raise IllegalAction("joker_end_blocked", end=end)
         return new
 
     def _move_joker(self, player: str, meld: Any, card: Any, end: Any) -> list[Event]:
         self._check_play()
-        tm = self._own_meld(player, meld, "move a joker in")
+        tm = self._own_meld(player, meld, "move_joker")
         (card,) = self._take_cards(player, [card])
         if melds.is_joker(card):
-            raise IllegalAction("put the real card the joker stands for in its place")
+            raise IllegalAction("joker_put_real_card")
         if end not in ("low", "high"):
-            raise IllegalAction('the joker moves to the "low" or the "high" end of the run')
+            raise IllegalAction("joker_end")
         pos = self._joker_at(tm, card)
         new = self._moved(tm, pos, card, end)
         joker = tm.meld.cards[pos]
@@ -183,7 +183,7 @@ class DoubleRamiEngine(RamiEngine):
 def deck_composition(config: dict[str, Any], n_players: int) -> list[str]:
     parse_config(DoubleRamiConfig, config)
     if not 2 <= n_players <= 5:
-        raise IllegalAction("double rami is played by 2 to 5 players")
+        raise IllegalAction("players_range", game="double_rami", lo=2, hi=5)
     return deck(decks=2, jokers=2)
 
 
@@ -200,7 +200,7 @@ def new_deal(
     """A new deal of Double rami (see :func:`tavern.games.rami.francais.new_deal`)."""
     cfg = parse_config(DoubleRamiConfig, config)
     if reshuffles:
-        raise IllegalAction("double rami never rebuilds its stock: a record has no reshuffles")
+        raise IllegalAction("no_reshuffles", game="double_rami")
     composition = deck_composition(cfg.model_dump(), len(seats))
     engine = build(DoubleRamiEngine, composition, cfg, seats, button, deck, rng, None, carry)
     return engine  # type: ignore[return-value]

@@ -170,17 +170,17 @@ class RamiEngine(DrawDiscardDeal):
         if carry is None:
             return {p: 0 for p in self.players}, 0
         if self.config.scoring != "marque":
-            raise RecordError("carry", "a table playing for chips carries nothing from deal to deal")
+            raise RecordError("carry", "rami_chips_carry_nothing")
         if not isinstance(carry, dict) or set(carry) - {"scores", "deals"}:
-            raise RecordError("carry", "the carried score sheet is {'scores': {player: points}, 'deals': n}")
+            raise RecordError("carry", "rami_sheet_shape")
         scores = carry.get("scores")
         deals = carry.get("deals", 0)
         if not isinstance(scores, dict) or not all(
             isinstance(v, int) and not isinstance(v, bool) for v in scores.values()
         ):
-            raise RecordError("carry.scores", "the carried score sheet must map players to integer points")
+            raise RecordError("carry.scores", "rami_sheet_scores")
         if not isinstance(deals, int) or isinstance(deals, bool) or deals < 0:
-            raise RecordError("carry.deals", "the carried score sheet must count its deals")
+            raise RecordError("carry.deals", "rami_sheet_deals")
         if set(scores) != set(self.players):
             # Ruling (issue 11 §9): a change of players ends the match — it
             # was paid deal by deal, as it stood — and a new one begins.
@@ -262,12 +262,12 @@ class RamiEngine(DrawDiscardDeal):
         ]
         return events + self._after_table_play(player)
 
-    def _own_meld(self, player: str, index: Any, doing: str = "add to") -> TableMeld:
+    def _own_meld(self, player: str, index: Any, doing: str = "add") -> TableMeld:
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(self.table):
-            raise IllegalAction(f"there is no meld number {index!r} on the table")
+            raise IllegalAction("no_such_meld", index=str(index))
         tm = self.table[index]
         if tm.owner != player:
-            raise IllegalAction(f"you may only {doing} your own melds")
+            raise IllegalAction("own_melds_only", action=doing)
         return tm
 
     def _add(self, player: str, meld: Any, cards: Any) -> list[Event]:
@@ -301,13 +301,13 @@ class RamiEngine(DrawDiscardDeal):
             return
         if self._given_reshuffles is not None:
             if len(self.reshuffles) >= len(self._given_reshuffles):
-                raise IllegalAction("the record holds no more rebuilt stocks (reshuffles)")
+                raise IllegalAction("record_no_more_reshuffles")
             order = self._given_reshuffles[len(self.reshuffles)]
             try:
                 # The pile as it is now lies beneath the discard about to be thrown.
                 check_deck_order(order, self.discards)
             except CardError as exc:
-                raise IllegalAction(f"the rebuilt stock in the record is wrong: {exc}") from None
+                raise IllegalAction("record_bad_reshuffle", refusal={"code": exc.code, "params": exc.params}) from None
 
     def _will_rebuild(self, beneath: int) -> bool:
         """Is the stock rebuilt from ``beneath`` cards under the top discard?"""
@@ -458,7 +458,7 @@ def rami_deck(config: RamiConfig) -> list[str]:
 def deck_composition(config: dict[str, Any], n_players: int) -> list[str]:
     cfg = parse_config(RamiConfig, config)
     if not 2 <= n_players <= 5:
-        raise IllegalAction("rami is played by 2 to 5 players")
+        raise IllegalAction("players_range", game="rami", lo=2, hi=5)
     return rami_deck(cfg)  # type: ignore[arg-type]
 
 

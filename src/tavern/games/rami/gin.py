@@ -123,15 +123,15 @@ class MatchSheet:
         if sorted(c.players) != sorted(players):
             return cls.new(players, cfg.column_target, cfg.columns)
         if c.ncols != cfg.columns or c.target != cfg.column_target:
-            raise RecordError("carry.ncols", f"the sheet has {c.ncols} columns to {c.target}; "
-                                             f"the table plays {cfg.columns} to {cfg.column_target}")
+            raise RecordError("carry.ncols", "gin_sheet_shape", ncols=c.ncols, target=c.target,
+                              columns=cfg.columns, column_target=cfg.column_target)
         if not 0 <= c.column < c.ncols:
-            raise RecordError("carry.column", f"a running match is in column 0 to {c.ncols - 1}, not {c.column}")
+            raise RecordError("carry.column", "gin_sheet_column", last=c.ncols - 1, column=c.column)
         for p in players:
             if len(c.points.get(p, [])) != c.ncols or p not in c.cocottes:
-                raise RecordError(f"carry.points.{p}", f"{c.ncols} columns of points and the cocottes of each player")
+                raise RecordError(f"carry.points.{p}", "gin_sheet_points", ncols=c.ncols)
         if len(c.first) != c.ncols or any(f is not None and f not in players for f in c.first):
-            raise RecordError("carry.first", f"one entry per column: who reached {c.target} first, or null")
+            raise RecordError("carry.first", "gin_sheet_first", target=c.target)
         return cls(players=list(players), target=c.target, ncols=c.ncols, column=c.column,
                    points={p: list(c.points[p]) for p in players}, cocottes={p: c.cocottes[p] for p in players},
                    first=list(c.first), lines=[dict(x) for x in c.lines], deals=c.deals)
@@ -270,21 +270,20 @@ def chosen_arrangement(cards: list[str], shown: Any, limit: int) -> melds.Arrang
     """The knocker's own melds (``shown``: lists of cards), checked: legal
     melds of his cards, the 1 or 2 left totalling less than ``limit``."""
     if not isinstance(shown, list) or not all(isinstance(m, list) for m in shown):
-        raise IllegalAction("knock melds are a list of melds, each a list of cards")
+        raise IllegalAction("knock_melds_shape")
     left = list(cards)
     laid = []
     for group in shown:
         for c in group:
             if c not in left:
-                raise IllegalAction(f"{c!r} is not among the cards you keep (or is in two melds)")
+                raise IllegalAction("knock_card_not_kept", card=str(c))
             left.remove(c)
         laid.append(melds.classify(group, RULES))
     pts = sum(melds.points(c, RULES) for c in left)
     if not left:
-        raise IllegalAction("all your cards form melds: that is gin, not a knock")
+        raise IllegalAction("knock_is_gin")
     if len(left) > 2 or pts >= limit:
-        raise IllegalAction(f"to knock, 8 or 9 of your cards must form melds and the 1 or 2 others "
-                            f"total less than {limit}, the turned card's value")
+        raise IllegalAction("knock_limit", limit=limit)
     return melds.Arrangement(laid, left, pts)
 
 
@@ -360,7 +359,7 @@ class GinEngine(DrawDiscardDeal):
         "gin": ("card",),  # optional: without it, grand gin
     }
     OPTIONAL_ARGS = frozenset({"gin", "knock"})
-    ALREADY_DRAWN = "you have already drawn: now discard (or knock, or gin)"
+    ALREADY_DRAWN = "already_drawn_gin"
 
     def __init__(self, cfg: GinConfig, seats: list[dict[str, Any]], button: int,
                  deck_order: list[str], carry: dict[str, Any] | None) -> None:
@@ -433,14 +432,14 @@ class GinEngine(DrawDiscardDeal):
 
     def _knock(self, player: str, card: Any = None, melds: Any = None) -> list[Event]:
         if card is None:
-            raise IllegalAction("a knock discards a card: knock with card=...")
+            raise IllegalAction("knock_discards")
         card = self._card_to_throw(player, card)
         if self.limit is None:
-            raise IllegalAction("the turned card is an ace or a 2: only gin wins this deal")
+            raise IllegalAction("only_gin_wins")
         rest = list(self.hands[player])
         rest.remove(card)
         if _min_deadwood(rest) == 0:
-            raise IllegalAction("all your cards form melds: that is gin, not a knock")
+            raise IllegalAction("knock_is_gin")
         loser = self.other(player)
         if melds is not None:
             # "il pose sur la table huit ou neuf cartes formant des
@@ -451,8 +450,7 @@ class GinEngine(DrawDiscardDeal):
             options = knock_arrangements(rest, self.limit)
             if not options:
                 raise IllegalAction(
-                    f"to knock, 8 or 9 of your cards must form melds and the 1 or 2 others "
-                    f"total less than {self.limit}, the turned card's value"
+                    "knock_limit", limit=self.limit
                 )
             # Left to the table, the knocker shows what is best for him: the
             # least deadwood, then the melds that leave the opponent the most
@@ -499,8 +497,7 @@ class GinEngine(DrawDiscardDeal):
             shown.remove(card)
         arr = melds.best_arrangement(shown, RULES)
         if arr.points:
-            what = "all 11 of your cards" if grand else "your 10 other cards"
-            raise IllegalAction(f"gin needs {what} in melds; {', '.join(arr.deadwood)} left over")
+            raise IllegalAction("big_gin_needs_all" if grand else "gin_needs_all", deadwood=list(arr.deadwood))
         if not grand:
             self._throw(player, card)
         loser = self.other(player)
@@ -577,18 +574,18 @@ def deck_composition(config: dict[str, Any], n_players: int) -> list[str]:
     """The playing deck then the deck lying aside: two 52-card decks."""
     parse_config(GinConfig, config)
     if n_players != 2:
-        raise IllegalAction("gin rummy is played by 2 players")
+        raise IllegalAction("players_range", game="gin", lo=2, hi=2)
     return deck52() + deck52()
 
 
 def _check_order(order: list[str]) -> None:
     if not isinstance(order, list) or len(order) != 104:
-        raise IllegalAction("a gin deck order is 104 cards: the playing deck, then the deck aside")
+        raise IllegalAction("gin_deck_order")
     try:
         check_deck_order(order[:52], deck52())
         check_deck_order(order[52:], deck52())
     except CardError as exc:
-        raise IllegalAction(f"each of the two decks must be a full 52-card deck: {exc}") from None
+        raise IllegalAction("deck_order", refusal={"code": exc.code, "params": exc.params}) from None
 
 
 def new_deal(
@@ -611,7 +608,7 @@ def new_deal(
     else:
         _check_order(deck)
     if reshuffles:
-        raise IllegalAction("gin never rebuilds its stock: the record's reshuffles must be empty")
+        raise IllegalAction("no_reshuffles", game="gin")
     return GinEngine(cfg, seats, button, list(deck), carry)  # type: ignore[arg-type]
 
 

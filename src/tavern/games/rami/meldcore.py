@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 from tavern.games.base import IllegalAction
+from tavern.refusal import Invalid
 
 #: Rank order inside the family: the ace first ("l'as venant toutefois après le 2"
 #: is the rami.fr.txt way of saying A-2-3).
@@ -44,11 +45,11 @@ class MeldRules:
 
     def __post_init__(self) -> None:
         if not (self.ace_low or self.ace_high or self.ace_around):
-            raise ValueError("the ace must go somewhere: ace_low, ace_high or ace_around")
+            raise Invalid("ace_somewhere")
         if not self.set_sizes or min(self.set_sizes) < 2:
-            raise ValueError("a set has at least 2 cards")
+            raise Invalid("set_at_least_2")
         if self.min_natural < 1:
-            raise ValueError("a meld needs at least one real card")
+            raise Invalid("meld_real_cards", minimum=1)
 
     # The solver keeps its memo tables on the rules object (``_solver_tables``,
     # not a field: equality, hashing and repr ignore it). Rules are immutable,
@@ -112,12 +113,12 @@ def points(card: str, rules: MeldRules) -> int:
 
 def _check(card: str) -> None:
     if not isinstance(card, str) or len(card) < 2:
-        raise IllegalAction(f"{card!r} is not a card")
+        raise IllegalAction("not_a_card", card=str(card))
     if card[0] == "X":
         if not card[1:].isdigit():
-            raise IllegalAction(f"{card!r} is not a card")
+            raise IllegalAction("not_a_card", card=str(card))
     elif len(card) != 2 or card[0] not in RANK_INDEX or card[1] not in SUIT_INDEX:
-        raise IllegalAction(f"{card!r} is not a card")
+        raise IllegalAction("not_a_card", card=str(card))
 
 
 def _wild(card: str, rules: MeldRules) -> bool:

@@ -99,27 +99,24 @@ def _set_reading(cards: Sequence[str], rules: MeldRules) -> Meld | None:
     return Meld("set", tuple(naturals) + tuple(wild), tuple(sf))
 
 
-def _why_not(cards: Sequence[str], rules: MeldRules) -> str:
+def _why_not(cards: Sequence[str], rules: MeldRules) -> IllegalAction:
+    """Why ``cards`` are no meld: the refusal to raise."""
     if not rules.jokers and any(is_joker(c) for c in cards):
-        return "jokers are not wild in this game: a joker joins no meld"
+        return IllegalAction("meld_no_jokers")
     naturals = [c for c in cards if not _wild(c, rules)]
     if len(naturals) < rules.min_natural:
-        return f"a meld needs at least {rules.min_natural} real card(s)"
+        return IllegalAction("meld_real_cards", minimum=rules.min_natural)
     ranks = {c[0] for c in naturals}
     suits = {c[1] for c in naturals if not is_joker(c)}
     if len(ranks) == 1 and len(cards) >= 2:
         if len(cards) not in rules.set_sizes:
-            sizes = " or ".join(str(s) for s in rules.set_sizes)
-            return f"a set is {sizes} cards of one rank"
-        return "a set needs cards of different suits"
+            return IllegalAction("set_size", sizes=list(rules.set_sizes))
+        return IllegalAction("set_suits")
     if len(suits) == 1 and len(ranks) > 1:
-        return "a run needs three consecutive cards of one suit"
+        return IllegalAction("run_consecutive")
     if len(suits) > 1 and len(ranks) > 1:
-        return (
-            "these cards are not one meld: a meld is a set (one rank) or a run "
-            "(one suit), not both"
-        )
-    return "a run needs three consecutive cards of one suit"
+        return IllegalAction("meld_set_or_run")
+    return IllegalAction("run_consecutive")
 
 
 def classify(
@@ -134,18 +131,14 @@ def classify(
     for c in cards:
         _check(c)
     if len(cards) < min(rules.min_run, min(rules.set_sizes)):
-        raise IllegalAction(
-            "a meld needs at least three cards: a set (one rank) or a run (one suit)"
-        )
+        raise IllegalAction("meld_three_cards")
     if kind in (None, "set"):
         m = _set_reading(cards, rules)
         if m is not None:
             return m
         if kind == "set":
             one_rank = len({c[0] for c in cards if not _wild(c, rules)}) == 1
-            raise IllegalAction(
-                _why_not(cards, rules) if one_rank else "a set needs three or four cards of one rank"
-            )
+            raise _why_not(cards, rules) if one_rank else IllegalAction("set_three_or_four")
     readings = _run_readings(cards, rules)
     if readings:
         given = tuple(cards)
@@ -153,7 +146,7 @@ def classify(
             if m.cards == given:
                 return m
         return readings[-1]
-    raise IllegalAction(_why_not(cards, rules))
+    raise _why_not(cards, rules)
 
 
 def is_meld(cards: Sequence[str], rules: MeldRules) -> bool:
@@ -173,21 +166,19 @@ def extend(meld: Meld, cards: Sequence[str], rules: MeldRules) -> Meld:
     for c in cards:
         _check(c)
     if not cards:
-        raise IllegalAction("add at least one card to the meld")
+        raise IllegalAction("add_a_card")
     allc = list(meld.cards) + list(cards)
     if meld.kind == "set":
         m = _set_reading(allc, rules)
         if m is None:
-            raise IllegalAction(
-                f"{', '.join(cards)} cannot join this set: "
-                + _why_not(allc, rules).replace("a set is", "a set is at most")
-            )
+            why = _why_not(allc, rules)
+            raise IllegalAction("cannot_join_set", cards=list(cards), refusal={"code": why.code, "params": why.params})
         return m
     fixed = {c: s for c, s in zip(meld.cards, meld.stands_for, strict=False) if s is not None}
     naturals = [c for c in allc if not _wild(c, rules)]
     new_wild = [c for c in cards if _wild(c, rules)]
     if len({c[1] for c in naturals}) != 1 or any(is_joker(c) for c in naturals):
-        raise IllegalAction("a run needs consecutive cards of one suit: this card is not of the run's suit")
+        raise IllegalAction("run_wrong_suit")
     suit = naturals[0][1]
     for win in _windows(rules, len(allc)):
         by_rank: dict[int, str] = {}
@@ -223,7 +214,7 @@ def extend(meld: Meld, cards: Sequence[str], rules: MeldRules) -> Meld:
             sf.append(_code(r, suit) if _wild(c, rules) else None)
         if ok:
             return Meld("run", tuple(cs), tuple(sf))
-    raise IllegalAction("a run needs consecutive cards of one suit: this card does not extend the run")
+    raise IllegalAction("run_not_extended")
 
 
 # ---------------------------------------------------------------- best arrangement

@@ -68,7 +68,7 @@ def meld_rules(cfg: RemigioConfig) -> melds.MeldRules:
 def decks_for(n_players: int, two_decks: bool) -> int:
     """"trois jeux de cartes pour six à huit joueurs, et quatre jeux pour neuf à douze"."""
     if not 2 <= n_players <= 12:
-        raise IllegalAction("remigio is played by 2 to 12 players")
+        raise IllegalAction("players_range", game="remigio", lo=2, hi=12)
     if n_players <= 5:
         return 2 if two_decks else 1
     return 3 if n_players <= 8 else 4
@@ -126,7 +126,7 @@ class RemigioEngine(DrawDiscardDeal):
     ACTIONS: ClassVar[dict[str, tuple[str, ...]]] = {
         "draw": ("source",), "discard": ("card",), "close": ("card",),
     }
-    ALREADY_DRAWN = "you have already drawn: now discard, or close"
+    ALREADY_DRAWN = "already_drawn_remigio"
 
     def __init__(self, cfg: RemigioConfig, seats: list[dict[str, Any]], button: int,
                  deck_order: list[str]) -> None:
@@ -149,7 +149,7 @@ class RemigioEngine(DrawDiscardDeal):
 
     def no_source_rule(self, source: str) -> str:
         if source == "stock":
-            return "the stock is exhausted: you must take the top card of the discard pile"
+            return "stock_exhausted_take_discard"
         return super().no_source_rule(source)
 
     def closing_discards(self, player: str) -> list[str]:
@@ -198,8 +198,7 @@ class RemigioEngine(DrawDiscardDeal):
         if kind is None:
             arr = melds.best_arrangement(kept, self.rules)
             raise IllegalAction(
-                "to close, your 10 cards must all form combinations; "
-                f"{', '.join(arr.deadwood)} left over"
+                "close_needs_all", deadwood=list(arr.deadwood)
             )
         self._throw(player, card)
         name, factor = kind
@@ -268,9 +267,9 @@ def new_deal(
     comp = composition(len(seats), cfg.two_decks)  # type: ignore[attr-defined]
     deck = deck_order_for(comp, deck, rng)
     if reshuffles:
-        raise IllegalAction("remigio never rebuilds its stock: the record's reshuffles must be empty")
+        raise IllegalAction("no_reshuffles", game="remigio")
     if carry is not None:
-        raise RecordError("carry", "a Remigio deal carries nothing from the previous one")
+        raise RecordError("carry", "carry_nothing", game="remigio")
     return RemigioEngine(cfg, seats, button, list(deck))  # type: ignore[arg-type]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from tavern.cards import CSPRNG, RandomSource, check_deck_order, deck32, shuffle
-from tavern.games.base import IllegalAction, nth
+from tavern.games.base import IllegalAction, in_action
 from tavern.games.rams.config import RamsConfig, parse_config
 from tavern.games.rams.engine import RamsEngine
 from tavern.games.spec import GameSpec
@@ -49,32 +49,32 @@ def new_deal(
     else:
         check_deck_order(deck, deck32())
     if reshuffles:
-        raise IllegalAction("Rams never rebuilds its deck during a deal")
+        raise IllegalAction("no_reshuffles", game="rams")
     return RamsEngine(cfg, seats, button, list(deck), carry)
 
 
 def _check_seats(seats: list[dict[str, Any]], button: int) -> None:
     if not isinstance(seats, list) or not 2 <= len(seats) <= 8:
-        raise IllegalAction("Rams is played by 3 to 8 players")
+        raise IllegalAction("players_range", game="rams", lo=3, hi=8)
     names = []
     for s in seats:
         if not isinstance(s, dict) or not isinstance(s.get("player"), str):
-            raise IllegalAction("each seat is {'player': name, 'chips': amount}")
+            raise IllegalAction("seats_list")
         chips = s.get("chips")
         if not isinstance(chips, int) or isinstance(chips, bool) or chips < 0:
-            raise IllegalAction(f"{s['player']}'s chips must be a whole number, not negative")
+            raise IllegalAction("chips_whole")
         names.append(s["player"])
     if len(set(names)) != len(names):
-        raise IllegalAction("a player sits only once")
+        raise IllegalAction("distinct_players")
     if not isinstance(button, int) or not 0 <= button < len(seats):
-        raise IllegalAction("the dealer must be one of the seats")
+        raise IllegalAction("dealer_one_of_seats")
 
 
 def replay(record: dict[str, Any]) -> dict[str, Any]:
     """Rebuild a deal from its hand record and apply every action (``tavern replay``)."""
     for key in ("seats", "button", "deck", "actions"):
         if key not in record:
-            raise IllegalAction(f"a Rams record needs {key!r}")
+            raise IllegalAction("record_needs", key=key)
     engine = new_deal(
         record.get("config"),
         record["seats"],
@@ -85,12 +85,12 @@ def replay(record: dict[str, Any]) -> dict[str, Any]:
     )
     for i, a in enumerate(record["actions"]):
         if not isinstance(a, dict) or "player" not in a or "action" not in a:
-            raise IllegalAction(f"{nth(i)} needs 'player' and 'action'")
+            raise IllegalAction("record_action_fields", index=i + 1)
         args = {k: v for k, v in a.items() if k not in ("player", "action")}
         try:
             engine.act(a["player"], a["action"], **args)
         except IllegalAction as exc:
-            raise IllegalAction(f"{nth(i)} ({a['player']} {a['action']}): {exc.rule}") from None
+            raise in_action(i, a["player"], a["action"], exc) from None
     out = engine.result()
     return {
         "game": "rams",

@@ -50,11 +50,11 @@ class RamsEngine:
             self.partie = stakes.partie_carry(carry, names, config.partie_tokens)
             active = [p for p in names if p not in self.partie["out"]]
             if len(active) < 2:
-                raise IllegalAction("this partie is over; a new one starts without carry")
+                raise IllegalAction("partie_over")
         else:
             # Two players only ever meet at the end of a partie ("l'avant-dernier joueur").
             if len(names) < 3:
-                raise IllegalAction("Rams is played by 3 to 8 players")
+                raise IllegalAction("players_range", game="rams", lo=3, hi=8)
             active = names
         self.order = _right_of_dealer(names, button, set(active))
         self.dealer = self.order[-1]
@@ -189,7 +189,7 @@ class RamsEngine:
             return {"action": "speak", "choice": "pass" if "pass" in choices else "play"}
         cards = self.playable(player)
         if not cards:
-            raise IllegalAction("it is not your turn", player=player)
+            raise IllegalAction("not_your_turn", player=player)
         assert self.tricks is not None
         return {"action": "play", "card": min(cards, key=self.tricks.rules.strength)}
 
@@ -197,13 +197,13 @@ class RamsEngine:
 
     def act(self, player: str, action: str, **args: Any) -> list[Event]:
         if self.phase == "done":
-            raise IllegalAction("the deal is over", player=player, action=action)
+            raise IllegalAction("deal_over", player=player, action=action)
         if player not in self.to_act():
-            raise IllegalAction("it is not your turn", player=player, action=action)
+            raise IllegalAction("not_your_turn", player=player, action=action)
         handler = {"exchange": self._exchange, "speak": self._speak, "play": self._play}.get(action)
         if handler is None or action != self.phase:
             expected = {"exchange": "exchange", "speak": "speak", "play": "play"}[self.phase]
-            raise IllegalAction(f"now is the time to {expected}, not {action!r}", player=player, action=action)
+            raise IllegalAction("wrong_phase", player=player, action=action, phase=expected)
         events = handler(player, **args)
         self.actions.append({"player": player, "action": action, **args})
         return events
@@ -211,7 +211,7 @@ class RamsEngine:
     def _exchange(self, player: str, card: str | None = None, **extra: Any) -> list[Event]:
         _no_extra("exchange", extra)
         if card is not None and card not in self.hands[player]:
-            raise IllegalAction(f"{card} is not in your hand", player=player, action="exchange")
+            raise IllegalAction("card_not_in_hand", player=player, action="exchange", card=str(card))
         events: list[Event] = []
         if card is not None:
             hand = self.hands[player]
@@ -232,10 +232,10 @@ class RamsEngine:
     def _speak(self, player: str, choice: Any = None, **extra: Any) -> list[Event]:
         _no_extra("speak", extra)
         if choice not in SPEECHES:
-            raise IllegalAction(f"say one of {', '.join(SPEECHES)}", player=player, action="speak")
+            raise IllegalAction("rams_speech_unknown", player=player, action="speak", choices=list(SPEECHES))
         allowed = self.speech_choices(player)
         if choice not in allowed:
-            raise IllegalAction(_why_not(choice, self), player=player, action="speak")
+            raise IllegalAction(_why_not(choice, self), player=player, action="speak", choice=choice)
         self.speeches[player] = choice
         events: list[Event] = [{"event": "speak", "player": player, "choice": choice}]
         if choice == "widow":
@@ -291,11 +291,11 @@ class RamsEngine:
         _no_extra("play", extra)
         assert self.tricks is not None
         if not isinstance(card, str):
-            raise IllegalAction("say which card you play", player=player, action="play")
+            raise IllegalAction("say_which_card", player=player, action="play")
         self.tricks.check(player, card)
         blind = self._blind_lead(player)
         if self.must_lead_trump(player) and not blind and suit(card) != self.tricks.trump:
-            raise IllegalAction("on a forced deal the first lead must be a trump", player=player, action="play")
+            raise IllegalAction("rams_forced_lead_trump", player=player, action="play")
         events = self.tricks.play(player, card, blind=blind)
         if self.tricks.over:
             events += self._settle()
@@ -430,18 +430,18 @@ def _right_of_dealer(names: list[str], button: int, active: set[str]) -> list[st
 
 def _no_extra(action: str, extra: dict[str, Any]) -> None:
     if extra:
-        raise IllegalAction(f"{action} takes no {', '.join(sorted(extra))}", action=action)
+        raise IllegalAction("takes_no", action=action, names=sorted(extra))
 
 
 def _why_not(choice: str, engine: RamsEngine) -> str:
     if choice == "pass":
         if engine.forced:
-            return "this deal is forced: everybody must play"
-        return "the widow is forced: you must play or take the widow until someone takes it"
+            return "rams_forced_deal"
+        return "rams_widow_forced"
     if choice == "widow":
-        return "the widow is already taken" if engine.widow_taker else "there is no widow in this deal"
+        return "rams_widow_taken" if engine.widow_taker else "rams_no_widow"
     if choice == "general":
-        return "one may not ask for the rams général before the widow is taken"
+        return "rams_general_before_widow"
     if choice == "thrown":
-        return "only the player right after the widow taker may take the thrown hand, when the table allows it"
-    return f"you may not {choice} now"
+        return "rams_thrown_hand"
+    return "rams_not_now"

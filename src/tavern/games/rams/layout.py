@@ -36,7 +36,7 @@ class Layout:
 def layout(n_players: int, *, widow: bool, trump_by_first_card: bool) -> Layout:
     """The deal for ``n_players`` (2 only occurs at the end of a partie)."""
     if not 2 <= n_players <= 8:
-        raise IllegalAction("Rams is played by 3 to 8 players")
+        raise IllegalAction("players_range", game="rams", lo=3, hi=8)
     if n_players <= 5:
         size, has_widow, kind = 5, True, "separate"
     elif n_players == 6:

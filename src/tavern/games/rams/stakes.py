@@ -35,13 +35,13 @@ def coup_carry(carry: dict[str, Any] | None) -> tuple[int, bool]:
     if carry is None:
         return 0, True
     if not isinstance(carry, dict) or set(carry) - {"pot", "forced"}:
-        raise RecordError("carry", "a Rams carry 'au coup' is {'pot': chips, 'forced': bool}")
+        raise RecordError("carry", "rams_carry_shape")
     pot = carry.get("pot", 0)
     forced = carry.get("forced", pot == 0)
     if not isinstance(pot, int) or isinstance(pot, bool) or pot < 0:
-        raise RecordError("carry.pot", "whole, non-negative chips")
+        raise RecordError("carry.pot", "chips_whole")
     if not isinstance(forced, bool):
-        raise RecordError("carry.forced", "true or false")
+        raise RecordError("carry.forced", "bool_type")
     return pot, forced
 
 
@@ -113,9 +113,9 @@ def partie_carry(carry: dict[str, Any] | None, players: list[str], start_tokens:
     if carry is None:
         return {"tokens": {p: start_tokens for p in players}, "out": [], "failed_general": [], "over": False, "loser": None}
     if not isinstance(carry, dict) or not isinstance(carry.get("tokens"), dict):
-        raise RecordError("carry.tokens", "a Rams carry 'à la partie' holds the players' tokens")
+        raise RecordError("carry.tokens", "rams_partie_carry")
     if carry.get("over"):
-        raise IllegalAction("this partie is over; a new one starts without carry")
+        raise IllegalAction("partie_over")
     state: dict[str, Any] = {
         "tokens": dict(carry["tokens"]),
         "out": list(carry.get("out", [])),

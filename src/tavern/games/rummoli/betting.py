@@ -72,12 +72,10 @@ class PokerBetting:
 
     def act(self, player: str, action: str, args: dict[str, Any]) -> None:
         if action not in ACTIONS:
-            raise IllegalAction("during the poker betting you fold, check, call, bet or raise")
+            raise IllegalAction("rummoli_betting_actions", action=action)
         wants_amount = action in ("bet", "raise")
         if set(args) != ({"amount"} if wants_amount else set()):
-            raise IllegalAction(
-                f"'{action}' takes {'an amount (your total for the round)' if wants_amount else 'no arguments'}"
-            )
+            raise IllegalAction("amount_only" if wants_amount else "no_arguments", action=action)
         i = self.index[player]
         self.engine.act(i, action, args.get("amount"))
         # Our own event (the shared engine's return value is not part of its API).

@@ -34,10 +34,10 @@ def board_from_carry(cfg: RummoliConfig, carry: dict[str, Any] | None) -> tuple[
     if carry is None:
         return board, events
     if not isinstance(carry, dict) or not isinstance(carry.get("board"), dict):
-        raise RecordError("carry.board", "the Rummoli carry is {'board': {section: chips}} from the previous deal")
+        raise RecordError("carry.board", "rummoli_carry_shape")
     for sid, amount in carry["board"].items():
         if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
-            raise RecordError(f"carry.board.{sid}", "a whole, non-negative number of chips")
+            raise RecordError(f"carry.board.{sid}", "chips_whole")
         if sid in board:
             board[sid] += amount
         elif amount:

@@ -46,25 +46,25 @@ def close_table(
     """
     players = list(players)
     if len(players) < 1 or len(set(players)) != len(players):
-        raise IllegalAction("the chips left on the board go to one of the distinct players still seated")
+        raise IllegalAction("rummoli_leftover_players")
     board = (carry or {}).get("board", {}) if isinstance(carry, dict) else None
     if not isinstance(board, dict) or any(not isinstance(v, int) or v < 0 for v in board.values()):
-        raise IllegalAction("the carry is {'board': {section: chips}} from the last deal")
+        raise IllegalAction("rummoli_carry_shape")
     order = list(deck) if deck is not None else shuffle(deck52(), rng)
     try:
         check_deck_order(order, deck52())
     except CardError as exc:
-        raise IllegalAction(f"the leftover is settled with one 52-card pack: {exc}") from None
+        raise IllegalAction("deck_order", refusal={"code": exc.code, "params": exc.params}) from None
     total = sum(board.values())
     cards: Any  # the cut cards, or each player's five
     if method == "cut":
         winners, cards = _cut(players, order)
     elif method == "poker":
         if 5 * len(players) > 52:
-            raise IllegalAction("a 52-card pack deals five cards to at most ten players")
+            raise IllegalAction("rummoli_leftover_poker_players")
         winners, cards = _poker(players, order)
     else:
-        raise IllegalAction("the leftover goes to the highest cut ('cut') or the best poker hand ('poker')")
+        raise IllegalAction("rummoli_leftover_method")
     awards = {p: 0 for p in players}
     awards.update(split(total, winners))
     return {

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from tavern.cards import RANKS, CardError, check_card, is_joker
 from tavern.games.base import no_bool, record_error
+from tavern.refusal import Invalid
 
 #: Board keys of the two pots that are not pay sections.
 RUMMOLI_POT = "rummoli"
@@ -48,26 +49,26 @@ class PaySection(BaseModel):
             try:
                 check_card(c)
             except CardError as exc:
-                raise ValueError(str(exc)) from None
+                raise Invalid(exc.code, **exc.params) from None
             if is_joker(c):
-                raise ValueError("Rummoli is played without jokers")
+                raise Invalid("rummoli_no_jokers")
         if len(set(v)) != len(v):
-            raise ValueError("a pay section names each card once")
+            raise Invalid("rummoli_section_cards_once")
         return v
 
     @field_validator("ranks")
     @classmethod
     def _real_ranks(cls, v: str) -> str:
         if any(r not in RANKS for r in v) or len(set(v)) != len(v):
-            raise ValueError("ranks are distinct characters among 23456789TJQKA")
+            raise Invalid("rummoli_section_ranks")
         return v
 
     @model_validator(mode="after")
     def _one_kind(self) -> PaySection:
         if bool(self.cards) == bool(self.ranks):
-            raise ValueError(f"pay section {self.id!r}: give either 'cards' or 'ranks', not both or none")
+            raise Invalid("rummoli_section_cards_or_ranks", section=self.id)
         if self.id in (RUMMOLI_POT, POKER_POT):
-            raise ValueError(f"{self.id!r} is the name of a pot, not of a pay section")
+            raise Invalid("rummoli_section_is_pot", section=self.id)
         return self
 
 
@@ -119,9 +120,9 @@ class RummoliConfig(BaseModel):
     def _distinct(cls, v: tuple[PaySection, ...]) -> tuple[PaySection, ...]:
         ids = [s.id for s in v]
         if len(set(ids)) != len(ids):
-            raise ValueError("pay section ids must be distinct")
+            raise Invalid("rummoli_section_ids")
         if not 1 <= len(v) <= 13:
-            raise ValueError("a board has between 1 and 13 pay sections (7 on the standard board)")
+            raise Invalid("rummoli_board_size")
         return v
 
     def section_ids(self) -> list[str]:

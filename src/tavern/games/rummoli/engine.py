@@ -21,7 +21,7 @@ import copy
 from typing import Any
 
 from tavern.cards import CardError, check_deck_order, deck52, shuffle
-from tavern.games.base import Event, IllegalAction, LegalAction, nth
+from tavern.games.base import Event, IllegalAction, LegalAction, in_action
 from tavern.games.rummoli.board import board_from_carry, pay_what_he_has
 from tavern.games.rummoli.config import POKER_POT, RummoliConfig, parse_config
 from tavern.games.rummoli.poker_phase import best_five, split
@@ -40,19 +40,19 @@ def deck_composition(config: dict | None = None, n_players: int = 3) -> list[str
 
 def _check_seats(seats: list[dict]) -> tuple[list[str], dict[str, int]]:
     if not isinstance(seats, list) or not 3 <= len(seats) <= 8:
-        raise IllegalAction("Rummoli is played by 3 to 8 players")
+        raise IllegalAction("players_range", game="rummoli", lo=3, hi=8)
     players: list[str] = []
     chips: dict[str, int] = {}
     for s in seats:
         if not isinstance(s, dict) or not isinstance(s.get("player"), str) or not s["player"]:
-            raise IllegalAction("each seat is {'player': name, 'chips': n}")
+            raise IllegalAction("seats_list")
         p, c = s["player"], s.get("chips")
         if p in chips:
-            raise IllegalAction(f"player {p!r} is seated twice")
+            raise IllegalAction("seated_twice", name=str(p))
         if p == WIDOW:
-            raise IllegalAction("'widow' is the name of the extra hand, not of a player")
+            raise IllegalAction("rummoli_widow_name")
         if not isinstance(c, int) or isinstance(c, bool) or c < 0:
-            raise IllegalAction(f"{p}'s chips must be a whole, non-negative number")
+            raise IllegalAction("chips_whole")
         players.append(p)
         chips[p] = c
     return players, chips
@@ -77,11 +77,11 @@ class RummoliDeal(WidowPhase, RamyPhase):
         self.config = config
         self.players, self.start_chips = _check_seats(seats)
         if not isinstance(button, int) or not 0 <= button < len(self.players):
-            raise IllegalAction("the dealer (button) must be one of the seats")
+            raise IllegalAction("dealer_one_of_seats")
         try:
             check_deck_order(deck, deck_composition())
         except CardError as exc:
-            raise IllegalAction(f"Rummoli is dealt from one 52-card pack: {exc}") from None
+            raise IllegalAction("deck_order", refusal={"code": exc.code, "params": exc.params}) from None
         self.button = button
         self.dealer = self.players[button]
         self.deck = list(deck)
@@ -191,7 +191,7 @@ class RummoliDeal(WidowPhase, RamyPhase):
     def timeout_action(self, player: str) -> dict[str, Any]:
         legal = self.legal_actions(player)
         if not legal:
-            raise IllegalAction("it is not this player's turn", player=player)
+            raise IllegalAction("not_your_turn", player=player)
         if self.phase in ("exchange", "auction"):
             return {"action": "keep" if self.phase == "exchange" else "pass"}
         if self.phase == "betting":
@@ -201,11 +201,11 @@ class RummoliDeal(WidowPhase, RamyPhase):
 
     def act(self, player: str, action: str, **args: Any) -> list[Event]:
         if self.phase == "over":
-            raise IllegalAction("the deal is over", player=player, action=action)
+            raise IllegalAction("deal_over", player=player, action=action)
         if player not in self.players:
-            raise IllegalAction(f"{player!r} is not dealt in", player=player, action=action)
+            raise IllegalAction("not_dealt_in", player=player, action=action)
         if player not in self.to_act():
-            raise IllegalAction(self._whose_turn(), player=player, action=action)
+            raise IllegalAction("not_your_turn", player=player, action=action)
         handler = {
             "exchange": self._act_exchange,
             "auction": self._act_auction,
@@ -323,7 +323,7 @@ class RummoliDeal(WidowPhase, RamyPhase):
 
     def result(self) -> dict[str, Any]:
         if not self.over:
-            raise IllegalAction("the deal is not over yet")
+            raise IllegalAction("deal_not_over")
         return {
             "chips": dict(self.chips),
             "delta": {p: self.chips[p] - self.start_chips[p] for p in self.players},
@@ -365,7 +365,7 @@ def new_deal(
     wait for the dealer's decision about the widow."""
     cfg = parse_config(config)
     if reshuffles:
-        raise IllegalAction("a Rummoli deal never rebuilds its deck: 'reshuffles' must be empty")
+        raise IllegalAction("no_reshuffles", game="rummoli")
     order = list(deck) if deck is not None else shuffle(deck_composition(), rng)
     return RummoliDeal(cfg, seats, button, order, carry)
 
@@ -373,10 +373,10 @@ def new_deal(
 def replay(record: dict[str, Any]) -> dict[str, Any]:
     """Rebuild a deal from its hand record and apply every action."""
     if not isinstance(record, dict) or record.get("game") != GAME:
-        raise IllegalAction("not a Rummoli hand record")
+        raise IllegalAction("not_this_game_record", game="rummoli")
     for key in ("seats", "button", "deck"):
         if key not in record:
-            raise IllegalAction(f"a Rummoli hand record needs {key!r}")
+            raise IllegalAction("record_needs", key=key)
     deal = new_deal(
         record.get("config") or {},
         record["seats"],
@@ -388,14 +388,14 @@ def replay(record: dict[str, Any]) -> dict[str, Any]:
     actions = record.get("actions") or []
     for i, a in enumerate(actions):
         if not isinstance(a, dict) or "player" not in a or "action" not in a:
-            raise IllegalAction(f"{nth(i)} needs a 'player' and an 'action'")
+            raise IllegalAction("record_action_fields", index=i + 1)
         if deal.over:
-            raise IllegalAction(f"{nth(i)} comes after the end of the deal")
+            raise IllegalAction("record_after_end", index=i + 1)
         args = {k: v for k, v in a.items() if k not in ("player", "action")}
         try:
             deal.act(a["player"], a["action"], **args)
         except IllegalAction as exc:
-            raise IllegalAction(f"{nth(i)} ({a['player']} {a['action']}): {exc.rule}") from None
+            raise in_action(i, a["player"], a["action"], exc) from None
     out: dict[str, Any] = {
         "finished": deal.over,
         "chips": dict(deal.chips),

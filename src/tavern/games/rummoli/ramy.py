@@ -18,12 +18,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tavern.cards import CardError, check_card, pretty
+from tavern.cards import CardError, check_card
 from tavern.games.base import Event, IllegalAction
 from tavern.games.rummoli.board import pay_what_he_has
 from tavern.games.rummoli.config import RUMMOLI_POT, PaySection, RummoliConfig
 from tavern.games.rummoli.sequence import (
-    SUIT_NAMES,
     colour,
     lead_options,
     lowest_of_suit,
@@ -81,44 +80,40 @@ class RamyPhase:
         hand = self.hands[player]
         if self.called is not None:
             if action != "play" or set(args) != {"cards"}:
-                raise IllegalAction(
-                    f"{pretty(self.called)} is called and you hold it: play it, "
-                    "with the next cards of the suit if you hold them (play(cards=[...]))"
-                )
+                raise IllegalAction("rummoli_play_called", called=self.called)
             cards = self._check_cards(args["cards"])
             if not cards or cards[0] != self.called:
-                raise IllegalAction(f"the sequence continues with {pretty(self.called)}: your run must start with it")
+                raise IllegalAction("rummoli_run_starts_with", called=self.called)
             if cards not in runs_from(hand, self.called):
-                raise IllegalAction(
-                    "a run is made of the following cards of the same suit, each one higher by one, all in your hand"
-                )
+                raise IllegalAction("rummoli_run")
             self._play(player, cards)
             return
         if action != "lead" or set(args) != {"card"}:
-            raise IllegalAction("the sequence has stopped and it is your turn to lead: lead(card=...)")
+            raise IllegalAction("rummoli_lead_now")
         card = self._check_cards([args["card"]])[0]
         if card not in hand:
-            raise IllegalAction(f"you do not hold {pretty(card)}")
+            raise IllegalAction("card_not_in_hand", card=card)
         options = lead_options(hand, self.colour_required)
         if card not in options:
-            raise IllegalAction(self._why_not_lead(hand, card))
+            why, named = self._why_not_lead(hand, card)
+            raise IllegalAction(why, card=named)
         self._play(player, [card], lead=True)
 
-    def _why_not_lead(self, hand: list[str], card: str) -> str:
+    def _why_not_lead(self, hand: list[str], card: str) -> tuple[str, str]:
+        """The refusal code and the card it names (the card to lead instead)."""
         if self.colour_required is not None and colour(card[1]) != self.colour_required:
-            suits = " or ".join(SUIT_NAMES[s] for s in "cdhs" if colour(s) == self.colour_required)
-            return f"the sequence restarts in the other colour: {suits}"
+            return "rummoli_other_colour", card
         low = lowest_of_suit(hand, card[1]) or card  # he holds the suit: he leads it
-        return f"you must lead your lowest card of a suit: your lowest of {SUIT_NAMES[card[1]]} is {pretty(low)}"
+        return "rummoli_lead_lowest", low
 
     @staticmethod
     def _check_cards(cards: Any) -> list[str]:
         if isinstance(cards, str) or not isinstance(cards, list):
-            raise IllegalAction("cards are given as a list of card codes such as ['7h', '8h']")
+            raise IllegalAction("cards_list")
         try:
             return [check_card(c) for c in cards]
         except CardError as exc:
-            raise IllegalAction(str(exc)) from None
+            raise IllegalAction(exc.code, **exc.params) from None
 
     def _play(self, player: str, cards: list[str], *, lead: bool = False) -> None:
         self.log.append({"event": "lead" if lead else "play", "player": player, "cards": list(cards)})

@@ -43,7 +43,7 @@ class WidowPhase:
 
     def _act_exchange(self, player: str, action: str, args: dict) -> None:
         if action not in ("exchange", "keep") or args:
-            raise IllegalAction("the dealer first says whether he exchanges his hand for the widow: 'exchange' or 'keep'")
+            raise IllegalAction("rummoli_exchange_or_keep")
         if action == "exchange":
             # "Le donneur peut échanger sa main contre la veuve."
             self.log.append({"event": "widow_taken", "player": player, "by": "exchange"})
@@ -58,23 +58,21 @@ class WidowPhase:
     def _act_auction(self, player: str, action: str, args: dict) -> None:
         if action == "pass":
             if args:
-                raise IllegalAction("'pass' takes no arguments")
+                raise IllegalAction("no_arguments", action="pass")
             self.passed.add(player)
             self.log.append({"event": "pass", "player": player})
         elif action == "bid":
             amount = args.get("amount")
             if set(args) != {"amount"} or not isinstance(amount, int) or isinstance(amount, bool):
-                raise IllegalAction("a bid is a whole number of chips: bid(amount=n)")
+                raise IllegalAction("amount_whole_chips", action="bid")
             if amount <= self.high_bid:
-                raise IllegalAction(
-                    f"a bid must beat the highest bid ({self.high_bid} chips): at least {self.high_bid + 1}"
-                )
+                raise IllegalAction("bid_too_small", high=self.high_bid, minimum=self.high_bid + 1)
             if amount > self.chips[player]:
-                raise IllegalAction(f"you cannot bid more chips than you have ({self.chips[player]})")
+                raise IllegalAction("more_than_stack", available=self.chips[player])
             self.high_bid, self.high_bidder = amount, player
             self.log.append({"event": "bid", "player": player, "amount": amount})
         else:
-            raise IllegalAction("during the widow auction you 'bid' a number of chips or 'pass'")
+            raise IllegalAction("rummoli_auction_actions")
         still = [p for p in self.bidders if p not in self.passed]
         if not still:
             # "si aucun joueur ne veut de la veuve elle est morte et reste cachée"

@@ -23,6 +23,7 @@ from tavern.web.ratelimit import (
     login_keys,
     signup_key,
 )
+from tavern.web.refusals import Refused
 from tavern.web.rendering import render
 from tavern.web.session import end_all_sessions, end_session, get_session, open_session
 
@@ -166,15 +167,15 @@ def create_account(request: Request, username: str, password: str) -> CurrentUse
         ledger.welcome(s, created.id, request.app.state.settings.welcome_ecus)
         return CurrentUser.of(created)
 
-    taken = HTTPException(status_code=409, detail=f"Le nom « {username} » est déjà pris.")
+    taken = Refused(409, users_service.UserError("username_taken", username=username))
     try:
         user = write(request, work)
     except IntegrityError:  # two sign-ups raced for the same name
         raise taken from None
     except users_service.UserError as exc:
-        if "taken" in str(exc):
-            raise taken from None
-        raise HTTPException(status_code=400, detail=str(exc)) from None
+        if exc.code == "username_taken":
+            raise Refused(409, exc) from None
+        raise Refused(400, exc) from None
     start_session(request, user)
     return user
 

@@ -30,6 +30,7 @@ from tavern.services import contests as svc
 from tavern.store.models import Contest, Seat, TableConfig
 from tavern.web.csrf import csrf_protect
 from tavern.web.deps import CurrentUser, Id, ReadRoute, act, form_fields, optional_user, read_db, require_admin, require_user
+from tavern.web.refusals import refusal
 from tavern.web.rendering import render
 from tavern.web.session import get_session
 
@@ -76,7 +77,7 @@ def _tables(db: Session, contest_id: int) -> list[dict[str, Any]]:
 
 
 def _refused(exc: Exception) -> HTTPException:
-    return HTTPException(status_code=400, detail=str(exc))
+    return refusal(exc) or HTTPException(status_code=400, detail="Requête refusée.")
 
 
 # --- players -----------------------------------------------------------------------
@@ -235,12 +236,12 @@ def _settings_of_form(form: dict[str, str]) -> Settings:
         try:
             return int(form.get(key, "").strip())
         except ValueError:
-            raise ContestRuleError(f"{label} : un nombre entier.") from None
+            raise ContestRuleError("contest_form_integer", label=label) from None
 
     try:
         when = dt.datetime.fromisoformat(form.get("starts_at", "").strip())
     except ValueError:
-        raise ContestRuleError("L'heure de début : une date et une heure (heure de Paris).") from None
+        raise ContestRuleError("contest_form_start") from None
     if when.tzinfo is None:
         when = when.replace(tzinfo=PARIS)
     return Settings(form.get("name", ""), when, number("fee", "Droit d'entrée"),

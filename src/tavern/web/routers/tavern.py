@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from tavern.catalogue import french
 from tavern.games import registry
 from tavern.games.registry import GAMES
 from tavern.services import ledger, taverns
@@ -23,7 +24,7 @@ from tavern.store.models import Inventory, Seat, Tavern
 from tavern.tables.actor import CommandError
 from tavern.web.csrf import csrf_protect
 from tavern.web.deps import MAX_AMOUNT, MAX_ID, CurrentUser, Id, ReadRoute, act, form_fields, owned_tavern, read_db, require_user
-from tavern.web.french import french
+from tavern.web.refusals import Refused
 from tavern.web.rendering import render
 from tavern.web.routers.village import TableBrief, brief
 from tavern.web.session import get_session
@@ -141,34 +142,31 @@ def do_close(request: Request, user: CurrentUser, tavern_id: int, table_id: int)
     try:
         out = from_thread.run(manager.close_table, table_id, user.id)
     except CommandError as exc:
-        raise HTTPException(status_code=400, detail=french(str(exc)) or str(exc)) from None
+        raise Refused(400, exc) from None
     return bool(out.get("closed"))
 
 
 # --- pages -----------------------------------------------------------------------
 
 
-def _form_int(raw: Any, label: str, problems: list[str], *, optional: bool = False) -> int | None:
+def _form_int(raw: Any, field: str, problems: list[str], *, optional: bool = False) -> int | None:
+    """A whole number from a form field; else a French problem naming the
+    field by its label (tavern.catalogue.FIELDS)."""
     text = raw.strip() if isinstance(raw, str) else ""
     if not text:
         if optional:
             return None
-        problems.append(f"{label} : valeur requise.")
+        problems.append(french("missing", {"field": field}))
         return None
     try:
         value = int(text)
     except ValueError:
-        problems.append(f"{label} : un nombre entier est attendu.")
+        problems.append(french("int_parsing", {"field": field}))
         return None
     if abs(value) > MAX_AMOUNT:
-        problems.append(f"{label} : valeur trop grande.")
+        problems.append(french("less_than_equal", {"field": field, "le": MAX_AMOUNT}))
         return None
     return value
-
-
-#: The stakes' names on the owner's form.
-STAKE_LABELS = {"small_blind": "Petite blinde", "big_blind": "Grosse blinde", "small_bet": "Petite mise",
-                "unit": "Unité"}
 
 
 def table_form_data(form: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
@@ -176,27 +174,27 @@ def table_form_data(form: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     problems: list[str] = []
     game = form.get("game", "")
     if game not in GAMES:
-        problems.append("Jeu : choisissez un jeu de la liste.")
+        problems.append(french("unknown_game", {"field": "game", "game": game}))
         return {}, problems
     stakes = {}
     for key in registry.spec(game).stakes:
-        stakes[key] = _form_int(form.get(key), STAKE_LABELS.get(key, key), problems)
+        stakes[key] = _form_int(form.get(key), key, problems)
     data: dict[str, Any] = {
         "game": game,
         "variant": str(form.get("variant", "")).strip()[:30],
         "name": str(form.get("name", "")).strip()[:80],
         "stakes": stakes,
-        "buy_in_min": _form_int(form.get("buy_in_min"), "cave minimum", problems, optional=True),
-        "buy_in_max": _form_int(form.get("buy_in_max"), "cave maximum", problems, optional=True),
-        "rake_percent": _form_int(form.get("rake_percent", "0"), "rake", problems),
-        "rake_cap": _form_int(form.get("rake_cap"), "plafond du rake", problems, optional=True),
+        "buy_in_min": _form_int(form.get("buy_in_min"), "buy_in_min", problems, optional=True),
+        "buy_in_max": _form_int(form.get("buy_in_max"), "buy_in_max", problems, optional=True),
+        "rake_percent": _form_int(form.get("rake_percent", "0"), "rake_percent", problems),
+        "rake_cap": _form_int(form.get("rake_cap"), "rake_cap", problems, optional=True),
         "no_flop_no_drop": form.get("no_flop_no_drop") in ("on", "1", "true"),
         # Left empty: the game's usual table (Gin two, Rami up to five).
-        "seats": _form_int(form.get("seats"), "Places", problems, optional=True),
-        "action_timer_seconds": _form_int(form.get("action_timer_seconds", "30"), "temps pour jouer", problems),
+        "seats": _form_int(form.get("seats"), "seats", problems, optional=True),
+        "action_timer_seconds": _form_int(form.get("action_timer_seconds", "30"), "action_timer_seconds", problems),
     }
     if not data["name"]:
-        problems.append("Nom de la table : valeur requise.")
+        problems.append(french("missing", {"field": "table_name"}))
     return data, problems
 
 
@@ -235,7 +233,10 @@ def _after(request: Request, db: Session, user: CurrentUser, tavern_id: int, act
     except HTTPException as exc:
         if exc.status_code in (403, 404):
             raise
-        return _manage_page(request, db, user, tavern, [exc.detail], form, status=400)
+        problems = exc.params.get("problems") if isinstance(exc, Refused) else None
+        # A refused form: one line per field, each naming it by the form's label.
+        errors = [p["message"] for p in problems] if problems else [exc.detail]
+        return _manage_page(request, db, user, tavern, errors, form, status=400)
     get_session(request).flash(ok)
     return RedirectResponse(f"/ma-taverne/{tavern_id}", status_code=303)
 
@@ -255,7 +256,7 @@ def buy_form(request: Request, tavern_id: Id, user: CurrentUser = Depends(requir
 def store_form(request: Request, tavern_id: Id, user: CurrentUser = Depends(require_user),
                db: Session = Depends(read_db), form: dict[str, str] = Depends(form_fields)) -> Response:
     problems: list[str] = []
-    inventory_id = _form_int(form.get("inventory_id"), "article", problems)
+    inventory_id = _form_int(form.get("inventory_id"), "kind", problems)
     if inventory_id is not None and not 1 <= inventory_id <= MAX_ID:
         problems.append("Cet article n'existe pas.")
     if problems or inventory_id is None:

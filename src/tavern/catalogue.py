@@ -1,0 +1,632 @@
+"""Every refusal of the house in French: one code, one sentence.
+
+A :class:`tavern.refusal.Refusal` carries a code and its parameters; this
+module is the one place that words them, for the pages, the forms, the JSON
+API (``{"code", "message", "params"}``), the table's ``error`` frames and the
+command line. ``tests/test_catalogue.py`` walks every code here and every
+code the source raises, and fails on a missing or English message.
+
+Why a Python module and not a gettext catalogue: the site speaks one
+language, and its messages need more than ``%s`` substitution — card codes
+said with French faces (``Qh`` → ``D♥``), a game's French name from its
+spec, a field's label from the form, a nested refusal (a replay's "action 3
+(B raise) : …"). Here a template is a ``str.format`` string whose parameters
+go through the formatters below by name; mypy, ruff and the walking test
+see every entry, and a missing one fails a test instead of silently falling
+back to the English msgid. If a second language ever comes, the same
+``MESSAGES`` table becomes one per language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from tavern.cards import SUIT_SYMBOL
+from tavern.refusal import from_pydantic
+
+#: code → French template. Parameters in braces; ``field`` (when the template
+#: does not place it) is put in front: ``« Grosse blinde » : au moins 2.``
+MESSAGES: dict[str, str] = {}
+
+
+def _section(entries: dict[str, str]) -> None:
+    for code, text in entries.items():
+        assert code not in MESSAGES, f"code {code} worded twice"
+        MESSAGES[code] = text
+
+
+# --- how parameters are said ------------------------------------------------
+
+_FACES = {"T": "10", "J": "V", "Q": "D", "K": "R"}  # Valet, Dame, Roi
+SUIT_NAMES = {"c": "trèfle", "d": "carreau", "h": "cœur", "s": "pique"}
+CURRENCIES = {"ecus": "écus", "tokens": "tokens", "chips": "jetons"}
+
+#: Actions as the buttons of the table say them (hand records keep the codes).
+ACTIONS = {
+    "fold": "se coucher", "check": "parole", "call": "suivre", "bet": "miser", "raise": "relancer",
+    "post": "payer pour entrer", "show": "montrer", "muck": "jeter ses cartes", "draw": "piocher",
+    "discard": "défausser", "meld": "poser", "lay": "poser", "add": "ajouter", "lay_off": "ajouter", "layoff": "ajouter",
+    "knock": "frapper", "gin": "gin", "out": "finir", "go_out": "finir", "swap_joker": "prendre un joker",
+    "move_joker": "déplacer un joker", "rearrange": "réarranger", "close": "fermer", "pass": "passer",
+    "exchange": "échanger", "keep": "garder", "bid": "enchérir", "play": "jouer", "lead": "entamer",
+    "declare": "annoncer", "speak": "annoncer", "protect": "protéger", "take": "prendre", "stand": "servi",
+}
+
+#: Fields of the forms and of the table options, as the forms label them.
+FIELDS = {
+    "game": "Jeu", "variant": "Variante", "name": "Nom", "table_name": "Nom de la table",
+    "small_bet": "Petite mise", "stakes": "Mises", "options": "Options",
+    "buy_in_min": "Cave minimum", "buy_in_max": "Cave maximum", "rake_percent": "Rake",
+    "rake_cap": "Plafond du rake", "no_flop_no_drop": "Pas de flop, pas de rake", "seats": "Places",
+    "action_timer_seconds": "Temps pour jouer", "small_blind": "Petite blinde", "big_blind": "Grosse blinde",
+    "ante": "Ante", "unit": "Unité", "bet": "Mise", "limit": "Limite", "username": "Nom d'utilisateur",
+    "password": "Mot de passe", "level": "Niveau", "role": "Rôle", "amount": "Montant", "cave": "Cave",
+    "seat": "Place", "fee": "Droit d'entrée", "house_prize": "Prix de la maison",
+    "starting_chips": "Jetons de départ", "min_players": "Joueurs minimum", "max_players": "Joueurs maximum",
+    "starts_at": "Début", "payouts": "Prix", "structure": "Structure", "late_levels": "Inscription tardive",
+    "seconds_per_action": "Temps pour jouer", "mode": "Mode", "score": "Marque", "target": "Objectif",
+    "decks": "Jeux de cartes", "jokers": "Jokers", "next": "Page suivante", "csrf": "Jeton de formulaire",
+    "village": "Village", "tavern": "Taverne", "kind": "Article", "inventory_id": "Article", "quantity": "Quantité", "seed": "Graine",
+}
+
+
+def card(code: Any) -> str:
+    """``Td`` → ``10♦``, ``Qh`` → ``D♥``, ``X1`` → ``Joker``."""
+    s = str(code)
+    if s.startswith("X"):
+        return "Joker"
+    if len(s) == 2 and s[1] in SUIT_SYMBOL:
+        return _FACES.get(s[0], s[0]) + SUIT_SYMBOL[s[1]]
+    return s
+
+
+def field_label(path: Any) -> str:
+    """``stakes.big_blind`` → « Grosse blinde »: the last known label of a path."""
+    parts = [p for p in str(path).split(".") if p]
+    for p in reversed(parts):
+        if p in FIELDS:
+            return f"« {FIELDS[p]} »"
+    return f"« {path} »" if parts else "« requête »"
+
+
+def _game(name: Any) -> str:
+    # The games name themselves in their spec (imported here, at call time:
+    # the engines raise refusals, and this module must not import them first).
+    from tavern.games import registry
+
+    try:
+        return registry.spec(str(name)).label
+    except Exception:  # an unknown game is said as it was written
+        return str(name)
+
+
+def _joined(values: Any, each: Callable[[Any], str] = str) -> str:
+    if isinstance(values, (list, tuple, set, frozenset)):
+        return ", ".join(each(v) for v in values)
+    return each(values)
+
+
+FORMATTERS: dict[str, Callable[[Any], str]] = {
+    "card": card,
+    "called": card,
+    "cards": lambda v: _joined(v, card),
+    "deadwood": lambda v: _joined(v, card),
+    "game": _game,
+    "field": field_label,
+    "suit": lambda v: SUIT_NAMES.get(str(v), str(v)),
+    "currency": lambda v: CURRENCIES.get(str(v), str(v)),
+    "action": lambda v: f"« {ACTIONS.get(str(v), str(v))} »",
+    "phase": lambda v: ACTIONS.get(str(v), str(v)),
+    "sizes": lambda v: " ou ".join(str(x) for x in v) if isinstance(v, (list, tuple)) else str(v),
+    "end": lambda v: {"low": "basse", "high": "haute"}.get(str(v), str(v)),
+    "expected": lambda v: str(v).replace(" or ", " ou "),  # pydantic's literal_error
+    "what": lambda v: ACTIONS.get(str(v), str(v)),
+    "actions": lambda v: _joined(v, lambda a: f"« {ACTIONS.get(str(a), str(a))} »"),
+    "problems": lambda v: " ".join(french(p.get("code", ""), p.get("params") or {}) for p in v),
+    "reasons": lambda v: " ".join(str(r) for r in v),
+    "variants": lambda v: _joined(v, lambda x: f"« {x} »"),
+    "choices": lambda v: _joined(v, lambda x: f"« {x} »"),
+    "missing": lambda v: _joined(v, card) if v else "aucune",
+    "extra": lambda v: _joined(v, card) if v else "aucune",
+    "decks": lambda n: "un jeu de cartes" if n == 1 else f"{n} jeux de cartes",
+    "given": lambda v: _joined(v) if v else "aucun",
+    "refusal": lambda v: french(v.get("code", ""), v.get("params") or {}) if isinstance(v, Mapping) else str(v),
+}
+
+
+def _say(key: str, value: Any) -> str:
+    if key in FORMATTERS:
+        return FORMATTERS[key](value)
+    if isinstance(value, bool):
+        return "oui" if value else "non"
+    if isinstance(value, (list, tuple)):
+        return _joined(value)
+    return str(value)
+
+
+class _Said(dict[str, str]):
+    def __init__(self, params: Mapping[str, Any]) -> None:
+        super().__init__({k: _say(k, v) for k, v in params.items()})
+
+    def __missing__(self, key: str) -> str:  # a template asking more than given
+        return "?"
+
+
+def french(code: str, params: Mapping[str, Any] | None = None) -> str:
+    """The French sentence for ``code`` with ``params``. An unknown code is a
+    bug the catalogue test catches; at run time it says a refusal happened
+    rather than show an internal name."""
+    params = params or {}
+    template = MESSAGES.get(code)
+    if template is None:
+        template = MESSAGES["refused"]
+    text = template.format_map(_Said(params))
+    if "field" in params and "{field}" not in template:
+        if not template.startswith("{"):  # « Places » : le rake…, but « Places » : Rami se joue…
+            text = text[:1].lower() + text[1:]
+        text = f"{field_label(params['field'])} : {text}"
+    return text
+
+
+# --- validation (pydantic's error types, by their own stable names) ---------
+
+_section({
+    "refused": "Ce n'est pas possible.",
+    # an HTTP refusal with no code of its own (tavern.web.errors.STATUS_CODES)
+    "login_required": "Connectez-vous pour continuer.",
+    "forbidden": "Accès refusé.",
+    "not_found": "Cette page n'existe pas.",
+    "method_not_allowed": "Cette adresse n'accepte pas cette méthode.",
+    "conflict": "Cette demande entre en conflit avec l'état présent.",
+    "too_large": "Requête trop volumineuse.",
+    "invalid_values": "Certaines valeurs sont invalides.",
+    "too_many_attempts": "Trop de tentatives : réessayez plus tard.",
+    "server_error": "Une erreur inattendue est survenue ; elle a été consignée. Réessayez plus tard.",
+    "busy": "Le site est très occupé en ce moment : réessayez dans quelques secondes.",
+    "missing": "Valeur requise.",
+    "extra_forbidden": "Champ inconnu.",
+    "int_type": "Un nombre entier est attendu.",
+    "int_parsing": "Un nombre entier est attendu.",
+    "int_from_float": "Un nombre entier est attendu.",
+    "float_type": "Un nombre est attendu.",
+    "float_parsing": "Un nombre est attendu.",
+    "bool_type": "Oui ou non est attendu.",
+    "bool_parsing": "Oui ou non est attendu.",
+    "string_type": "Un texte est attendu.",
+    "string_too_short": "Au moins {min_length} caractère(s).",
+    "string_too_long": "Au plus {max_length} caractères.",
+    "string_pattern_mismatch": "Ce texte n'a pas la forme attendue.",
+    "too_short": "Au moins {min_length} élément(s).",
+    "too_long": "Au plus {max_length} éléments.",
+    "greater_than_equal": "Au moins {ge}.",
+    "greater_than": "Plus que {gt}.",
+    "less_than_equal": "Au plus {le}.",
+    "less_than": "Moins que {lt}.",
+    "literal_error": "Valeur non prévue (au choix : {expected}).",
+    "enum": "Valeur non prévue (au choix : {expected}).",
+    "dict_type": "Une liste de valeurs nommées est attendue.",
+    "list_type": "Une liste est attendue.",
+    "model_type": "Un objet est attendu.",
+    "model_attributes_type": "Un objet est attendu.",
+    "json_invalid": "Ce n'est pas du JSON valide.",
+    "json_type": "Ce n'est pas du JSON valide.",
+    "union_tag_invalid": "Type de message inconnu.",
+    "union_tag_not_found": "Le type du message manque.",
+    "datetime_parsing": "Une date et une heure sont attendues.",
+    "datetime_type": "Une date et une heure sont attendues.",
+    "datetime_from_date_parsing": "Une date et une heure sont attendues.",
+    "timezone_aware": "L'heure doit préciser son fuseau horaire.",
+    "value_error": "Valeur invalide.",
+    "assertion_error": "Valeur invalide.",
+    "invalid": "Valeur invalide.",
+    "not_a_number_bool": "Un nombre est attendu, pas vrai ou faux.",
+})
+
+
+def validation_refusals(errors: list[Any], prefix: str = "") -> list[dict[str, Any]]:
+    """Pydantic's errors as refusals ``{"code", "message", "params"}``, each
+    naming its field by the form's label. A validator that raises an
+    :class:`tavern.refusal.Invalid` gives its own code and parameters."""
+    out = []
+    for e in errors:
+        loc = [str(p) for p in e.get("loc", ()) if p not in ("body", "query", "path", "form")]
+        where = ".".join(p for p in (prefix, *loc) if p)
+        code, params = from_pydantic(e)
+        if code not in MESSAGES:
+            code = "invalid"
+        if where and "field" not in params:
+            params["field"] = where
+        out.append({"code": code, "message": french(code, params), "params": params})
+    return out
+
+
+# --- the services: money, accounts, seats, taverns -------------------------
+
+_section({
+    # ledger
+    "insufficient_funds": "Fonds insuffisants : il faut {needed} {currency}, vous n'en avez que {available}. "
+                          "Rien n'a été débité.",
+    "unknown_owner_kind": "Ce genre de compte n'existe pas ({kind}).",
+    "unknown_currency": "Cette monnaie n'existe pas ({currency}).",
+    "chips_only_at_table": "Les jetons n'existent qu'à une table, et un compte de table tient des jetons ou des écus.",
+    "empty_transfer": "Un virement doit déplacer quelque chose.",
+    "bad_amount": "Un montant est un nombre entier positif, pas {amount}.",
+    "currency_mismatch": "Les deux comptes d'un mouvement doivent tenir sa monnaie.",
+    "same_account": "Un mouvement va d'un compte à un autre compte.",
+    "house_issues_no_chips": "La maison émet des écus ou des tokens ; les jetons viennent d'une cave.",
+    "bad_rake": "Le rake est un nombre entier de jetons, positif ou nul.",
+    "carried_pot_to_seated": "Le pot reporté va aux joueurs assis à la table.",
+    "still_has_chips": "{name} a encore des jetons : il n'est pas éliminé.",
+    "deal_unbalanced": "Une donne doit s'équilibrer : résultats {results} + rake {rake} + report {carried} ≠ 0.",
+    # users
+    "bad_username": "Un nom d'utilisateur a de 3 à 40 caractères : lettres, chiffres, « . », « _ » ou « - ».",
+    "password_too_short": "Un mot de passe a au moins {minimum} caractères.",
+    "unknown_role": "Ce rôle n'existe pas ({role}).",
+    "negative_level": "Le niveau est un nombre entier positif ou nul.",
+    "username_taken": "Le nom « {username} » est déjà pris.",
+    "no_such_user": "Ce joueur n'existe pas.",
+    "unknown_player": "Joueur inconnu.",
+    # daily hands
+    "no_free_hands_at_level_0": "Les joueurs de niveau 0 n'ont pas de donnes gratuites : achetez un paquet "
+                                "de donnes sur la page Premium.",
+    "no_hands_left_today": "Plus de donnes pour aujourd'hui : vos donnes gratuites reviennent à minuit "
+                           "(heure de Paris), ou achetez un paquet de donnes sur la page Premium.",
+    "no_hands_left_for": "Des joueurs n'ont plus de donnes : {reasons}",
+    # seats
+    "table_closed": "Cette table est fermée.",
+    "no_such_seat": "Cette table a les places 1 à {seats}.",
+    "already_seated": "Vous êtes déjà assis à cette table.",
+    "cave_out_of_range": "La cave à cette table est comprise entre {minimum} et {maximum} écus.",
+    "seat_taken": "Cette place est prise.",
+    "top_up_too_much": "Vous pouvez ajouter jusqu'à {most} jetons (cave maximale : {maximum}).",
+    "not_seated": "Vous n'êtes pas assis à cette table.",
+    # taverns, the shop, tables
+    "unknown_game": "Jeu inconnu : « {game} ».",
+    "no_variant": "Ce jeu n'a pas de variante (seul le Draw Poker en a) : laissez le champ Variante vide.",
+    "variant_unknown": "{game} se joue en {variants}.",
+    "players_range": "{game} se joue de {lo} à {hi} joueurs.",
+    "stake_positive": "Une mise est un nombre entier de jetons supérieur à 0.",
+    "small_blind_above_big_blind": "La petite blinde ne peut pas dépasser la grosse blinde.",
+    "rake_range": "Le rake est compris entre 0 et {maximum} %.",
+    "negative_rake_cap": "Le plafond du rake ne peut pas être négatif.",
+    "cave_bounds": "La cave est comprise entre {low_bb}× et {high_bb}× la grosse blinde ({low} à {high} jetons) ; "
+                   "le propriétaire peut seulement resserrer ces bornes.",
+    "invalid_settings": "Certaines valeurs sont invalides. {problems}",
+    "village_needs_name": "Un village doit avoir un nom.",
+    "village_exists": "Le village « {name} » existe déjà.",
+    "tavern_needs_name": "Une taverne doit avoir un nom.",
+    "no_such_village": "Ce village n'existe pas.",
+    "tavern_exists": "Le village a déjà une taverne nommée « {name} ».",
+    "no_such_item": "La boutique ne vend pas cet article ({kind}).",
+    "item_not_yours": "Cet article ne vous appartient pas.",
+    "deck_in_use": "Ce jeu de cartes sert à une table ouverte : fermez d'abord la table.",
+    "store_in_own_tavern": "On n'entrepose que dans sa propre taverne.",
+    "no_such_tavern": "Cette taverne n'existe pas.",
+    "owner_only_opens": "Seul le patron de la taverne peut y ouvrir une table.",
+    "decks_needed": "Pour ouvrir une table de {game}, il faut {decks} ({item}) entreposé(s) dans la taverne "
+                    "et libre(s) ; libres : {free}.",
+    "no_such_open_table": "Cette table n'est pas ouverte.",
+    "owner_only_closes": "Seul le patron de la taverne peut fermer une table.",
+    "players_still_seated": "Des joueurs sont encore assis à cette table : elle ne peut pas fermer.",
+    "chips_still_out": "Des jetons sont encore en jeu à cette table : elle ne peut pas fermer.",
+})
+
+
+# --- the live table ----------------------------------------------------------
+
+_section({
+    "table_moved_reconnect": "La table change de serveur : reconnectez-vous.",
+    "table_moving": "La table change de serveur : réessayez dans quelques secondes.",
+    "table_failed": "La table n'a pas pu faire cela.",
+    "unknown_command": "Commande inconnue : « {command} ».",
+    "login_to_play": "Connectez-vous pour jouer.",
+    "table_closing": "Le patron ferme cette table : elle fermera à la fin de cette donne.",
+    "top_up_between_deals": "On ne recave qu'entre deux donnes, jamais pendant une donne.",
+    "unknown_auto": "Action automatique inconnue : « {auto} » (au choix : {choices}).",
+    "bad_client_seed": "Une graine de joueur tient en 64 caractères au plus : lettres, chiffres, _ et -.",
+    "stale_move": "Ce coup a été choisi sur un état plus ancien de la table (n° {seq}, maintenant n° {now}) : "
+                  "regardez de nouveau.",
+    "not_in_deal": "Vous ne jouez pas cette donne.",
+    "bad_arguments": "Arguments invalides pour {action} (reçus : {given}).",
+    "message_too_long": "Message trop long (au plus {maximum} octets).",
+    "too_many_messages": "Trop de messages : ralentissez.",
+    "malformed_message": "Message mal formé : {refusal}",
+    # contest tables
+    "contest_seats_drawn": "Les places d'un concours sont tirées au sort : inscrivez-vous au concours.",
+    "contest_no_cave": "En concours, pas de cave : les jetons du concours ne s'achètent pas.",
+    "contest_keep_seat": "En concours, on garde sa place jusqu'à ce qu'on n'ait plus de jetons.",
+    "contest_absent_dealt": "En concours, un joueur absent reçoit ses cartes et paie ses blindes.",
+    "contest_table_by_director": "Une table de concours ferme quand le directeur la casse.",
+})
+
+
+# --- cards and decks ---------------------------------------------------------
+
+_section({
+    "joker_has_no_rank": "Un joker n'a pas de rang.",
+    "joker_has_no_suit": "Un joker n'a pas de couleur.",
+    "not_a_card": "« {card} » n'est pas une carte (rang 2-9, T, J, Q, K, A puis couleur c, d, h, s ; "
+                  "X1… pour les jokers).",
+    "bad_deck": "Un paquet a au moins un jeu et pas de jokers en nombre négatif.",
+    "deck_not_permutation": "L'ordre du paquet n'est pas une permutation du paquet du jeu "
+                            "(manquent : {missing} ; en trop : {extra}).",
+    "stock_short": "Le talon n'a plus que {left} cartes, {asked} demandées.",
+    "card_dealt_twice": "Une carte est donnée deux fois.",
+    "poker_hand_size": "Une main de poker se fait avec 5 à 7 cartes distinctes.",
+    "joker_in_poker_hand": "Un joker n'a pas sa place dans une main de poker.",
+    "card_twice_in_hand": "La même carte deux fois dans une main : {cards}.",
+    "bad_reshuffle": "Le remélange n° {index} doit être fait des cartes couchées et des écarts ({size} cartes), "
+                     "sans les écarts de celui qui tire.",
+    "reshuffle_missing": "Le relevé n'a pas le paquet remélangé dont ce tirage a besoin.",
+    "stock_empty": "Il ne reste pas assez de cartes pour tirer.",
+})
+
+
+# --- every game: turns, seats, records ---------------------------------------
+
+_section({
+    "not_your_turn": "Ce n'est pas votre tour.",
+    "turn_of": "C'est au tour de {name}.",
+    "deal_over": "La donne est finie.",
+    "deal_not_over": "La donne n'est pas finie.",
+    "not_dealt_in": "Vous ne jouez pas cette donne.",
+    "unknown_action": "Coup inconnu : {action}.",
+    "unknown_action_of": "Coup inconnu : {action} ; les coups sont {actions}.",
+    "no_arguments": "{action} ne prend pas d'argument.",
+    "takes_arguments": "{action} prend : {names}.",
+    "takes_no": "{action} ne prend pas : {names}.",
+    "seats_list": "Les places sont une liste de joueurs avec leurs jetons.",
+    "seat_needs_player": "La place {seat} doit avoir un joueur.",
+    "seat_chips": "Les jetons de la place {seat} sont un nombre entier positif ou nul.",
+    "distinct_players": "Chaque place a un joueur, chacun sous un nom différent.",
+    "chips_whole": "Les jetons sont un nombre entier positif ou nul.",
+    "seated_twice": "{name} est assis deux fois.",
+    "bad_button": "Le donneur est une des places (0 à {last}).",
+    "dealer_one_of_seats": "Le donneur doit être une des places.",
+    "in_action": "Action {index} ({who} {what}) : {refusal}",
+    "record_needs": "Le relevé n'a pas de « {key} ».",
+    "not_this_game_record": "Ce relevé n'est pas une donne de {game}.",
+    "record_deck_list": "Le paquet du relevé est la liste de ses cartes, celle du dessus d'abord.",
+    "record_actions_list": "Les actions du relevé sont une liste.",
+    "record_reshuffles_list": "Les remélanges du relevé sont une liste de paquets (des listes de cartes).",
+    "record_action_fields": "L'action {index} doit nommer un joueur et un coup.",
+    "record_after_end": "L'action {index} vient après la fin de la donne.",
+    "record_unreadable": "Le relevé est illisible : {detail}",
+    "record_malformed": "Relevé mal formé ({kind} : {detail}).",
+    "record_not_object": "Un relevé de donne est un objet JSON.",
+    "record_format": "Format de relevé non pris en charge : {value}.",
+    "no_reshuffles": "{game} ne remélange jamais son talon : les remélanges du relevé doivent être vides.",
+    "carry_nothing": "Une donne de {game} ne reporte rien de la précédente.",
+    "record_no_more_reshuffles": "Le relevé n'a plus de talon reconstitué (remélanges).",
+    "record_bad_reshuffle": "Le talon reconstitué du relevé est faux : {refusal}",
+    "deck_order": "L'ordre du paquet est faux : {refusal}",
+})
+
+# --- poker (Ramponneau, draw) ------------------------------------------------
+
+_section({
+    "betting_players": "Un tour d'enchères se joue de {lo} à {hi} joueurs.",
+    "fold_when_check_free": "On ne se couche pas quand on peut dire parole sans payer.",
+    "check_facing_bet": "Impossible de dire parole : il y a une mise de {bet} à suivre ; suivez, relancez ou couchez-vous.",
+    "nothing_to_call": "Il n'y a pas de mise à suivre : dites parole ou misez.",
+    "bet_already_made": "Il y a déjà une mise de {bet} : suivez ou relancez.",
+    "raise_without_bet": "Personne n'a encore misé : misez plutôt que relancer.",
+    "amount_whole_chips": "{action} demande un nombre entier de jetons : votre total pour ce tour d'enchères.",
+    "more_than_stack": "Vous n'avez que {available} jetons pour ce tour.",
+    "cannot_cover_bet": "Vous ne pouvez pas couvrir la mise : suivez à tapis ou couchez-vous.",
+    "short_all_in_no_reopen": "Un tapis inférieur à une relance complète ne rouvre pas les enchères : suivez ou couchez-vous.",
+    "fixed_limit_capped": "Limite fixe : une mise et trois relances par tour, les enchères sont plafonnées.",
+    "nobody_to_call_raise": "Plus personne ne peut suivre une relance : suivez ou couchez-vous.",
+    "fixed_limit_amount": "Limite fixe : on va à exactement {amount}.",
+    "bet_too_small": "Une mise vaut au moins la grosse blinde ({minimum}).",
+    "raise_too_small": "Une relance vaut au moins la mise ou la relance précédente de ce tour : relancez à {minimum} "
+                       "ou plus.",
+    "pot_limit_exceeded": "Pot limite : une relance vaut au plus le pot après avoir suivi, {maximum} en tout.",
+    "seat_post_value": "Place {seat} : « post » vaut true, « big » ou « both ».",
+    "no_chips_no_deal": "{name} n'a plus de jetons : il ne peut pas recevoir de cartes.",
+    "post_between_button_and_blind": "{name} ne peut pas payer pour entrer entre le bouton et la grosse blinde : "
+                                     "il paie la petite blinde ou attend la grosse.",
+    "amount_only": "{action} ne prend qu'un montant.",
+    "muck_only_when_beaten": "Seul un joueur qui se voit battu peut jeter ses cartes : montrez-les.",
+    "showdown_show_or_muck": "À l'abattage, on montre ou on jette ses cartes.",
+    "no_draw_here": "Ce jeu n'a pas de tirage.",
+    "protect_only_in_deal": "Seul un joueur encore dans la donne peut être protégé.",
+    "already_protected": "Ce joueur est déjà protégé.",
+    "draw_now": "C'est le tirage : jetez de 0 à 5 cartes.",
+    "draw_args": "Un tirage ne prend que la liste des cartes jetées.",
+    "throw_own_cards": "On ne jette que des cartes de sa main.",
+    "throw_once": "Chaque carte n'est jetée qu'une fois.",
+    "record_post_once": "Action {index} : seul un joueur assis et servi paie pour entrer, une fois.",
+    "record_post_amount": "Action {index} : payer pour entrer, c'est la grosse blinde ({big}), ou les deux blindes "
+                          "après des blindes manquées.",
+    "record_posts_first": "Action {index} : les paiements pour entrer viennent avant la première décision de la donne.",
+    "phh_ramponneau_only": "Seuls les relevés de Ramponneau (hold'em) s'écrivent en PHH.",
+    "phh_no_post": "PHH ne sait pas dire le paiement pour entrer hors position de {name}.",
+    "phh_no_protect": "PHH ne sait pas dire un joueur protégé après une déconnexion.",
+    "phh_whole_hand": "Le relevé s'arrête avant la fin de la donne : PHH demande une main entière.",
+    "rake_not_a_number": "Le pourcentage du rake est un nombre.",
+    "draw_small_blind_half": "Au draw poker, la petite blinde est la moitié de la grosse, arrondie en dessous ({half}).",
+})
+
+
+# --- contests ------------------------------------------------------------------
+
+_section({
+    "contest_needs_name": "Le concours a besoin d'un nom.",
+    "contest_name_too_long": 'Le nom du concours fait au plus {maximum} caractères.',
+    "contest_start_timezone": "L'heure de début doit préciser son fuseau horaire.",
+    "contest_start_past": "L'heure de début est déjà passée.",
+    "contest_negative_fee": "Le droit d'entrée ne peut pas être négatif (0 : concours gratuit).",
+    "contest_negative_prize": 'Le prix ajouté par la maison ne peut pas être négatif.',
+    "contest_starting_chips": 'Chaque joueur reçoit au moins un jeton au départ.',
+    "contest_seats_range": 'Une table de ramponneau a de {lo} à {hi} places.',
+    "contest_min_players": 'Il faut au moins {minimum} joueurs pour un concours.',
+    "contest_max_below_min": 'Le nombre maximum de joueurs est inférieur au minimum.',
+    "contest_max_players": 'Un concours accueille au plus {maximum} joueurs.',
+    "contest_no_levels": "La structure des blindes a besoin d'au moins un niveau.",
+    "contest_level_positive": "Niveau {level} : les blindes et l'ante sont des nombres positifs.",
+    "contest_level_small_above_big": 'Niveau {level} : la petite blinde dépasse la grosse blinde.',
+    "contest_level_too_short": 'Niveau {level} : un niveau dure au moins {minimum} secondes.',
+    "contest_levels_increase": 'Niveau {level} : les niveaux doivent augmenter (blindes ou ante plus fortes que le niveau {previous}).',
+    "contest_first_blind_above_chips": 'La première grosse blinde dépasse les jetons de départ.',
+    "contest_late_levels": "L'inscription tardive va au plus jusqu'à la fin du niveau {levels}.",
+    "contest_timer_range": 'Le temps pour jouer est de {lo} à {hi} secondes.',
+    "contest_payouts_empty": 'Le tableau des prix paie au moins une place.',
+    "contest_payout_positive": 'Chaque place payée reçoit un pourcentage positif.',
+    "contest_payouts_sum": 'Les pourcentages des prix font {total} %, pas 100 %.',
+    "contest_payouts_order": 'Une place ne peut pas rapporter plus que la place avant elle.',
+    "contest_payouts_places": 'Le tableau paie {places} places : il faut au moins autant de joueurs minimum ({minimum} demandés).',
+    "contest_payouts_format": "Les prix s'écrivent en pourcentages entiers séparés par des virgules (par exemple « 50, 30, 20 »).",
+    "contest_structure_line": "Ligne {line} de la structure : écrivez « petite/grosse minutes » ou "
+                              "« petite/grosse/ante minutes », par exemple « 10/20 10 ».",
+    "contest_admin_only": 'Seul un administrateur peut créer un concours.',
+    "no_such_contest": "Ce concours n'existe pas.",
+    "contest_cancel_not_started": "Seul un concours qui n'a pas commencé peut être annulé.",
+    "contest_registration_closed": 'Les inscriptions à ce concours sont closes.',
+    "contest_starting": "Le concours commence : réessayez l'inscription tardive dans un instant.",
+    "contest_already_registered": 'Vous êtes déjà inscrit à ce concours.',
+    "contest_full": 'Le concours est complet ({maximum} joueurs).',
+    "contest_no_unregister": 'Le concours a commencé : on ne peut plus se désinscrire.',
+    "contest_not_registered": "Vous n'êtes pas inscrit à ce concours.",
+    "contest_table_closes_empty": 'Une table de concours ne ferme que vide.',
+    "contest_not_registering": 'Ce concours a déjà commencé ou est terminé.',
+    "contest_fee_funds": "Fonds insuffisants : le droit d'entrée est de {fee} écus, vous en avez {available}.",
+    "contest_form_integer": "{label} : un nombre entier.",
+    "contest_form_start": "L'heure de début : une date et une heure (heure de Paris).",
+})
+
+
+# --- trick games (Rams, the shared trick core) ------------------------------
+
+_section({
+    "card_not_in_hand": "Vous n'avez pas {card} en main.",
+    "must_follow_suit": "Vous devez fournir à la couleur demandée.",
+    "must_trump": "Vous devez couper.",
+    "must_overtrump": "Vous devez surcouper.",
+    "must_undertrump": "Vous devez jouer un atout, même plus petit, plutôt que de vous défausser.",
+    "must_overtake": "Vous devez monter (jouer plus haut dans la couleur demandée).",
+    "blind_lead_leader_only": "Seul celui qui entame peut jouer à l'aveugle.",
+    "blind_lead_no_trump": "Pas d'atout fixé pour entamer à l'aveugle.",
+    "partie_over": "Cette partie est finie ; une nouvelle commence sans report.",
+    "wrong_phase": "C'est le moment de {phase}, pas de {action}.",
+    "rams_speech_unknown": "Annoncez l'un de : {choices}.",
+    "say_which_card": "Dites quelle carte vous jouez.",
+    "rams_forced_lead_trump": "Sur une donne forcée, la première entame est un atout.",
+    "rams_forced_deal": "Cette donne est forcée : tout le monde joue.",
+    "rams_widow_forced": "La veuve est forcée : jouez ou prenez la veuve tant que personne ne l'a prise.",
+    "rams_widow_taken": "La veuve est déjà prise.",
+    "rams_no_widow": "Il n'y a pas de veuve dans cette donne.",
+    "rams_general_before_widow": "On ne peut pas demander le rams général avant que la veuve soit prise.",
+    "rams_thrown_hand": "Seul le joueur juste après le preneur de la veuve peut prendre la main jetée, "
+                        "quand la table le permet.",
+    "rams_not_now": "Vous ne pouvez pas annoncer cela maintenant.",
+})
+
+
+# --- what a deal carries to the next (hand records' "carry") ----------------
+
+_section({
+    "gin_sheet_shape": "La feuille a {ncols} colonnes à {target} points ; la table joue {columns} colonnes "
+                       "à {column_target}.",
+    "gin_sheet_column": "Une partie en cours est dans les colonnes 0 à {last}, pas {column}.",
+    "gin_sheet_points": "{ncols} colonnes de points et les cocottes de chaque joueur.",
+    "gin_sheet_first": "Une entrée par colonne : qui a atteint {target} le premier, ou null.",
+    "rami_chips_carry_nothing": "Une table qui joue des jetons ne reporte rien d'une donne à l'autre.",
+    "rami_sheet_shape": "La feuille de marque reportée donne les points de chaque joueur (« scores ») "
+                        "et compte ses donnes (« deals »).",
+    "rami_sheet_scores": "La feuille de marque reportée donne à chaque joueur un nombre entier de points.",
+    "rami_sheet_deals": "La feuille de marque reportée compte ses donnes.",
+    "rams_carry_shape": "Le report du Rams « au coup » tient le pot (« pot », en jetons) et dit si la "
+                        "donne est forcée (« forced »).",
+    "rams_partie_carry": "Le report du Rams « à la partie » tient les jetons des joueurs.",
+    "rummoli_carry_shape": "Le report du Rummoli tient les jetons de chaque case du plateau (« board ») "
+                           "de la donne précédente.",
+})
+
+
+# --- Rummoli -------------------------------------------------------------------
+
+_section({
+    "rummoli_betting_actions": "Pendant les enchères du poker, on se couche, on dit parole, on suit, on mise "
+                               "ou on relance.",
+    "rummoli_leftover_players": "Les jetons restés sur le plateau vont à l'un des joueurs encore assis, "
+                                "chacun sous un nom différent.",
+    "rummoli_leftover_poker_players": "Un jeu de 52 cartes donne cinq cartes à dix joueurs au plus.",
+    "rummoli_leftover_method": "Le reste va à la plus haute coupe (« cut ») ou à la meilleure main de poker "
+                               "(« poker »).",
+    "rummoli_no_jokers": "Le Rummoli se joue sans joker.",
+    "rummoli_section_cards_once": "Une case du plateau nomme chaque carte une fois.",
+    "rummoli_section_ranks": "Les rangs sont des caractères distincts parmi 23456789TJQKA.",
+    "rummoli_section_cards_or_ranks": "Case « {section} » : donnez des cartes ou des rangs, pas les deux ni aucun.",
+    "rummoli_section_is_pot": "« {section} » est le nom d'un pot, pas d'une case du plateau.",
+    "rummoli_section_ids": "Les cases du plateau ont des noms distincts.",
+    "rummoli_board_size": "Un plateau a de 1 à 13 cases payantes (7 sur le plateau habituel).",
+    "rummoli_widow_name": "« widow » est le nom de la main de la veuve, pas d'un joueur.",
+    "rummoli_play_called": "{called} est appelée et vous l'avez : jouez-la, avec les cartes suivantes de la couleur "
+                           "si vous les avez.",
+    "rummoli_run_starts_with": "La séquence continue avec {called} : votre suite doit commencer par elle.",
+    "rummoli_run": "Une suite est faite des cartes suivantes de la même couleur, chacune d'un rang plus haut, "
+                   "toutes dans votre main.",
+    "rummoli_lead_now": "La séquence s'est arrêtée et c'est à vous d'entamer.",
+    "rummoli_other_colour": "La séquence repart dans l'autre couleur (rouge ou noire) : pas {card}.",
+    "rummoli_lead_lowest": "Entamez avec la plus basse carte d'une couleur : votre plus basse dans cette couleur "
+                           "est {card}.",
+    "cards_list": "Les cartes se donnent en liste de codes, comme « 7h », « 8h ».",
+    "rummoli_exchange_or_keep": "Le donneur dit d'abord s'il échange sa main contre la veuve : « échanger » ou "
+                                "« garder ».",
+    "bid_too_small": "Une enchère doit battre la plus haute ({high} jetons) : au moins {minimum}.",
+    "rummoli_auction_actions": "Pendant les enchères pour la veuve, on enchérit d'un nombre de jetons ou on passe.",
+})
+
+
+# --- the rami family (rami, double rami, Remigio, Gin) ------------------------
+
+_section({
+    "meld_no_jokers": "Les jokers ne sont pas des cartes libres dans ce jeu : un joker n'entre dans aucune combinaison.",
+    "meld_real_cards": "Une combinaison a au moins {minimum} vraie(s) carte(s).",
+    "set_size": "Un brelan ou un carré a {sizes} cartes d'un même rang.",
+    "set_suits": "Un brelan ou un carré a des cartes de couleurs différentes.",
+    "run_consecutive": "Une suite a au moins trois cartes qui se suivent dans une même couleur.",
+    "meld_set_or_run": "Ces cartes ne font pas une combinaison : c'est un brelan ou un carré (un rang) ou une suite "
+                       "(une couleur), pas les deux.",
+    "meld_three_cards": "Une combinaison a au moins trois cartes : un brelan ou un carré (un rang) ou une suite "
+                        "(une couleur).",
+    "set_three_or_four": "Un brelan ou un carré a trois ou quatre cartes d'un même rang.",
+    "add_a_card": "Ajoutez au moins une carte à la combinaison.",
+    "cannot_join_set": "{cards} ne peut pas rejoindre ce brelan ou ce carré : {refusal}",
+    "run_wrong_suit": "Une suite se fait dans une seule couleur : cette carte n'est pas de la couleur de la suite.",
+    "run_not_extended": "Une suite a des cartes qui se suivent : cette carte ne prolonge pas la suite.",
+    "ace_somewhere": "L'as doit aller quelque part : en bas, en haut ou autour.",
+    "set_at_least_2": "Un brelan a au moins 2 cartes.",
+    "cards_not_in_hand": "Vous n'avez pas {cards} en main.",
+    "already_drawn": "Vous avez déjà pioché ce tour-ci.",
+    "already_drawn_gin": "Vous avez déjà pioché : défaussez maintenant (ou frappez, ou faites gin).",
+    "already_drawn_remigio": "Vous avez déjà pioché : défaussez maintenant, ou fermez.",
+    "stock_empty_draw": "Le talon est vide.",
+    "discard_empty": "La défausse est vide.",
+    "stock_exhausted_draw_discard": "Le talon est épuisé : piochez dans la défausse.",
+    "stock_exhausted_take_discard": "Le talon est épuisé : prenez la carte du dessus de la défausse.",
+    "draw_source": "Piochez dans le talon ou dans la défausse.",
+    "draw_first": "Piochez d'abord une carte : celle du dessus du talon ou de la défausse.",
+    "discard_another": "Vous avez pris cette carte dans la défausse : défaussez-en une autre.",
+    "joker_move_run_only": "Seul un joker dans une suite peut être déplacé, à l'un des bouts de la suite.",
+    "no_joker_for": "Aucun joker de cette combinaison ne remplace {card}.",
+    "joker_marked": "Ce joker a déjà été déplacé une fois : il est marqué.",
+    "joker_end_blocked": "Le joker ne peut pas aller au bout {end} de cette suite : aucune carte ne suit là.",
+    "joker_put_real_card": "Mettez à sa place la vraie carte que le joker remplace.",
+    "joker_end": "Le joker va au bout bas ou au bout haut de la suite.",
+    "no_such_meld": "Il n'y a pas de combinaison n° {index} sur la table.",
+    "own_melds_only": "On ne joue que sur ses propres combinaisons ({action}).",
+    "knock_melds_shape": "Les combinaisons d'un knock sont une liste de combinaisons, chacune une liste de cartes.",
+    "knock_card_not_kept": "{card} n'est pas parmi les cartes que vous gardez (ou est dans deux combinaisons).",
+    "knock_is_gin": "Toutes vos cartes forment des combinaisons : c'est gin, pas un knock.",
+    "knock_limit": "Pour frapper, 8 ou 9 de vos cartes forment des combinaisons et les 1 ou 2 autres font moins "
+                   "de {limit}, la valeur de la carte retournée.",
+    "knock_discards": "Un knock se fait en jetant une carte : dites laquelle.",
+    "only_gin_wins": "La carte retournée est un as ou un 2 : seul gin gagne cette donne.",
+    "gin_needs_all": "Gin demande vos 10 autres cartes en combinaisons ; restent {deadwood}.",
+    "big_gin_needs_all": "Le grand gin demande vos 11 cartes en combinaisons ; restent {deadwood}.",
+    "gin_deck_order": "Un paquet de gin a 104 cartes : le jeu de la donne, puis le jeu mis de côté.",
+    "close_needs_all": "Pour fermer, vos 10 cartes forment toutes des combinaisons ; restent {deadwood}.",
+})

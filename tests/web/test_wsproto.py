@@ -1,0 +1,45 @@
+"""The WebSocket protocol the server is started with (web/wsproto.py):
+uvicorn's own, compressing at zlib's fastest level."""
+
+from __future__ import annotations
+
+import asyncio
+import zlib
+
+from uvicorn.config import Config
+from uvicorn.server import ServerState
+from websockets.extensions.permessage_deflate import PerMessageDeflate
+from websockets.frames import Frame, Opcode
+
+from tavern.web.wsproto import COMPRESSION_LEVEL, TableSocketProtocol
+
+SHIPPED = "tavern.web.wsproto:TableSocketProtocol"  # the --ws of make run, the image, scripts/scaled.sh
+
+
+def protocol(**options: object) -> TableSocketProtocol:
+    config = Config("tavern.web.app:create_app", factory=True, ws=SHIPPED, **options)
+    config.load()
+    assert config.ws_protocol_class is TableSocketProtocol  # uvicorn takes the import string
+    return TableSocketProtocol(config, ServerState(), {}, _loop=asyncio.new_event_loop())
+
+
+def test_the_shipped_protocol_offers_deflate_at_the_fastest_level():
+    offered = protocol().conn.available_extensions
+    assert len(offered) == 1 and offered[0].compress_settings == {"memLevel": 5, "level": COMPRESSION_LEVEL}
+    assert COMPRESSION_LEVEL == 1
+
+
+def test_the_compression_stays_within_what_the_client_accepts():
+    """RFC 7692: the window the server uses is the one it declared (12 bits:
+    4 KB); a frame compressed by the extension inflates back for a client."""
+    factory = protocol().conn.available_extensions[0]
+    ext = PerMessageDeflate(False, False, 12, 12, factory.compress_settings)
+    text = b'{"type":"state","seq":1,"table":{"players":[' + b",".join(
+        b'{"seat":%d,"chips":200}' % i for i in range(6)) + b"]}}"
+    frame = ext.encode(Frame(Opcode.TEXT, text))
+    assert frame.rsv1 and len(frame.data) < len(text)
+    assert zlib.decompressobj(-12).decompress(bytes(frame.data) + b"\x00\x00\xff\xff") == text
+
+
+def test_without_deflate_nothing_is_offered():
+    assert protocol(ws_per_message_deflate=False).conn.available_extensions == []
