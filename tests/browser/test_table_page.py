@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from tests.browser import watch
 from tests.tables.liveserver import PASSWORD, ROOT, LiveServer, seed_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.db]
@@ -41,6 +42,7 @@ def browser() -> Iterator[object]:
 def start_server(db_url: str, tmp_path: Path, **seed: object) -> LiveServer:
     srv = LiveServer(db_url, tmp_path, extra_env={"TAVERN_DEAL_PAUSE_SECONDS": "1.5"})
     srv.table_id, srv.ids = seed_table(db_url, PLAYERS, **seed)
+    srv.game = str(seed.get("game", "ramponneau"))  # type: ignore[attr-defined]  # for watch.follow
     srv.start()
     return srv
 
@@ -52,6 +54,8 @@ class Player:
         self.name = name
         self.context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=srv.base)
         self.page = self.context.new_page()
+        # Every command this page sends is counted (issue 11: every action used from the browser).
+        watch.follow(self.page, getattr(srv, "game", "ramponneau"))
         self.errors: list[str] = []
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
         # Console errors too, except the browser's own note of a refused
@@ -92,6 +96,7 @@ class Player:
             " || !document.querySelector('.tl-error').hidden", arg=[before], timeout=10_000)
         error = self.page.locator(f"{LIVE} .tl-error")
         assert not error.is_visible(), f"{self.name}: refused: {error.text_content()}"
+        watch.check_french(self.page, self.name)
 
     def my_cards(self) -> list[str]:
         return self.page.locator(f"{LIVE} .tl-seat.me .tl-myhand .pc.face").evaluate_all(
@@ -106,7 +111,8 @@ class Player:
     def shot(self, name: str, full: bool = False) -> None:
         ARTIFACTS.mkdir(exist_ok=True)
         self.page.locator(LIVE).scroll_into_view_if_needed()
-        self.page.screenshot(path=str(ARTIFACTS / name), full_page=full)
+        self.page.screenshot(path=str(ARTIFACTS / name), full_page=full, animations="disabled")
+        watch.check_french(self.page, self.name)
 
 
 @pytest.fixture
@@ -120,6 +126,8 @@ def players(browser) -> Iterator[Callable[[LiveServer], dict[str, Player]]]:
 
     yield make
     for p in made:
+        if not p.page.is_closed() and p.page.url.startswith("http"):
+            watch.check_french(p.page, p.name)  # the table as each player leaves it
         p.context.close()
 
 
@@ -348,6 +356,15 @@ def seat_buttons(p: Player) -> None:
     page.click(f"{LIVE} .tl-controls button[data-action=sit_in]")
     page.locator(f"{LIVE} .tl-note", has_text="Vous poserez la grosse blinde").wait_for()
     assert me.locator(".badge", has_text="Levé").count() == 0
+    # Up again, back without ticking the box: she owes the big blind and
+    # waits for it, or presses « Poser la grosse blinde » to enter at once.
+    page.click(f"{LIVE} .tl-controls button[data-action=sit_out]")
+    me.locator(".badge", has_text="Levé").wait_for()
+    page.click(f"{LIVE} .tl-controls button[data-action=sit_in]")
+    page.locator(f"{LIVE} .tl-note", has_text="Vous attendez la grosse blinde").wait_for()
+    page.click(f"{LIVE} .tl-controls button[data-action=post]")
+    page.locator(f"{LIVE} .tl-note", has_text="Vous poserez la grosse blinde").wait_for()
+    assert page.locator(f"{LIVE} .tl-controls button[data-action=post]").count() == 0
     page.click(f"{LIVE} .tl-controls button[data-action=leave]")
     page.locator(f"{LIVE} .tl-notice", has_text="200 écus rendus").wait_for()
     page.wait_for_selector(f"{LIVE} button.tl-sit[data-seat='4']")  # the seat is free again

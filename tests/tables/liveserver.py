@@ -37,6 +37,8 @@ class LiveServer:
     port: int = field(default_factory=free_port)
     proc: subprocess.Popen | None = None
     extra_env: dict[str, str] = field(default_factory=dict)
+    #: The application factory uvicorn serves (tests/browser/rigged_app.py: seeded shuffles).
+    app: str = "tavern.web.app:create_app"
 
     @property
     def base(self) -> str:
@@ -52,7 +54,7 @@ class LiveServer:
                "TAVERN_DEAL_PAUSE_SECONDS": "0.3", **self.extra_env}
         log = open(self.data_dir / f"server-{self.port}.log", "ab")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "tavern.web.app:create_app", "--factory",
+            [sys.executable, "-m", "uvicorn", self.app, "--factory",
              "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
              "--ws", "tavern.web.wsproto:TableSocketProtocol"],  # as shipped (make run)
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,

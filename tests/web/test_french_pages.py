@@ -5,12 +5,12 @@ page (/docs) is for developers and stays in English."""
 
 from __future__ import annotations
 
-import re
 from html.parser import HTMLParser
 
 import pytest
 from fastapi.testclient import TestClient
 from tests.dbtools import session_scope
+from tests.french_words import english_in
 from tests.tables.liveserver import PASSWORD, seed_table
 from webtools import World, login
 
@@ -18,11 +18,6 @@ from tavern.services import archive
 
 pytestmark = pytest.mark.db
 
-#: Words of English that French pages never use (checked as whole words).
-ENGLISH = re.compile(r"\b(the|you|your|must|cannot|is not|are|players?|table is|seats?|stakes?|"
-                     r"please|error|invalid|required|not found|forbidden|deal|cards?|welcome)\b", re.I)
-#: Words shared by both languages or names of things, allowed as they are.
-ALLOWED = {"Rummoli", "Ramponneau", "Draw Poker", "Gin", "Rams", "Remigio", "API", "tavern"}
 
 
 class _Text(HTMLParser):
@@ -51,12 +46,6 @@ def visible_text(html: str) -> str:
     p = _Text()
     p.feed(html)
     return " ".join(" ".join(p.parts).split())
-
-
-def english_in(text: str) -> list[str]:
-    for word in ALLOWED:
-        text = text.replace(word, "")
-    return sorted({m.group(0) for m in ENGLISH.finditer(text)})
 
 
 def test_every_page_reads_in_french(client: TestClient, world: World, db_url: str) -> None:

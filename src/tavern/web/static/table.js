@@ -19,6 +19,7 @@ import * as rami from "./games/rami.js";
 import * as rummoli from "./games/rummoli.js";
 import * as rams from "./games/rams.js";
 import { finished } from "./games/generic.js";
+import { Feel } from "./feel.js";
 
 /** Each game's module (the families of src/tavern/games/registry.py). */
 var GAMES = { ramponneau: poker, draw: poker, rami: rami, double_rami: rami, remigio: rami, gin: rami,
@@ -178,13 +179,15 @@ var GAMES = { ramponneau: poker, draw: poker, rami: rami, double_rami: rami, rem
   var elPlay = h("div", { cls: "tl-panel tl-play" }, elError, elNotice, elActions, elAuto);
   var elControls = h("div", { cls: "tl-controls" });
   var elHands = h("p", { cls: "tl-hands" });
+  // Animations and the turn's chime, both the player's to switch off (feel.js).
+  var feel = new Feel(root);
   var elResult = h("div", { cls: "tl-result", "aria-live": "polite" });
   var elStory = h("ol", { cls: "tl-story-log", "aria-label": "Journal de la donne" });
   var elStoryBox = h("details", { cls: "tl-panel tl-story-box", open: true },
     h("summary", { text: "Journal de la donne" }), elStory);
   add(root, [elStatus, elContest, elTable, elPublic,
     elPlay,
-    h("div", { cls: "tl-panel tl-side" }, elControls, elHands), elResult, elStoryBox]);
+    h("div", { cls: "tl-panel tl-side" }, elControls, elHands, feel.controls()), elResult, elStoryBox]);
 
   function setStatus(text, kind) { elStatus.textContent = text; elStatus.className = "tl-status " + kind; }
   var errTimer = null;
@@ -244,6 +247,8 @@ var GAMES = { ramponneau: poker, draw: poker, rami: rami, double_rami: rami, rem
     renderStory(storyOf(m));
     renderContest();
     syncPanel(); tick();
+    feel.drawn(m.table.deal_no, root);
+    feel.turn(legal().length > 0 && !finished(d), { seq: m.seq, to_act: d ? d.to_act : null });
   }
 
   /** Seats around the oval, the player's own at the bottom. */
@@ -311,7 +316,7 @@ var GAMES = { ramponneau: poker, draw: poker, rami: rami, double_rami: rami, rem
       elSeats.appendChild(seat);
       // The bet in front of the seat, and the dealer's button.
       var inner = { left: (50 + 27 * Math.cos(angle)) + "%", top: (50 + 21 * Math.sin(angle)) + "%" };
-      if (dp && dp.bet) elSeats.appendChild(h("div", { cls: "tl-bet money", "data-player": p.name, style: inner, text: fmt(dp.bet) }));
+      if (dp && dp.bet) elSeats.appendChild(h("div", { cls: "tl-bet money", "data-player": p.name, "data-amount": dp.bet, style: inner, text: fmt(dp.bet) }));
     }
   }
 

@@ -146,11 +146,12 @@ export function controls(ctx, acts, opts) {
 /** The lines of a deal's story every family may have: how it ended, the
  *  points left in hand, what was paid. */
 var ENDINGS = { rami: "rami : tout posé d'un coup", out: "sortie", stock: "pioche épuisée",
-  knock: "frappe", "petit gin": "petit gin", "grand gin": "grand gin", void: "donne annulée (pioche épuisée)" };
+  knock: "frappe", close: "fermeture", "petit gin": "petit gin", "grand gin": "grand gin",
+  void: "donne annulée (pioche épuisée)" };
 export function story(r) {
   var box = h("div", { cls: "tl-story" }), sc = r.scoring || {};
   if (sc.ending) {
-    var who = sc.knocker || sc.winner || (sc.winners || []).join(", ");
+    var who = sc.knocker || sc.closer || sc.winner || (sc.winners || []).join(", ");  // Remigio's closer
     box.appendChild(h("p", { cls: "tl-ending", text: "Fin de la donne : " + (ENDINGS[sc.ending] || sc.ending) +
       (who ? " — " + who : "") + (sc.factor > 1 ? " (×" + sc.factor + ")" : "") + "." }));
   }

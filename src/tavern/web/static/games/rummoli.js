@@ -2,11 +2,20 @@
  * section with its chips and who took it) in French card letters, the
  * runs to play, and the result's sections: who took each, and the
  * Rummoli pot's winner (issue 11 §4, §11). */
-import { h, fmt, card, cards, isCard, cardText } from "../cards.js";
+import { h, fmt, card, cards, isCard, cardText, btn } from "../cards.js";
 import * as G from "./generic.js";
 
 export var hand = G.hand, picking = G.picking, playable = G.playable, multiSelect = G.multiSelect;
-export function controls(ctx, acts) { return G.controls(ctx, acts); }
+export function controls(ctx, acts) {
+  return G.controls(ctx, acts, { special: function (name, a, row) {
+    // The poker pot's betting (method 2): the legal "call" names the total
+    // the player reaches, which the engine does not take back ("'call'
+    // takes no arguments"): the button sends none.
+    if (name !== "call") return false;
+    row.appendChild(btn("Suivre à " + fmt(a.amount), "call", function () { ctx.act("call", {}); }));
+    return true;
+  } });
+}
 
 /** French letters on a section's label: valet, dame, roi. */
 function frenchLabel(text) { return String(text).replace(/J/g, "V").replace(/Q/g, "D").replace(/K/g, "R"); }
