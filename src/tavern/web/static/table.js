@@ -237,7 +237,7 @@ var GAMES = { ramponneau: poker, draw: poker, rami: rami, double_rami: rami, rem
     // at draw poker the cards picked during a betting round stay picked for
     // the draw that follows it (same round number).
     var phase = d ? d.phase : "";
-    if (m.table.game === "draw" && (phase === "bet" || phase === "draw")) phase = "play";
+    if (GAME.selectionPhase) phase = GAME.selectionPhase(m.table, phase);
     var key = m.table.deal_no + ":" + phase + ":" + (d ? d.round || 0 : "");
     if (key !== S.selKey) { S.selKey = key; S.selected = []; S.local = {}; }
     var facts = document.getElementById("facts-seats");  // the header's count, live
@@ -366,7 +366,7 @@ var GAMES = { ramponneau: poker, draw: poker, rami: rami, double_rami: rami, rem
 
   function renderMyHand(hand) {
     var can = GAME.picking(ctx());
-    var drawing = can && S.msg.table.game === "draw";  // picked cards are the ones to change
+    var drawing = can && !!(GAME.discarding && GAME.discarding(ctx()));  // picked cards are the ones to change
     var wrap = h("div", { cls: "tl-myhand" + (can ? " picking" : "") + (drawing ? " discarding" : ""), "aria-label": "vos cartes" });
     var order = sortOrder(hand);
     if (hand.length >= 7) {  // rami hands (7 to 13 cards): sorted, and the player picks how

@@ -36,6 +36,13 @@ export function hand(ctx) {
   return dp && Array.isArray(dp.cards) ? dp.cards : null;
 }
 
+/** Draw poker: the cards picked during the first betting round stay picked
+ * for the draw that follows it (the shell forgets picks when this changes). */
+export function selectionPhase(table, phase) {
+  return table.game === "draw" && (phase === "bet" || phase === "draw") ? "play" : phase;
+}
+/** The cards picked are the ones to change (draw poker). */
+export function discarding(ctx) { return ctx.table.game === "draw"; }
 /** Can the player pick cards of his hand now (draw poker's discards)? */
 export function picking(ctx) {
   var d = ctx.deal;
