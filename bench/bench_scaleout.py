@@ -85,6 +85,7 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=None)
     ap.add_argument("--think", type=float, default=1.0)
     ap.add_argument("--pause", type=float, default=3.0, help="TAVERN_DEAL_PAUSE_SECONDS (the shipped 3 s)")
+    ap.add_argument("--keep", action="store_true", help="keep the temp dir (the workers' logs)")
     args = ap.parse_args()
     if not os.environ.get("TAVERN_DATABASE_URL", "").startswith("postgresql"):
         # A throwaway PostgreSQL for this run, then this script again inside it.
@@ -153,7 +154,10 @@ def main() -> int:
     finally:
         redis_proc.terminate()
         redis_proc.wait(10)
-        shutil.rmtree(tmp, ignore_errors=True)
+        if args.keep:
+            print(f"kept {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -174,3 +174,22 @@ def test_shared_counts_hold_across_workers_and_forget_a_dead_one(redis_url):
             await b.close()
 
     assert asyncio.run(scenario()) == [True, True, False, True, False, True]
+
+
+def test_a_crowd_of_commands_waits_for_a_connection_instead_of_failing(redis_url):
+    """A restart's hundreds of tables start side by side, each asking Redis
+    who holds it: redis-py's asyncio pool refused the 101st command in flight
+    (MaxConnectionsError, seen as connections dropped in bench_scaleout.py);
+    the worker's pool now makes them wait their turn."""
+    async def scenario():
+        a = RedisCluster(redis_url)
+        try:
+            fences = await asyncio.gather(*(a.acquire(f"table:{1000 + n}") for n in range(400)))
+            owners = await asyncio.gather(*(a.owner(f"table:{1000 + n}") for n in range(400)))
+            return fences, owners, a.worker_id
+        finally:
+            await a.close()
+
+    fences, owners, worker = asyncio.run(scenario())
+    assert all(f is not None for f in fences)
+    assert owners == [(worker, f) for f in fences]

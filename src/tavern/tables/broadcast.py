@@ -20,7 +20,10 @@ import contextlib
 import json
 from collections import defaultdict
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
 #: The key of the spectators' message in a publication.
 SPECTATORS = "*"
@@ -81,6 +84,24 @@ class LocalBroadcaster:
         self._deliver(table_id, messages)
 
 
+#: Connections a worker keeps to Redis, and how long a command waits for a
+#: free one. redis-py's asyncio pool refuses the 101st command in flight
+#: (MaxConnectionsError) — a restart's hundreds of tables starting side by
+#: side, or a crowd's commands to other workers, reached that; a blocking
+#: pool makes them wait their turn instead.
+REDIS_CONNECTIONS = 64
+REDIS_WAIT_SECONDS = 10.0
+
+
+def redis_client(url: str) -> Redis:
+    """An asyncio Redis client on a blocking pool (:data:`REDIS_CONNECTIONS`)."""
+    import redis.asyncio as redis  # only needed when Redis is configured
+
+    pool = redis.BlockingConnectionPool.from_url(url, max_connections=REDIS_CONNECTIONS,
+                                                 timeout=REDIS_WAIT_SECONDS)
+    return redis.Redis(connection_pool=pool)
+
+
 class RedisBroadcaster(LocalBroadcaster):
     """Redis pub/sub between processes: each table is a channel
     ``tavern:table:{id}``; a publication is one Redis message holding every
@@ -88,9 +109,7 @@ class RedisBroadcaster(LocalBroadcaster):
 
     def __init__(self, url: str) -> None:
         super().__init__()
-        import redis.asyncio as redis  # only needed when Redis is configured
-
-        self._redis = redis.from_url(url)
+        self._redis = redis_client(url)
         self._pubsub = self._redis.pubsub()
         self._task: asyncio.Task[None] | None = None
 

@@ -38,6 +38,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from tavern.tables.broadcast import redis_client
+
 log = logging.getLogger(__name__)
 
 #: A request's handler on the worker that serves it.
@@ -265,11 +267,9 @@ class RedisCluster:
     shared = True
 
     def __init__(self, url: str, *, lease_seconds: float = 5.0) -> None:
-        import redis.asyncio as redis  # only needed when Redis is configured
-
         self.worker_id = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         self.lease_ms = int(lease_seconds * 1000)
-        self._redis = redis.from_url(url)
+        self._redis = redis_client(url)  # a blocking pool: a crowd waits its turn
         self._pubsub = self._redis.pubsub()
         self._handlers: dict[str, Handler] = {}
         self._held: dict[str, int] = {}
