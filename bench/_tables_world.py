@@ -47,36 +47,19 @@ def migrate(db_url: str) -> None:
 
 
 def seed(db_url: str, n_tables: int) -> World:
-    """One owner, one tavern, ``n_tables`` open 6-max Ramponneau tables
-    (blinds 1/2, caves up to 200) and six players per table with 1,000 écus."""
+    """The tavern owner's world (:func:`seed_tables`) and six players per
+    table with 1,000 écus, written straight into the database."""
     from tavern.services import ledger
     from tavern.store.db import make_engine, session_factory
-    from tavern.store.models import TableConfig, Tavern, User, Village
+    from tavern.store.models import User
 
+    ids = seed_tables(db_url, n_tables)
     pw_hash = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1).hash(PASSWORD)
     engine = make_engine(db_url, poolclass=NullPool)
     factory = session_factory(engine)
     with factory() as s, s.begin():
-        owner = User(username="patron", password_hash=pw_hash, level=1, role="player")
-        village = Village(name="Montmartre")
-        s.add_all([owner, village])
-        s.flush()
-        tavern = Tavern(village_id=village.id, owner_id=owner.id, name="Au Lapin Agile")
-        s.add(tavern)
-        s.flush()
-        tables = []
-        for t in range(n_tables):
-            table = TableConfig(
-                tavern_id=tavern.id, name=f"Table {t + 1}", game="ramponneau", variant="",
-                stakes={"small_blind": 1, "big_blind": 2}, options={},
-                buy_in_min=20, buy_in_max=CAVE, rake_percent=5, rake_cap=None, no_flop_no_drop=True,
-                seats=SEATS, action_timer_seconds=30, status="open",
-            )
-            s.add(table)
-            tables.append(table)
-        s.flush()
         players: dict[int, list[tuple[str, int]]] = {}
-        for t, table in enumerate(tables):
+        for t, table_id in enumerate(ids):
             row = []
             for seat in range(SEATS):
                 u = User(username=f"p{t:03d}s{seat}", password_hash=pw_hash, level=1, role="player")
@@ -84,8 +67,7 @@ def seed(db_url: str, n_tables: int) -> World:
                 s.flush()
                 ledger.issue(s, u.id, 1000)
                 row.append((u.username, u.id))
-            players[table.id] = row
-        ids = [t.id for t in tables]
+            players[table_id] = row
     engine.dispose()
     return World(db_url, ids, players)
 

@@ -33,7 +33,6 @@ import contextlib
 import multiprocessing as mp
 import os
 import secrets
-import shutil
 import signal
 import socket
 import subprocess
@@ -49,7 +48,7 @@ sys.path.insert(0, str(HERE))
 
 from _tables_bots import storm_main  # noqa: E402
 from _tables_world import SEATS, migrate, register, seed_tables  # noqa: E402
-from bench_tables import HOST, TAVERN_ARGS, Server, free_port, pct, run_phase, split  # noqa: E402
+from bench_tables import HOST, TAVERN_ARGS, Server, free_port, leave_tmp, pct, run_phase, split  # noqa: E402
 
 GOAL_P99_MS = 50.0
 CAVE = 100  #: five caves in the 500 welcome écus
@@ -363,10 +362,7 @@ def main() -> int:
         print(f"loadavg at the end {os.getloadavg()[0]:.1f}", flush=True)
         return 0
     finally:
-        if args.keep:
-            print(f"kept {tmp}")
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
+        leave_tmp(tmp, args.keep)
 
 
 if __name__ == "__main__":

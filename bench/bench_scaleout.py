@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -35,7 +34,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from _tables_world import CAVE, ROOT, SEATS, cookies_for, migrate, seed  # noqa: E402
-from bench_tables import GOAL_P99_MS, HOST, TAVERN_ARGS, Server, free_port, pct, run_phase, split  # noqa: E402
+from bench_tables import GOAL_P99_MS, HOST, TAVERN_ARGS, Server, free_port, leave_tmp, pct, run_phase, split  # noqa: E402
 
 
 def tree_cpu_seconds(pid: int) -> float:
@@ -154,10 +153,7 @@ def main() -> int:
     finally:
         redis_proc.terminate()
         redis_proc.wait(10)
-        if args.keep:
-            print(f"kept {tmp}")
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
+        leave_tmp(tmp, args.keep)
 
 
 if __name__ == "__main__":

@@ -160,6 +160,14 @@ def run_phase(server: Server, configs: list[dict[str, Any]], warmup: float, seco
     }
 
 
+def leave_tmp(tmp: Path, keep: bool) -> None:
+    """The run's temp dir (database, server logs): kept when asked, else removed."""
+    if keep:
+        print(f"kept {tmp}")
+    else:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def pct(sorted_values: list[float], q: float) -> float:
     if not sorted_values:
         return float("nan")
@@ -287,10 +295,7 @@ def main() -> int:
     finally:
         for s in servers:
             s.stop()
-        if args.keep:
-            print(f"kept {tmp}")
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
+        leave_tmp(tmp, args.keep)
 
 
 if __name__ == "__main__":
