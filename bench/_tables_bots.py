@@ -25,13 +25,16 @@ A worker connects, reports ``ready``, waits for the measurement window
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 CONNECT_CONCURRENCY = 25
 
@@ -50,6 +53,9 @@ class Stats:
     frames: int = 0  #: state frames received in the window
     frame_bytes: int = 0
     deals: int = 0
+    #: sockets the server closed under a bot (a table moving to another
+    #: worker closes with 1012), by close code; the bot reconnected each time
+    reconnects: dict[str, int] = field(default_factory=dict)
 
     def in_window(self, t: float) -> bool:
         return self.t0 <= t < self.t1
@@ -84,8 +90,11 @@ class TableBot:
     """One seated player of the tavern run."""
 
     def __init__(self, ws: ClientConnection, name: str, seat: int, cave: int, stats: Stats,
-                 rng: random.Random, think: float, counts_deals: bool) -> None:
+                 rng: random.Random, think: float, counts_deals: bool,
+                 reopen: Callable[[], Awaitable[ClientConnection]]) -> None:
         self.ws, self.name, self.seat, self.cave = ws, name, seat, cave
+        self.reopen = reopen  #: a new socket to the same table, as a page reconnects
+        self.stopping = False
         self.stats, self.rng, self.think = stats, rng, think
         self.counts_deals = counts_deals
         self.tasks: set[asyncio.Future[None]] = set()
@@ -97,6 +106,8 @@ class TableBot:
         self.seated = asyncio.Event()
 
     async def send(self, msg: dict[str, Any], **meta: Any) -> None:
+        if self.stopping:
+            return
         self.n += 1
         msg["id"] = self.n
         self.pending = {"id": self.n, "t": time.perf_counter(), "wall": time.time(), "t_state": None,
@@ -105,19 +116,39 @@ class TableBot:
 
     async def run(self) -> None:
         await self.send({"type": "sit", "seat": self.seat, "cave": self.cave}, kind="sit")
-        async for raw in self.ws:
-            now = time.perf_counter()
-            msg = json.loads(raw)
-            kind = msg["type"]
-            if kind == "state":
-                self._on_state(msg, raw, now)
-            elif kind in ("ok", "error"):
-                self._on_reply(msg)
-            self._settle()
-            self._consider()
+        while True:
+            with contextlib.suppress(ConnectionClosed):
+                async for raw in self.ws:
+                    now = time.perf_counter()
+                    msg = json.loads(raw)
+                    kind = msg["type"]
+                    if kind == "state":
+                        self._on_state(msg, raw, now)
+                    elif kind in ("ok", "error"):
+                        self._on_reply(msg)
+                    self._settle()
+                    self._consider()
+            if self.stopping:
+                return
+            # The server closed the socket (1012: the table moved to another
+            # worker): reconnect as the table page does; the snapshot sent on
+            # connection resumes play. A command in flight is forgotten.
+            code = str(self.ws.close_code)
+            self.stats.reconnects[code] = self.stats.reconnects.get(code, 0) + 1
+            self.pending = None
+            for attempt in range(50):
+                try:
+                    self.ws = await self.reopen()
+                    break
+                except (OSError, ConnectionClosed, TimeoutError) as exc:
+                    if attempt == 49:
+                        raise RuntimeError(f"{self.name} could not reconnect: {exc}") from exc
+                    await asyncio.sleep(0.2)
 
     def _on_state(self, msg: dict[str, Any], raw: str | bytes, now: float) -> None:
         self.state = msg
+        if msg.get("you"):  # seated (also when a reconnection lost the sit's reply)
+            self.seated.set()
         wall = time.time()
         st = self.stats
         if st.in_window(wall):
@@ -285,12 +316,16 @@ async def _worker(cfg: dict[str, Any], ready: Any, go: Any) -> dict[str, Any]:
             _open(f"{base}/ws/tables/{table_id}", {"Cookie": cookie}, origin, sem)
             for table_id, players in cfg["tables"] for _name, cookie in players])
         it = iter(conns)
-        for _table_id, players in cfg["tables"]:
-            for seat, (name, _cookie) in enumerate(players):
+        for table_id, players in cfg["tables"]:
+            for seat, (name, cookie) in enumerate(players):
                 ws = next(it)
                 await ws.recv()  # the snapshot sent on connection
+
+                async def reopen(url: str = f"{base}/ws/tables/{table_id}", cookie: str = cookie) -> ClientConnection:
+                    return await _open(url, {"Cookie": cookie}, origin, sem)
+
                 bots.append(TableBot(ws, name, seat, cfg["cave"], stats, random.Random(rng.random()),
-                                     cfg["think"], counts_deals=seat == 0))
+                                     cfg["think"], counts_deals=seat == 0, reopen=reopen))
     else:
         conns = await asyncio.gather(*[
             _open(f"{base}/ws/echo/{room}", {}, origin, sem)
@@ -327,15 +362,18 @@ async def _worker(cfg: dict[str, Any], ready: Any, go: Any) -> dict[str, Any]:
             if t.done() and t.exception() is not None:
                 raise t.exception()
     cpu = time.process_time() - (cpu0 or 0.0)
+    for b in bots:
+        b.stopping = True
     for t in tasks:
         t.cancel()
-    await asyncio.gather(*(c.close() for c in conns), return_exceptions=True)
+    await asyncio.gather(*(c.close() for c in conns), *(b.ws.close() for b in bots if isinstance(b, TableBot)),
+                         return_exceptions=True)
     if cfg["mode"] == "tavern":
         stats.deals = sum((b.deal1 or 0) - (b.deal0 or 0) for b in bots if b.counts_deals)
     return {"latencies": stats.latencies, "closing": stats.closing, "others": stats.others,
             "actions": stats.actions, "errors": stats.errors,
             "frames": stats.frames, "frame_bytes": stats.frame_bytes, "deals": stats.deals,
-            "cpu": cpu, "connections": len(conns)}
+            "cpu": cpu, "connections": len(conns), "reconnects": stats.reconnects}
 
 
 def worker_main(cfg: dict[str, Any], ready: Any, go: Any, results: Any) -> None:

@@ -134,7 +134,8 @@ def main() -> int:
                 lat = out["latencies"]
                 print(f"{workers} worker(s), {n_players:5d} players: actions/s {out['actions'] / seconds:7.1f}  "
                       f"deals/s {out['deals'] / seconds:5.1f}  p50 {pct(lat, 0.5):6.2f} ms  p99 {pct(lat, 0.99):7.2f} ms"
-                      f"  server CPU {out['server_cpu'] * 100:5.1f} %  connected in {out['connect_s']:.1f} s",
+                      f"  server CPU {out['server_cpu'] * 100:5.1f} %  connected in {out['connect_s']:.1f} s"
+                      + (f"  reconnected (by close code) {out['reconnects']}" if out["reconnects"] else ""),
                       flush=True)
         for workers in (1, 2):
             held = [n for n, out in results[workers] if pct(out["latencies"], 0.99) < GOAL_P99_MS]

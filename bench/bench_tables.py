@@ -151,7 +151,11 @@ def run_phase(server: Server, configs: list[dict[str, Any]], warmup: float, seco
         for k, v in out["errors"].items():
             errors[k] = errors.get(k, 0) + v
     frames = sum(o["frames"] for o in outs)
-    return {
+    reconnects: dict[str, int] = {}
+    for out in outs:
+        for k, v in out.get("reconnects", {}).items():
+            reconnects[k] = reconnects.get(k, 0) + v
+    return {"reconnects": reconnects,
         "connections": conns, "connect_s": connect_s, "seconds": seconds,
         "actions": sum(o["actions"] for o in outs), "deals": sum(o["deals"] for o in outs),
         "latencies": lat, "closing": closing, "others": others, "errors": errors, "frames": frames,

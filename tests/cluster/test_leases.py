@@ -6,10 +6,12 @@ never settle a deal)")."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 import redis
 
+from tavern.tables import cluster
 from tavern.tables.actor import CommandError
 from tavern.tables.cluster import RedisCluster, RemoteError, Unavailable
 
@@ -97,6 +99,56 @@ def test_a_lease_run_out_during_a_stall_is_kept_unless_another_worker_took_it(re
     kept, owner, held, lost, held_42, worker = asyncio.run(scenario())
     assert owner == (worker, kept) and held == kept
     assert lost == ["table:42"] and held_42 is None
+
+
+def test_leases_are_renewed_while_the_event_loop_is_blocked(redis_url):
+    """A saturated machine is not a dead worker: the renewals run in a thread
+    of their own, so a loop blocked for three lease times keeps its lease
+    (and its fence), and another worker cannot take it meanwhile."""
+    async def scenario():
+        a = RedisCluster(redis_url, lease_seconds=0.9)
+        b = RedisCluster(redis_url, lease_seconds=0.9)
+        lost: list[str] = []
+        a.on_lost(lost.append)
+        await a.start()
+        try:
+            fence = await a.acquire("table:51")
+            time.sleep(2.7)  # the loop blocked: no coroutine of a's runs meanwhile
+            taken = await b.acquire("table:51")
+            await asyncio.sleep(0.5)
+            return fence, taken, await a.owner("table:51"), lost, a.worker_id
+        finally:
+            await a.close()
+            await b.close()
+
+    fence, taken, owner, lost, worker = asyncio.run(scenario())
+    assert taken is None
+    assert owner == (worker, fence) and lost == []
+
+
+def test_a_released_lease_is_not_taken_back_by_a_renewal(redis_url):
+    """Letting a lease go moves its fence counter on: a renewal that was in
+    flight cannot mistake it for a lease that ran out during a stall, and the
+    next worker acquires it at once with a higher fence."""
+    async def scenario():
+        a = RedisCluster(redis_url, lease_seconds=0.9)
+        b = RedisCluster(redis_url)
+        await a.start()
+        try:
+            fence = await a.acquire("table:61")
+            held = list(a._held.items())  # what a renewal in flight holds
+            await a.release("table:61")
+            r = redis.Redis.from_url(redis_url)
+            keys = [k for key, _ in held for k in (RedisCluster.lease_key(key), RedisCluster.fence_key(key))]
+            r.register_script(cluster._RENEW)(keys=keys, args=[900, *(f"{a.worker_id}|{f}" for _, f in held)])
+            r.close()
+            return fence, await b.acquire("table:61")
+        finally:
+            await a.close()
+            await b.close()
+
+    fence, again = asyncio.run(scenario())
+    assert again is not None and again > fence
 
 
 def test_requests_reach_one_worker_and_refusals_come_back_as_such(redis_url):

@@ -7,8 +7,12 @@ a time. With one process (the default, no Redis) that is trivially so:
 lila-ws and Colyseus place a room on one process:
 
 * ``tavern:lease:{key}`` holds ``{worker}|{fence}`` with a time-to-live; the
-  owner renews it every third of that time. A worker that dies stops
-  renewing, and once the lease has expired any other worker may take it.
+  owner renews it every third of that time, from a thread of its own with
+  its own Redis connection, so that a saturated event loop or a crowd of
+  publications waiting for a pooled connection cannot make a live worker
+  lose its tables (a loop that stops turning altogether still lets them go:
+  :data:`HUNG_LOOP_SECONDS`). A worker that dies stops renewing, and once
+  the lease has expired any other worker may take it.
 * each acquisition draws a new **fence** from ``tavern:fence:{key}``, a
   counter that only grows. The table's row in the database remembers the
   highest fence that claimed it, and every write of a live table checks its
@@ -34,6 +38,7 @@ import logging
 import os
 import secrets
 import socket
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
@@ -221,8 +226,12 @@ for i = 1, #KEYS, 2 do
 end
 return lost
 """
+#: Let a lease go. The fence counter moves on too, so that a renewal already
+#: in flight (the keeper thread) cannot take a released lease back as if it
+#: had only run out during a stall (see _RENEW).
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('INCR', KEYS[2])
   return redis.call('DEL', KEYS[1])
 end
 return 0
@@ -255,6 +264,9 @@ return 1
 """
 
 LIVE = "tavern:live"
+#: A worker whose event loop has not turned for this long is hung, not
+#: busy: its keeper thread stops renewing so that its tables move.
+HUNG_LOOP_SECONDS = 30.0
 
 
 def _text(raw: bytes | str) -> str:
@@ -281,6 +293,10 @@ class RedisCluster:
         self._release = self._redis.register_script(_RELEASE)
         self._raise_fence = self._redis.register_script(_RAISE_FENCE)
         self._take_counts = self._redis.register_script(_TAKE_COUNTS)
+        self._url = url
+        self._keeper: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self._loop_seen = time.monotonic()  #: the last turn of the event loop (_tick)
 
     @staticmethod
     def lease_key(key: str) -> str:
@@ -295,9 +311,17 @@ class RedisCluster:
                                      "tavern:all")
         await self._heartbeat()
         self._tasks = [asyncio.create_task(self._listen(), name="cluster-listen"),
-                       asyncio.create_task(self._keep_leases(), name="cluster-leases")]
+                       asyncio.create_task(self._tick(), name="cluster-tick")]
+        self._stopping.clear()
+        self._keeper = threading.Thread(target=self._keep_leases, args=(asyncio.get_running_loop(),),
+                                        name="cluster-leases", daemon=True)
+        self._keeper.start()
 
     async def close(self) -> None:
+        self._stopping.set()
+        if self._keeper is not None:
+            await asyncio.to_thread(self._keeper.join, 5.0)
+            self._keeper = None
         for task in self._tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -325,7 +349,8 @@ class RedisCluster:
     async def release(self, key: str) -> None:
         fence = self._held.pop(key, None)
         if fence is not None:
-            await self._release(keys=[self.lease_key(key)], args=[f"{self.worker_id}|{fence}"])
+            await self._release(keys=[self.lease_key(key), self.fence_key(key)],
+                                args=[f"{self.worker_id}|{fence}"])
 
     async def owner(self, key: str) -> tuple[str, int] | None:
         raw = await self._redis.get(self.lease_key(key))
@@ -340,32 +365,59 @@ class RedisCluster:
     def on_lost(self, callback: LostCallback) -> None:
         self._lost.append(callback)
 
-    async def _keep_leases(self) -> None:
-        """Renew every lease a third of its time; a lease that could not be
-        renewed before it ran out is lost: its holder stops at once (the
-        fence would refuse its writes anyway)."""
+    async def _tick(self) -> None:
+        """Mark the event loop alive for the keeper thread."""
+        while True:
+            self._loop_seen = time.monotonic()
+            await asyncio.sleep(1.0)
+
+    def _keep_leases(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The keeper thread: renew every lease a third of its time, on a
+        connection of its own. A lease that could not be renewed before it ran
+        out is lost: the loop is told and its holder stops at once (the fence
+        would refuse its writes anyway)."""
+        import redis  # the blocking client: this thread has no event loop
+
+        client = redis.Redis.from_url(self._url)
+        renew = client.register_script(_RENEW)
         period = self.lease_ms / 3000
         renewed_at = time.monotonic()
-        while True:
-            await asyncio.sleep(period)
-            try:
-                await self._heartbeat()
-                held = list(self._held.items())
-                keys = [k for key, _ in held for k in (self.lease_key(key), self.fence_key(key))]
-                gone = await self._renew(keys=keys, args=[self.lease_ms, *(f"{self.worker_id}|{fence}"
-                                                                           for _, fence in held)]) if held else []
-                lost = [key for key, fence in (held[int(n) - 1] for n in gone) if self._held.get(key) == fence]
-                renewed_at = time.monotonic()
-            except Exception:
-                log.warning("cluster: could not renew the leases", exc_info=True)
-                if time.monotonic() - renewed_at < self.lease_ms / 1000:
+        try:
+            while not self._stopping.wait(period):
+                if time.monotonic() - self._loop_seen > HUNG_LOOP_SECONDS:
+                    log.error("cluster: the event loop has not turned for %.0f s; leases left to run out",
+                              time.monotonic() - self._loop_seen)
                     continue
-                lost = list(self._held)  # Redis out of reach for a whole lease: assume them taken
-            for key in lost:
-                self._held.pop(key, None)
-                log.warning("cluster: lease %s lost", key)
-                for callback in self._lost:
-                    callback(key)
+                held = list(self._held.items())  # one step under the GIL: a consistent copy
+                try:
+                    client.set(f"tavern:worker:{self.worker_id}", "1", px=self.lease_ms)
+                    keys = [k for key, _ in held for k in (self.lease_key(key), self.fence_key(key))]
+                    gone = renew(keys=keys, args=[self.lease_ms, *(f"{self.worker_id}|{fence}"
+                                                                   for _, fence in held)]) if held else []
+                    lost = [held[int(n) - 1] for n in gone]
+                    renewed_at = time.monotonic()
+                except Exception:
+                    log.warning("cluster: could not renew the leases", exc_info=True)
+                    if time.monotonic() - renewed_at < self.lease_ms / 1000:
+                        continue
+                    lost = held  # Redis out of reach for a whole lease: assume them taken
+                if lost:
+                    loop.call_soon_threadsafe(self._lose, lost)
+        except RuntimeError:  # the loop closed under us: the worker is stopping
+            pass
+        finally:
+            client.close()
+
+    def _lose(self, lost: list[tuple[str, int]]) -> None:
+        """On the loop: the leases the keeper could not renew (unless this
+        worker let one go, or took it again, meanwhile)."""
+        for key, fence in lost:
+            if self._held.get(key) != fence:
+                continue
+            del self._held[key]
+            log.warning("cluster: lease %s lost", key)
+            for callback in self._lost:
+                callback(key)
 
     async def _heartbeat(self) -> None:
         """This worker is alive (its shared counters count) for one lease."""
