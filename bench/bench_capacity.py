@@ -89,7 +89,9 @@ class World:
 def profile(server: Server, out: str) -> subprocess.Popen[bytes]:
     """Where the server's threads spend the step (py-spy, if installed: a
     developer's aid, not a dependency), as a speedscope file."""
-    return subprocess.Popen(["py-spy", "record", "-o", out, "-f", "speedscope", "--nonblocking", "-p",
+    venv_spy = Path(sys.executable).with_name("py-spy")  # the bench venv's, or one on the PATH
+    exe = str(venv_spy) if venv_spy.exists() else "py-spy"
+    return subprocess.Popen([exe, "record", "-o", out, "-f", "speedscope", "--nonblocking", "-p",
                              str(server.proc.pid)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -105,7 +107,19 @@ def tavern_step(world: World, n_players: int, args: argparse.Namespace, tag: str
     tables = world.take(n_players)
     cfg = {"ws_base": server.base.replace("http", "ws"), "origin": server.base, "think": args.think,
            "cave": CAVE, "mode": "tavern"}
-    spy = profile(server, f"{args.py_spy}.{tag}-{n_players}.json") if args.py_spy else None
+    spy: subprocess.Popen[bytes] | None = None
+    if args.py_spy:
+        # The profile covers the measured window only (not the seating):
+        # run_phase reads the server's CPU at the window's start, then at its end.
+        cpu_seconds = server.cpu_seconds
+
+        def cpu_then_profile() -> float:
+            nonlocal spy
+            if spy is None:
+                spy = profile(server, f"{args.py_spy}.{tag}-{n_players}.json")
+            return cpu_seconds()
+
+        server.cpu_seconds = cpu_then_profile  # type: ignore[method-assign]
     try:
         out = run_phase(server, [{**cfg, "tables": part, "seed": i}
                                  for i, part in enumerate(split(tables, args.bot_procs))], args.warmup, args.seconds)

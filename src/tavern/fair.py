@@ -30,11 +30,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
+import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tavern.cards import RANKS, SUITS, RandomSource, is_joker
+from tavern.cards import CSPRNG, RANKS, SUITS, RandomSource, is_joker
 
 SCHEME = "tavern-fair-1"
 SEED_BYTES = 32
@@ -60,6 +61,8 @@ def canonical(cards: Iterable[str]) -> list[str]:
 
 def new_server_seed(source: RandomSource) -> bytes:
     """Thirty-two fresh bytes (the table hands in the CSPRNG; tests a seeded source)."""
+    if source is CSPRNG:  # the system's generator in one call, not one per byte
+        return secrets.token_bytes(SEED_BYTES)
     return bytes(source.randbelow(256) for _ in range(SEED_BYTES))
 
 

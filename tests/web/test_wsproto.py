@@ -11,7 +11,7 @@ from uvicorn.server import ServerState
 from websockets.extensions.permessage_deflate import PerMessageDeflate
 from websockets.frames import Frame, Opcode
 
-from tavern.web.wsproto import COMPRESSION_LEVEL, TableSocketProtocol
+from tavern.web.wsproto import COMPRESSION_LEVEL, SERVER_WINDOW_BITS, TableSocketProtocol
 
 SHIPPED = "tavern.web.wsproto:TableSocketProtocol"  # the --ws of make run, the image, scripts/scaled.sh
 
@@ -30,15 +30,17 @@ def test_the_shipped_protocol_offers_deflate_at_the_fastest_level():
 
 
 def test_the_compression_stays_within_what_the_client_accepts():
-    """RFC 7692: the window the server uses is the one it declared (12 bits:
-    4 KB); a frame compressed by the extension inflates back for a client."""
+    """RFC 7692: the window the server uses is the one it declared (14 bits:
+    16 KB) and a client inflates what it sends with that window; the
+    client's own window stays at 12 bits."""
     factory = protocol().conn.available_extensions[0]
-    ext = PerMessageDeflate(False, False, 12, 12, factory.compress_settings)
+    assert (factory.server_max_window_bits, factory.client_max_window_bits) == (SERVER_WINDOW_BITS, 12) == (14, 12)
+    ext = PerMessageDeflate(False, False, 12, SERVER_WINDOW_BITS, factory.compress_settings)  # remote, local
     text = b'{"type":"state","seq":1,"table":{"players":[' + b",".join(
         b'{"seat":%d,"chips":200}' % i for i in range(6)) + b"]}}"
     frame = ext.encode(Frame(Opcode.TEXT, text))
     assert frame.rsv1 and len(frame.data) < len(text)
-    assert zlib.decompressobj(-12).decompress(bytes(frame.data) + b"\x00\x00\xff\xff") == text
+    assert zlib.decompressobj(-SERVER_WINDOW_BITS).decompress(bytes(frame.data) + b"\x00\x00\xff\xff") == text
 
 
 def test_without_deflate_nothing_is_offered():
