@@ -107,6 +107,11 @@ def fresh_db(
     monkeypatch.setenv("TAVERN_ARGON2_TIME_COST", "1")
     monkeypatch.setenv("TAVERN_ARGON2_MEMORY_KIB", "1024")
     monkeypatch.setenv("TAVERN_ARGON2_PARALLELISM", "1")
+    # The apps built in this process keep Python's collection schedule (a
+    # full collection and a freeze at each of hundreds of starts cost the
+    # suite minutes); tests/web/test_collector.py tests the server's, and the
+    # servers the tests start as processes run it as shipped.
+    monkeypatch.setenv("TAVERN_GC_FULL_SECONDS", "0")
 
     def fresh() -> str:
         store_db.reset_engines()

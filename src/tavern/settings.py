@@ -90,6 +90,10 @@ class Settings(BaseSettings):
     #: get it back, write after write — on a busy machine, where the holder
     #: itself waits for a core, much longer (docs/benchmarks.md "Capacity").
     gil_switch_ms: float = Field(default=1.0, gt=0, le=100)
+    #: Seconds between the server's full garbage collections, which it runs
+    #: itself instead of letting Python start one at any moment (a pause of
+    #: every table, web/collector.py); 0 leaves Python's own schedule.
+    gc_full_seconds: float = Field(default=600.0, ge=0)
     #: Table WebSockets open at once per account and per client address
     #: (docs/web.md; behind a proxy or a NAT many players share an address:
     #: raise it there — the benchmarks' bots all come from 127.0.0.1).

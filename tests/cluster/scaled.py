@@ -58,7 +58,7 @@ class ScaledServer:
     def start(self) -> None:
         env = {**os.environ, "TAVERN_DATABASE_URL": self.db_url, "TAVERN_REDIS_URL": self.redis_url,
                "TAVERN_DATA_DIR": str(self.data_dir), "TAVERN_SECRET_KEY": "scaled-test-secret",
-               "TAVERN_ALLOWED_ORIGINS": self.base, "TAVERN_DEAL_PAUSE_SECONDS": "0.3",
+               "TAVERN_ALLOWED_ORIGINS": self.base, "TAVERN_DEAL_PAUSE_SECONDS": "0.3", "TAVERN_GC_FULL_SECONDS": "600",
                "TAVERN_WORKERS": str(self.workers), "TAVERN_LEASE_SECONDS": "2",
                "TAVERN_DRAIN_SECONDS": "20", "TAVERN_WS_PER_ADDRESS": "1000", **self.extra_env}
         log = open(self.data_dir / f"scaled-{self.port}.log", "ab")

@@ -51,7 +51,7 @@ class LiveServer:
     def start(self) -> None:
         env = {**os.environ, "TAVERN_DATABASE_URL": self.db_url, "TAVERN_DATA_DIR": str(self.data_dir),
                "TAVERN_SECRET_KEY": "live-test-secret", "TAVERN_ALLOWED_ORIGINS": self.base,
-               "TAVERN_DEAL_PAUSE_SECONDS": "0.3", **self.extra_env}
+               "TAVERN_DEAL_PAUSE_SECONDS": "0.3", "TAVERN_GC_FULL_SECONDS": "600", **self.extra_env}
         log = open(self.data_dir / f"server-{self.port}.log", "ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", self.app, "--factory",

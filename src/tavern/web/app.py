@@ -23,6 +23,7 @@ from tavern.tables.broadcast import LocalBroadcaster, RedisBroadcaster
 from tavern.tables.cluster import LocalCluster, RedisCluster
 from tavern.tables.manager import TableManager
 from tavern.web import errors, headers
+from tavern.web.collector import Collector
 from tavern.web.guard import RequestGuard
 from tavern.web.ratelimit import Throttles
 from tavern.web.rendering import STATIC_DIR
@@ -54,34 +55,39 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Threads and connections are sized together (settings "capacity").
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.web_threads
         sys.setswitchinterval(settings.gil_switch_ms / 1000)
-        asyncio.get_running_loop().set_default_executor(
-            ThreadPoolExecutor(max_workers=settings.table_threads, thread_name_prefix="tables"))
-        # Without Redis one process runs a store's tables (web/single.py),
-        # said before any starts; with it, leases share them (tables/cluster.py).
-        shared = app.state.tables.cluster.shared
-        check_workers(settings.workers, shared)
-        lock = None if shared else TablesLock(settings.data_dir, settings.database_url)
-        if lock is not None:
-            lock.acquire()
-        # The live tables: deals interrupted by a previous crash are voided
-        # before any table starts again (tavern.tables.bank).
-        await app.state.tables.start()
-        # Running contests resume (their interrupted deals were just voided),
-        # then contests begin at their start time.
-        await app.state.contests.start()
-        await app.state.visits.start()
-        app.state.ws_limits.attach(app.state.tables.cluster)
+        collector = Collector(settings.gc_full_seconds)  # before the tables: only the imports are frozen
+        collector.start()
         try:
-            yield
-        finally:
-            # A graceful stop: with several workers the running deals end and
-            # the tables move to another worker before this one exits.
-            await app.state.visits.close()
-            await app.state.contests.close()
-            await app.state.tables.close(drain_seconds=settings.drain_seconds)
-            app.state.engine.dispose()
+            asyncio.get_running_loop().set_default_executor(
+                ThreadPoolExecutor(max_workers=settings.table_threads, thread_name_prefix="tables"))
+            # Without Redis one process runs a store's tables (web/single.py),
+            # said before any starts; with it, leases share them (tables/cluster.py).
+            shared = app.state.tables.cluster.shared
+            check_workers(settings.workers, shared)
+            lock = None if shared else TablesLock(settings.data_dir, settings.database_url)
             if lock is not None:
-                lock.release()
+                lock.acquire()
+            # The live tables: deals interrupted by a previous crash are voided
+            # before any table starts again (tavern.tables.bank).
+            await app.state.tables.start()
+            # Running contests resume (their interrupted deals were just voided),
+            # then contests begin at their start time.
+            await app.state.contests.start()
+            await app.state.visits.start()
+            app.state.ws_limits.attach(app.state.tables.cluster)
+            try:
+                yield
+            finally:
+                # A graceful stop: with several workers the running deals end and
+                # the tables move to another worker before this one exits.
+                await app.state.visits.close()
+                await app.state.contests.close()
+                await app.state.tables.close(drain_seconds=settings.drain_seconds)
+                app.state.engine.dispose()
+                if lock is not None:
+                    lock.release()
+        finally:
+            await collector.close()  # also when the start failed: the process as it was
 
     app = FastAPI(
         lifespan=lifespan,
