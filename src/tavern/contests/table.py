@@ -76,8 +76,8 @@ class ContestBank(SqlBank):
     def hands_info(self, user_id: int, tavern_id: int) -> dict[str, Any]:
         return {"contest": True, "can_deal": True, "why": "concours : pas de mains quotidiennes"}
 
-    def _hands_in(self, s: Session, user_id: int, tavern_id: int) -> dict[str, Any]:
-        return self.hands_info(user_id, tavern_id)
+    def _hands_in(self, s: Session, user_ids: list[int], tavern_id: int) -> dict[int, dict[str, Any]]:
+        return {uid: self.hands_info(uid, tavern_id) for uid in user_ids}
 
     def begin_deal(self, table_id: int, tavern_id: int, candidates: dict[str, int],
                    record: dict[str, Any]) -> tuple[int | None, dict[str, Any]]:

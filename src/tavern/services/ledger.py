@@ -291,6 +291,14 @@ def chips(session: Session, user_id: int, table_id: int) -> int:
     return balance(session, "user", user_id, "chips", table_id)
 
 
+def chips_at(session: Session, user_ids: list[int], table_id: int) -> dict[int, int]:
+    """:func:`chips` of several players at one table, in one statement."""
+    keys = {_key("user", uid, "chips", table_id): uid for uid in user_ids}
+    found = dict(session.execute(
+        select(LedgerAccount.key, LedgerAccount.balance).where(LedgerAccount.key.in_(list(keys)))).tuples().all())
+    return {uid: int(found.get(key) or 0) for key, uid in keys.items()}
+
+
 def settle_deal(
     session: Session,
     table_id: int,

@@ -84,20 +84,23 @@ class _Refused(Exception):
         self.players = players
 
 
-def _hands_info(s: Session, user_id: int, tavern_id: int, settings: Settings) -> dict[str, Any]:
-    ok, why = hands.can_deal(s, user_id, tavern_id, _now(), settings)
-    left = hands.hands_left(s, user_id, _now(), settings)
-    owner = hands.plays_unlimited(s, user_id, tavern_id)
-    return {"free": left.free, "paid": left.paid, "unlimited": owner, "can_deal": ok, "why": why}
+def _hands_info(s: Session, user_ids: list[int], tavern_id: int, settings: Settings) -> dict[int, dict[str, Any]]:
+    """Each player's daily hands as the table shows them (a few statements
+    for the whole table: :func:`hands.deal_status`)."""
+    return {uid: {"free": st.left.free, "paid": st.left.paid, "unlimited": st.unlimited, "can_deal": st.can_deal,
+                  "why": st.why}
+            for uid, st in hands.deal_status(s, user_ids, tavern_id, _now(), settings).items()}
 
 
 def _seat_rows(s: Session, table_id: int) -> list[SeatRow]:
-    out = []
-    for seat in seats.seats(s, table_id):
-        user = s.get_one(User, seat.user_id)
-        out.append(SeatRow(seat.seat_no, seat.user_id, user.username, ledger.chips(s, seat.user_id, table_id),
-                           seat.sitting_out, seat.owes_big_blind))
-    return out
+    """The table's seats with their players' names and chips, in two
+    statements (not two per seat: a restart starts hundreds of tables)."""
+    rows = s.execute(select(Seat.seat_no, Seat.user_id, User.username, Seat.sitting_out, Seat.owes_big_blind)
+                     .join(User, User.id == Seat.user_id)
+                     .where(Seat.table_id == table_id).order_by(Seat.seat_no)).all()
+    chips = ledger.chips_at(s, [r.user_id for r in rows], table_id)
+    return [SeatRow(r.seat_no, r.user_id, r.username, chips[r.user_id], r.sitting_out, r.owes_big_blind)
+            for r in rows]
 
 
 def _last_carry(s: Session, table_id: int) -> dict[str, Any] | None:
@@ -240,13 +243,15 @@ class SqlBank:
         starts hundreds of tables at once: one turn at the database each)."""
         def work(s: Session) -> tuple[list[SeatRow], dict[str, Any] | None, list[dict[str, Any]]]:
             rows = _seat_rows(s, table_id)
-            return rows, _last_carry(s, table_id), [self._hands_in(s, r.user_id, tavern_id) for r in rows]
+            hands_of = self._hands_in(s, [r.user_id for r in rows], tavern_id)
+            return rows, _last_carry(s, table_id), [hands_of[r.user_id] for r in rows]
 
         return self._read(work)
 
-    def _hands_in(self, s: Session, user_id: int, tavern_id: int) -> dict[str, Any]:
-        """:meth:`hands_info` inside a transaction (a contest's bank says otherwise)."""
-        return _hands_info(s, user_id, tavern_id, self.settings)
+    def _hands_in(self, s: Session, user_ids: list[int], tavern_id: int) -> dict[int, dict[str, Any]]:
+        """:meth:`hands_info` of several players inside a transaction (a
+        contest's bank says otherwise)."""
+        return _hands_info(s, user_ids, tavern_id, self.settings)
 
     def username(self, user_id: int) -> str:
         return self._read(lambda s: s.get_one(User, user_id).username)
@@ -269,7 +274,7 @@ class SqlBank:
 
     def hands_info(self, user_id: int, tavern_id: int) -> dict[str, Any]:
         """The player's daily hands as the table shows them."""
-        return self._read(lambda s: _hands_info(s, user_id, tavern_id, self.settings))
+        return self._read(lambda s: _hands_info(s, [user_id], tavern_id, self.settings)[user_id])
 
     def use_disconnect_protection(self, user_id: int) -> bool:
         return self._tx(lambda s: hands.use_disconnect_protection(s, user_id, _now(), self.settings))
