@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from tavern.settings import Settings
 from tavern.store.db import run_transaction
 from tavern.store.models import Tavern, User
-from tavern.web.session import SessionData, get_session, session_alive
+from tavern.web.session import SessionData, get_session, session_user
 
 T = TypeVar("T")
 
@@ -130,10 +130,8 @@ class CurrentUser:
 def _resolve(db: Session, sess: SessionData) -> CurrentUser | None:
     if sess.user_id is None:
         return None
-    row = db.get(User, sess.user_id)
-    if row is None or row.banned or not session_alive(db, row.id, sess.token):
-        return None
-    return CurrentUser.of(row)
+    found = session_user(db, sess.user_id, sess.token)
+    return CurrentUser(*found) if found is not None else None
 
 
 def user_of(read_sessions: Callable[[], Session], sess: SessionData) -> CurrentUser | None:

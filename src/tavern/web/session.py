@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from itsdangerous import BadSignature, URLSafeTimedSerializer
-from sqlalchemy import delete
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 from starlette.requests import Request
 from starlette.responses import Response
 
-from tavern.store.models import WebSession, utcnow
+from tavern.store.models import User, WebSession, utcnow
 
 COOKIE_NAME = "tavern_session"
 MAX_AGE = 14 * 24 * 3600  # two weeks, then log in again
@@ -130,12 +130,21 @@ def open_session(db: Session, user_id: int) -> str:
     return token
 
 
-def session_alive(db: Session, user_id: int, token: str | None) -> bool:
-    """Whether the cookie's session still exists, is this user's and unexpired."""
+def session_user(db: Session, user_id: int, token: str | None) -> tuple[int, str, str, int] | None:
+    """The user (id, username, role, level) a cookie speaks for while its
+    session still exists, is this user's and unexpired, and the account is
+    not banned; ``None`` otherwise. One statement: every page and every
+    table socket asks (a restart's thousands of reconnections at once)."""
     if not token:
-        return False
-    row = db.get(WebSession, token_hash(token))
-    return row is not None and row.user_id == user_id and row.expires > utcnow()
+        return None
+    row = db.execute(
+        select(User.id, User.username, User.role, User.level, WebSession.expires)
+        .join(WebSession, WebSession.user_id == User.id)
+        .where(WebSession.token_hash == token_hash(token), User.id == user_id, User.banned.is_(False))
+    ).first()
+    if row is None or row.expires <= utcnow():
+        return None
+    return row.id, row.username, row.role, row.level
 
 
 def end_session(db: Session, token: str | None) -> None:

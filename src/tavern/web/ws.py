@@ -33,6 +33,7 @@ from tavern.tables.manager import TableMoved, moved_fence
 from tavern.web.deps import MAX_ID, CurrentUser, user_of
 from tavern.web.protocol import commands
 from tavern.web.rendering import BROWSER_COOKIE
+from tavern.web.session import SessionData
 from tavern.web.wslimits import TOO_MANY_CONNECTIONS
 
 router = APIRouter()
@@ -53,10 +54,10 @@ def _origin_allowed(ws: WebSocket) -> bool:
     return origin is not None and origin in allowed
 
 
-def _user(ws: WebSocket) -> CurrentUser | None:
+def _user(ws: WebSocket, sess: SessionData) -> CurrentUser | None:
     # The same signed cookie as the pages, and the same server-side session:
     # a logged-out, banned or ended session opens no table either.
-    return user_of(ws.app.state.read_sessions, ws.app.state.codec.load(ws))
+    return user_of(ws.app.state.read_sessions, sess)
 
 
 @router.websocket("/ws/tables/{table_id}")
@@ -68,7 +69,8 @@ async def table_channel(ws: WebSocket, table_id: int) -> None:
     if not _origin_allowed(ws):
         await ws.close(code=1008, reason="Origine non autorisée.")  # HTTP 403 before the handshake
         return
-    user = await asyncio.to_thread(_user, ws)
+    sess = ws.app.state.codec.load(ws)
+    user = await asyncio.to_thread(_user, ws, sess)
     if user is None:
         await ws.close(code=1008, reason="Connectez-vous pour regarder ou jouer.")
         return
@@ -82,8 +84,8 @@ async def table_channel(ws: WebSocket, table_id: int) -> None:
         await ws.close(code=1008, reason="Cette table est fermée.")
         return
     address = ws.client.host if ws.client else "unknown"
-    token = ws.app.state.codec.load(ws).token  # its session ending closes this socket
-    slot = await ws.app.state.ws_limits.take_shared(user.id, address, ws, token)
+    # The session's token: its session ending closes this socket.
+    slot = await ws.app.state.ws_limits.take_shared(user.id, address, ws, sess.token)
     if slot is None:
         # Accepted, then closed with a code the client can read (docs/protocol.md).
         await ws.accept()
