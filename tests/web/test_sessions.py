@@ -227,7 +227,7 @@ def test_the_session_lookup_accepts_only_a_live_session_of_its_own_unbanned_user
     from sqlalchemy import update
 
     from tavern.store.models import User, WebSession, utcnow
-    from tavern.web.session import end_session, open_session, session_user, token_hash
+    from tavern.web.session import end_session, open_session, session_user, session_users, token_hash
 
     with session_scope() as s:
         gilles, other = make_user(s, "gilles"), make_user(s, "other")
@@ -247,8 +247,15 @@ def test_the_session_lookup_accepts_only_a_live_session_of_its_own_unbanned_user
         s.get_one(User, gilles).banned = False
         s.flush()
         assert session_user(s, gilles, token) is not None
+        # Many cookies in one statement (the table sockets' lookups): each
+        # answered for itself, a token never lent to another user id.
+        third = open_session(s, other)
+        cookies = [(gilles, token), (other, token), (gilles, expired), (other, third), (gilles, third), (gilles, "")]
+        assert session_users(s, cookies) == {(gilles, token): (gilles, "gilles", "player", 1),
+                                             (other, third): (other, "other", "player", 1)}
         end_session(s, token)  # logged out
         assert session_user(s, gilles, token) is None
+        assert session_users(s, cookies) == {(other, third): (other, "other", "player", 1)}
 
 
 def test_a_cookie_saved_before_logout_opens_no_table_socket(client: TestClient, new_client) -> None:

@@ -30,7 +30,7 @@ from tavern.catalogue import validation_refusals
 from tavern.refusal import Refusal
 from tavern.tables.actor import CommandError
 from tavern.tables.manager import TableMoved, moved_fence
-from tavern.web.deps import MAX_ID, CurrentUser, user_of
+from tavern.web.deps import MAX_ID, CurrentUser
 from tavern.web.protocol import commands
 from tavern.web.rendering import BROWSER_COOKIE
 from tavern.web.session import SessionData
@@ -54,10 +54,13 @@ def _origin_allowed(ws: WebSocket) -> bool:
     return origin is not None and origin in allowed
 
 
-def _user(ws: WebSocket, sess: SessionData) -> CurrentUser | None:
+async def _user(ws: WebSocket, sess: SessionData) -> CurrentUser | None:
     # The same signed cookie as the pages, and the same server-side session:
     # a logged-out, banned or ended session opens no table either.
-    return user_of(ws.app.state.read_sessions, sess)
+    if sess.user_id is None or not sess.token:
+        return None
+    found = await ws.app.state.socket_users.get((sess.user_id, sess.token))
+    return CurrentUser(*found) if found is not None else None
 
 
 @router.websocket("/ws/tables/{table_id}")
@@ -70,7 +73,7 @@ async def table_channel(ws: WebSocket, table_id: int) -> None:
         await ws.close(code=1008, reason="Origine non autorisée.")  # HTTP 403 before the handshake
         return
     sess = ws.app.state.codec.load(ws)
-    user = await asyncio.to_thread(_user, ws, sess)
+    user = await _user(ws, sess)
     if user is None:
         await ws.close(code=1008, reason="Connectez-vous pour regarder ou jouer.")
         return
