@@ -65,6 +65,13 @@ async def _user(ws: WebSocket, sess: SessionData) -> CurrentUser | None:
 
 @router.websocket("/ws/tables/{table_id}")
 async def table_channel(ws: WebSocket, table_id: int) -> None:
+    # Counted as opening until its snapshot is sent: hundreds at once are a
+    # restart's reconnection storm, during which deals wait (tables/manager.py).
+    with ws.app.state.tables.socket_opening() as opened:
+        await _open(ws, table_id, opened)
+
+
+async def _open(ws: WebSocket, table_id: int, opened: Callable[[], None]) -> None:
     if not 1 <= table_id <= MAX_ID:
         # The HTTP routes' range (web.deps.Id): a larger id overflowed the database.
         await ws.close(code=1008, reason="Table inconnue.")
@@ -96,7 +103,7 @@ async def table_channel(ws: WebSocket, table_id: int) -> None:
         return
     try:
         _note_visit(ws, table_id, user.id, address)
-        await _serve(ws, actor, user, table_id)
+        await _serve(ws, actor, user, table_id, opened)
     finally:
         slot.release()
 
@@ -110,7 +117,7 @@ def _note_visit(ws: WebSocket, table_id: int, user_id: int, address: str) -> Non
     ws.app.state.visits.note((table_id, user_id, address[:64], browser))
 
 
-async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int) -> None:
+async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, opened: Callable[[], None]) -> None:
     await ws.accept()
     name = user.username
     outbox: asyncio.Queue[str] = asyncio.Queue()
@@ -151,6 +158,7 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int) ->
         # The full snapshot for this connection (the others keep their stream).
         # Inside the try: a socket closing this early is still counted out.
         await _send(ws, await actor.snapshot(name))
+        opened()
         sender = asyncio.create_task(pump())
         while True:
             raw = await ws.receive_text()
