@@ -85,3 +85,66 @@ def test_load_table_asks_the_database_the_same_few_times_for_one_seat_or_five(
     finally:
         event.remove(engine, "before_cursor_execute", count)
     assert 0 < five == one <= 8, (five, one)
+
+
+def test_tables_starting_together_are_read_as_each_alone_in_a_few_statements(
+        session_factory, settings, seated) -> None:
+    """The manager reads the tables starting at the same moment together
+    (SqlBank.load_tables): the same terms, seats, carry and hands as each
+    table read alone; a closed table absent; the owner unlimited in his own
+    tavern only; and no more statements for three tables than for one."""
+    from tavern.services import archive
+    from tavern.store.models import TableConfig, Tavern
+
+    w = seated
+    with session_factory() as s, s.begin():
+        first = s.get_one(TableConfig, w.table_id)
+
+        def copy(tavern_id: int, status: str = "open") -> int:
+            t = TableConfig(tavern_id=tavern_id, name="t", game=first.game, variant="", stakes=dict(first.stakes),
+                            options={}, buy_in_min=20, buy_in_max=200, rake_percent=5, rake_cap=None,
+                            no_flop_no_drop=True, seats=6, action_timer_seconds=30, status=status)
+            s.add(t)
+            s.flush()
+            return t.id
+
+        second = copy(w.tavern_id)
+        ana_tavern = Tavern(village_id=s.get_one(Tavern, w.tavern_id).village_id, owner_id=w.users["ana"],
+                            name="Chez Ana")
+        s.add(ana_tavern)
+        s.flush()
+        hers = copy(ana_tavern.id)
+        closed = copy(w.tavern_id, status="closed")
+        ledger.issue(s, w.owner_id, 500)
+        seats.sit(s, second, w.owner_id, 0, 50)  # the owner, in his own tavern
+        seats.sit(s, second, w.users["bob"], 1, 50)
+        seats.sit(s, hers, w.owner_id, 0, 60)  # ...and in Ana's
+        archive.archive_hand(s, w.table_id, {"game": first.game}, {"carry": {"pot": 12}})
+        archive.archive_hand(s, w.table_id, {"game": first.game}, {"in_progress": True}, voided=True)
+    bank = SqlBank(session_factory, settings)
+    ids = [w.table_id, second, hers, closed, 10**6]
+    together = bank.load_tables(ids)
+    assert set(together) == {w.table_id, second, hers}
+    for tid, got in together.items():
+        info = bank.table_info(tid)
+        assert info is not None
+        rows, carry, hands_shown = bank.load_table(tid, info.tavern_id)
+        assert (got.info, got.seats, got.carry, got.hands) == (info, rows, carry, hands_shown)
+    assert together[w.table_id].carry == {"pot": 12}
+    assert [h["unlimited"] for h in together[second].hands] == [True, False]
+    assert [h["unlimited"] for h in together[hers].hands] == [False]
+
+    engine = session_factory.kw["bind"]
+    counts = []
+
+    def count(conn, cursor, statement, *args) -> None:
+        counts[-1] += 1
+
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        for some in ([second], ids):
+            counts.append(0)
+            bank.load_tables(some)
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert 0 < counts[0] and counts[1] <= counts[0] + 4, counts  # a tavern more: its hands (four statements); no more per table

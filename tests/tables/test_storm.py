@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -49,7 +50,7 @@ def test_deal_starts_wait_while_a_storm_lasts_and_never_longer_than_the_hold(wor
 
 
 def test_the_manager_counts_sockets_opening_until_their_snapshot() -> None:
-    manager = TableManager(None, None)  # type: ignore[arg-type]  # counting only
+    manager = TableManager(SimpleNamespace(load_tables=dict), None)  # type: ignore[arg-type]  # counting only
     with contextlib.ExitStack() as stack:
         dones = [stack.enter_context(manager.socket_opening()) for _ in range(STORM_SOCKETS)]
         assert manager.storming()

@@ -26,7 +26,7 @@ from tavern.services import archive
 from tavern.settings import Settings
 from tavern.store.models import ArchivedHand, TableConfig
 from tavern.tables.actor import CommandError, TableActor
-from tavern.tables.bank import SqlBank, TableInfo, _now
+from tavern.tables.bank import SqlBank, TableInfo, TableStart, _now
 from tavern.tables.broadcast import SPECTATORS
 from tavern.tables.seating import SeatState
 
@@ -113,8 +113,8 @@ class ContestTableActor(TableActor):
         super().__init__(info, bank, broadcaster, **options)
         self.director = director
 
-    async def start(self) -> None:
-        await super().start()
+    async def start(self, loaded: TableStart | None = None) -> None:
+        await super().start(loaded)
         for seat in self.seats.values():
             seat.owes_big_blind = False  # everybody with chips is dealt in
         self.button_seat = self.director.floor.tables[self.info.id].button

@@ -291,12 +291,12 @@ def chips(session: Session, user_id: int, table_id: int) -> int:
     return balance(session, "user", user_id, "chips", table_id)
 
 
-def chips_at(session: Session, user_ids: list[int], table_id: int) -> dict[int, int]:
-    """:func:`chips` of several players at one table, in one statement."""
-    keys = {_key("user", uid, "chips", table_id): uid for uid in user_ids}
+def chips_of(session: Session, seats: list[tuple[int, int]]) -> dict[tuple[int, int], int]:
+    """:func:`chips` of several (player, table) pairs, in one statement."""
+    keys = {_key("user", uid, "chips", tid): (uid, tid) for uid, tid in seats}
     found = dict(session.execute(
         select(LedgerAccount.key, LedgerAccount.balance).where(LedgerAccount.key.in_(list(keys)))).tuples().all())
-    return {uid: int(found.get(key) or 0) for key, uid in keys.items()}
+    return {seat: int(found.get(key) or 0) for key, seat in keys.items()}
 
 
 def settle_deal(

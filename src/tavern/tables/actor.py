@@ -25,7 +25,7 @@ from tavern.cards import CSPRNG, CardError, RandomSource
 from tavern.games import registry
 from tavern.games.base import Engine, IllegalAction
 from tavern.refusal import Refusal
-from tavern.tables.bank import SETTLEMENTS, LostTable, SqlBank, TableInfo
+from tavern.tables.bank import SETTLEMENTS, LostTable, SqlBank, TableInfo, TableStart
 from tavern.tables.broadcast import SPECTATORS, Broadcaster
 from tavern.tables.closing import share_carry
 from tavern.tables.engine_config import engine_config
@@ -175,9 +175,14 @@ class TableActor:
 
     # --- life cycle ----------------------------------------------------------
 
-    async def start(self) -> None:
-        # One transaction for all of it: a restart starts hundreds of tables at once.
-        rows, self.carry, hands = await asyncio.to_thread(self.bank.load_table, self.info.id, self.info.tavern_id)
+    async def start(self, loaded: TableStart | None = None) -> None:
+        """Start from ``loaded`` (read with other tables starting at the same
+        moment: TableManager), or read the table now."""
+        if loaded is not None:
+            rows, self.carry, hands = loaded.seats, loaded.carry, loaded.hands
+        else:
+            # One transaction for all of it: a restart starts hundreds of tables at once.
+            rows, self.carry, hands = await asyncio.to_thread(self.bank.load_table, self.info.id, self.info.tavern_id)
         for r, seat_hands in zip(rows, hands, strict=True):
             seat = SeatState(r.seat_no, r.user_id, r.username, r.chips, r.sitting_out,
                              r.owes_big_blind, time_bank=self.time_bank)

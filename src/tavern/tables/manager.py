@@ -31,8 +31,9 @@ from typing import Any
 
 import orjson
 
+from tavern.store.batch import Batched
 from tavern.tables.actor import CommandError, TableActor
-from tavern.tables.bank import SqlBank
+from tavern.tables.bank import SqlBank, TableStart
 from tavern.tables.broadcast import SPECTATORS, Broadcaster
 from tavern.tables.cluster import Cluster, LocalCluster, RemoteError, Unavailable, spawn
 
@@ -120,6 +121,8 @@ class TableManager:
         self.voided: list[int] = []
         #: Table sockets opening now (web/ws.py: counted until their snapshot is sent).
         self.opening = 0
+        #: The tables starting at the same moment, read in one transaction (a restart).
+        self._loads: Batched[int, TableStart] = Batched(bank.load_tables)
 
     async def start(self) -> None:
         await self.broadcaster.start()
@@ -170,16 +173,26 @@ class TableManager:
         raise TableMoved(table_id)
 
     async def _start(self, table_id: int, fence: int) -> TableActor | None:
-        info = await asyncio.to_thread(self.bank.table_info, table_id)
-        if info is None:
-            return None
+        loaded: TableStart | None = None
         if self.cluster.shared:
+            # Claimed before its seats and hands are read: the claim voids
+            # what a dead owner left in progress and gives its hands back.
+            info = await asyncio.to_thread(self.bank.table_info, table_id)
+            if info is None:
+                return None
             await self.claim(table_id, fence)
             await self.cluster.mark_live(table_key(table_id), True)
+        else:
+            # Alone: the interrupted deals were voided at start-up; the
+            # tables starting at the same moment are read together.
+            loaded = await self._loads.get(table_id)
+            if loaded is None:
+                return None
+            info = loaded.info
         actor = TableActor(info, self.bank, self.broadcaster, hold_deals=self.storming, **self.actor_options)
         actor.fence = fence
         actor.on_closed = lambda: self._forget(table_id, actor)
-        await actor.start()
+        await actor.start(loaded)
         self.actors[table_id] = actor
         if self.cluster.shared:
             # Connections still attached to the previous owner reconnect here.
