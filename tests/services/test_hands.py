@@ -271,3 +271,43 @@ def test_quota_accounting_over_random_instants(settings, fresh_db, level, packs,
             s.commit()
         assert all(n <= (20 if level else 0) for n in free_per_day.values())
         assert hands.hands_left(s, uid, start, settings).paid == 200 * packs - paid
+
+
+def test_deal_status_of_a_whole_table_says_what_the_three_questions_say_one_by_one(settings, session, world):
+    """The batched read a table makes of its seats' hands when it starts
+    (:func:`hands.deal_status`: four statements for the table) answers for
+    each player exactly what :func:`hands.hands_left`, :func:`hands.plays_unlimited`
+    and :func:`hands.can_deal` answer for him alone: with free hands left,
+    none left, paid hands only, an emptied pack, at level 0, the owner in his
+    tavern and elsewhere, an unknown id; in the morning and after midnight."""
+    owner, tavern, other = world
+    fresh = make_user(session, "fresh")
+    some = make_user(session, "some")
+    use(session, settings, some, tavern.id, WINTER, 7)
+    spent = make_user(session, "spent")
+    use(session, settings, spent, tavern.id, WINTER, 20)
+    payer = make_user(session, "payer")
+    ledger.issue(session, payer.id, 300, "tokens")
+    hands.buy_pack(session, payer.id, settings)
+    hands.buy_pack(session, payer.id, settings)
+    use(session, settings, payer, tavern.id, WINTER, 23)
+    emptied = make_user(session, "emptied", level=0)
+    ledger.issue(session, emptied.id, 100, "tokens")
+    pack = hands.buy_pack(session, emptied.id, settings)
+    pack.hands_left = 0
+    newbie = make_user(session, "newbie", level=0)
+    newbie_paid = make_user(session, "newbie_paid", level=0)
+    ledger.issue(session, newbie_paid.id, 100, "tokens")
+    hands.buy_pack(session, newbie_paid.id, settings)
+    session.flush()
+    ids = [owner.id, fresh.id, some.id, spent.id, payer.id, emptied.id, newbie.id, newbie_paid.id, 10**6]
+    for tavern_id in (tavern.id, other.id, None):
+        for now in (WINTER, WINTER + dt.timedelta(hours=12)):  # the next day in Paris
+            got = hands.deal_status(session, ids, tavern_id, now, settings)
+            assert set(got) == set(ids)
+            for uid in ids:
+                ok, why = hands.can_deal(session, uid, tavern_id, now, settings)
+                one = hands.DealStatus(hands.hands_left(session, uid, now, settings),
+                                       hands.plays_unlimited(session, uid, tavern_id), ok, why)
+                assert got[uid] == one, (uid, tavern_id, now)
+    assert hands.deal_status(session, [], tavern.id, WINTER, settings) == {}

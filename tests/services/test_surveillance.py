@@ -193,3 +193,38 @@ def test_the_same_browser_at_one_table_is_flagged() -> None:
     ac = next(p for p in report.pairs if names_of(p) == {"ana", "chloe"})
     assert [f.kind for f in ac.flags] == ["same_address"]
     assert report.suspicious() == [ab]  # a shared address alone (a café, a family) stays below the threshold
+
+
+@pytest.mark.db
+def test_visits_are_recorded_in_batches_one_row_per_table_player_address_and_browser(session) -> None:
+    """web/visits.py writes what the table sockets noted in one batch: a new
+    (table, player, address, browser) gets a row, a known one only a later
+    ``last_seen``; other rows are left alone."""
+    import datetime as dt
+
+    from sqlalchemy import select
+    from tests.services.helpers import make_table, make_user
+
+    from tavern.store.models import TableConfig, TableVisit
+
+    owner, ana, bob = make_user(session, "patron"), make_user(session, "ana"), make_user(session, "bob")
+    t1 = make_table(session, owner).id
+    t2 = make_table(session, owner, session.get_one(TableConfig, t1).tavern).id
+    day = dt.datetime(2026, 1, 15, 12, 0, tzinfo=dt.UTC)
+    surveillance.record_visits(session, {(t1, ana.id, "1.2.3.4", "b1"): day, (t1, bob.id, "1.2.3.4", "b2"): day,
+                                         (t2, ana.id, "1.2.3.4", "b1"): day})
+    later = day + dt.timedelta(hours=1)
+    surveillance.record_visits(session, {(t1, ana.id, "1.2.3.4", "b1"): later,  # known: moved on
+                                         (t1, ana.id, "5.6.7.8", "b1"): later,  # another address: new
+                                         (t2, bob.id, "1.2.3.4", "b2"): later})  # another table: new
+    surveillance.record_visits(session, {})
+    session.expire_all()
+    rows = {(v.table_id, v.user_id, v.address, v.browser): (v.first_seen, v.last_seen)
+            for v in session.scalars(select(TableVisit))}
+    assert rows == {
+        (t1, ana.id, "1.2.3.4", "b1"): (day, later),
+        (t1, bob.id, "1.2.3.4", "b2"): (day, day),
+        (t2, ana.id, "1.2.3.4", "b1"): (day, day),
+        (t1, ana.id, "5.6.7.8", "b1"): (later, later),
+        (t2, bob.id, "1.2.3.4", "b2"): (later, later),
+    }

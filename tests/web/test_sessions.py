@@ -216,3 +216,61 @@ def test_weak_passwords_are_refused_in_french(client: TestClient, username: str,
                                        "csrf_token": csrf_of(client, "/register")})
     assert r.status_code == 400 and said in page(r)
     assert _me(client) == 401
+
+
+def test_the_session_lookup_accepts_only_a_live_session_of_its_own_unbanned_user(settings) -> None:
+    """The one statement behind every page and every table socket
+    (web/session.py ``session_user``): the cookie's session must exist, be
+    this user's and unexpired, and the account not banned."""
+    import datetime as dt
+
+    from sqlalchemy import update
+
+    from tavern.store.models import User, WebSession, utcnow
+    from tavern.web.session import end_session, open_session, session_user, session_users, token_hash
+
+    with session_scope() as s:
+        gilles, other = make_user(s, "gilles"), make_user(s, "other")
+        token = open_session(s, gilles)
+        expired = open_session(s, gilles)
+        s.execute(update(WebSession).where(WebSession.token_hash == token_hash(expired))
+                  .values(expires=utcnow() - dt.timedelta(seconds=1)))
+    with session_scope() as s:
+        assert session_user(s, gilles, token) == (gilles, "gilles", "player", 1)
+        assert session_user(s, other, token) is None  # another user's cookie, this session's token
+        assert session_user(s, gilles, expired) is None
+        assert session_user(s, gilles, None) is None and session_user(s, gilles, "") is None
+        assert session_user(s, gilles, "not-a-token") is None
+        s.get_one(User, gilles).banned = True
+        s.flush()
+        assert session_user(s, gilles, token) is None
+        s.get_one(User, gilles).banned = False
+        s.flush()
+        assert session_user(s, gilles, token) is not None
+        # Many cookies in one statement (the table sockets' lookups): each
+        # answered for itself, a token never lent to another user id.
+        third = open_session(s, other)
+        cookies = [(gilles, token), (other, token), (gilles, expired), (other, third), (gilles, third), (gilles, "")]
+        assert session_users(s, cookies) == {(gilles, token): (gilles, "gilles", "player", 1),
+                                             (other, third): (other, "other", "player", 1)}
+        end_session(s, token)  # logged out
+        assert session_user(s, gilles, token) is None
+        assert session_users(s, cookies) == {(other, third): (other, "other", "player", 1)}
+
+
+def test_a_cookie_saved_before_logout_opens_no_table_socket(client: TestClient, new_client) -> None:
+    """A socket is authenticated at every opening: after logout, the saved
+    cookie's socket is refused (1008), as are a missing and a forged cookie."""
+    with session_scope() as s:
+        make_user(s, "gilles")
+    login(client, "gilles")
+    origin = client.app.state.settings.allowed_origins[0]
+    saved = dict(client.cookies)
+    client.post("/api/auth/logout", headers={"X-CSRF-Token": api_csrf(client)})
+    for cookies in (saved, {}, {k: v[:-2] + "xx" for k, v in saved.items()}):
+        ws = new_client()
+        ws.cookies.update(cookies)
+        with pytest.raises(WebSocketDisconnect) as closed:
+            with ws.websocket_connect("/ws/tables/1", headers={"Origin": origin}):
+                pass
+        assert (closed.value.code, closed.value.reason) == (1008, "Connectez-vous pour regarder ou jouer.")

@@ -26,7 +26,7 @@ from tavern.services import archive
 from tavern.settings import Settings
 from tavern.store.models import ArchivedHand, TableConfig
 from tavern.tables.actor import CommandError, TableActor
-from tavern.tables.bank import SqlBank, TableInfo, _now
+from tavern.tables.bank import SqlBank, TableInfo, TableStart, _now
 from tavern.tables.broadcast import SPECTATORS
 from tavern.tables.seating import SeatState
 
@@ -76,8 +76,8 @@ class ContestBank(SqlBank):
     def hands_info(self, user_id: int, tavern_id: int) -> dict[str, Any]:
         return {"contest": True, "can_deal": True, "why": "concours : pas de mains quotidiennes"}
 
-    def _hands_in(self, s: Session, user_id: int, tavern_id: int) -> dict[str, Any]:
-        return self.hands_info(user_id, tavern_id)
+    def _hands_in(self, s: Session, user_ids: list[int], tavern_id: int) -> dict[int, dict[str, Any]]:
+        return {uid: self.hands_info(uid, tavern_id) for uid in user_ids}
 
     def begin_deal(self, table_id: int, tavern_id: int, candidates: dict[str, int],
                    record: dict[str, Any]) -> tuple[int | None, dict[str, Any]]:
@@ -113,8 +113,8 @@ class ContestTableActor(TableActor):
         super().__init__(info, bank, broadcaster, **options)
         self.director = director
 
-    async def start(self) -> None:
-        await super().start()
+    async def start(self, loaded: TableStart | None = None) -> None:
+        await super().start(loaded)
         for seat in self.seats.values():
             seat.owes_big_blind = False  # everybody with chips is dealt in
         self.button_seat = self.director.floor.tables[self.info.id].button

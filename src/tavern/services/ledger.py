@@ -291,6 +291,14 @@ def chips(session: Session, user_id: int, table_id: int) -> int:
     return balance(session, "user", user_id, "chips", table_id)
 
 
+def chips_of(session: Session, seats: list[tuple[int, int]]) -> dict[tuple[int, int], int]:
+    """:func:`chips` of several (player, table) pairs, in one statement."""
+    keys = {_key("user", uid, "chips", tid): (uid, tid) for uid, tid in seats}
+    found = dict(session.execute(
+        select(LedgerAccount.key, LedgerAccount.balance).where(LedgerAccount.key.in_(list(keys)))).tuples().all())
+    return {seat: int(found.get(key) or 0) for key, seat in keys.items()}
+
+
 def settle_deal(
     session: Session,
     table_id: int,

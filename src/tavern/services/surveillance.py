@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
 from tavern.settings import Settings
@@ -337,15 +337,22 @@ def report(s: Session, thresholds: Thresholds | None = None) -> Report:
     return analyse(archived_deals(s), table_visits(s), thresholds)
 
 
-def record_visit(s: Session, table_id: int, user_id: int, address: str, browser: str,
-                 now: dt.datetime) -> None:
-    """Note that ``user_id`` opened ``table_id`` from this address and browser
-    (``browser``: a hash of the page's browser cookie, never the cookie)."""
-    row = s.scalars(select(TableVisit).where(
-        TableVisit.table_id == table_id, TableVisit.user_id == user_id,
-        TableVisit.address == address, TableVisit.browser == browser)).first()
-    if row is None:
-        s.add(TableVisit(table_id=table_id, user_id=user_id, address=address, browser=browser,
-                         first_seen=now, last_seen=now))
-    else:
-        row.last_seen = now
+def record_visits(s: Session, visits: dict[tuple[int, int, str, str], dt.datetime]) -> None:
+    """Note that each player opened each table from this address and browser
+    — ``(table id, user id, address, browser) → when``; ``browser``: a hash
+    of the page's browser cookie, never the cookie: a new row the first
+    time, its ``last_seen`` moved otherwise. A few statements for the whole
+    batch (a restart's thousands of reconnections), not two per visit."""
+    items = list(visits.items())
+    for i in range(0, len(items), 500):  # IN lists of a bounded size
+        chunk = dict(items[i:i + 500])
+        known = {(r.table_id, r.user_id, r.address, r.browser): r.id for r in s.execute(
+            select(TableVisit.id, TableVisit.table_id, TableVisit.user_id, TableVisit.address, TableVisit.browser)
+            .where(TableVisit.user_id.in_({v[1] for v in chunk}), TableVisit.table_id.in_({v[0] for v in chunk})))}
+        seen = [{"id": known[v], "last_seen": when} for v, when in chunk.items() if v in known]
+        new = [{"table_id": t, "user_id": u, "address": a, "browser": b, "first_seen": when, "last_seen": when}
+               for (t, u, a, b), when in chunk.items() if (t, u, a, b) not in known]
+        if seen:
+            s.execute(update(TableVisit), seen)  # by primary key, in one executemany
+        if new:
+            s.execute(insert(TableVisit), new)

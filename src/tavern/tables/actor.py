@@ -25,7 +25,7 @@ from tavern.cards import CSPRNG, CardError, RandomSource
 from tavern.games import registry
 from tavern.games.base import Engine, IllegalAction
 from tavern.refusal import Refusal
-from tavern.tables.bank import SETTLEMENTS, LostTable, SqlBank, TableInfo
+from tavern.tables.bank import SETTLEMENTS, LostTable, SqlBank, TableInfo, TableStart
 from tavern.tables.broadcast import SPECTATORS, Broadcaster
 from tavern.tables.closing import share_carry
 from tavern.tables.engine_config import engine_config
@@ -62,6 +62,11 @@ def encoded(value: Any) -> orjson.Fragment:
 #: it is published: the connections of a reconnecting table (after a restart,
 #: six sockets within a moment) make one publication, not one each.
 PRESENCE_DELAY = 0.25
+#: A reconnection storm (a restart: every page reconnecting at once) holds
+#: deal starts back, a step at a time, for at most MAX_DEAL_HOLD seconds per
+#: deal: the sockets' snapshots go out first (issue 15, bench_capacity --storm).
+DEAL_HOLD_STEP = 0.25
+MAX_DEAL_HOLD = 10.0
 
 
 class CommandError(Refusal):
@@ -101,6 +106,7 @@ class TableActor:
         deal_pause: float = 2.0,
         grace: float = 15.0,
         time_bank: float = TIME_BANK_START,
+        hold_deals: Callable[[], bool] | None = None,
     ) -> None:
         self.info = info
         self.bank = bank
@@ -110,6 +116,10 @@ class TableActor:
         self.deal_pause = deal_pause
         self.grace = grace
         self.time_bank = time_bank
+        #: Whether deal starts should wait (sockets opening by the hundred:
+        #: TableManager.storming), and since when this table's next one has.
+        self.hold_deals = hold_deals
+        self.held_since: float | None = None
         self.module = registry.load(info.game)
         self.game = registry.spec(info.game)  #: what the table knows of its game
         self.min_players = self.game.min_players
@@ -165,9 +175,14 @@ class TableActor:
 
     # --- life cycle ----------------------------------------------------------
 
-    async def start(self) -> None:
-        # One transaction for all of it: a restart starts hundreds of tables at once.
-        rows, self.carry, hands = await asyncio.to_thread(self.bank.load_table, self.info.id, self.info.tavern_id)
+    async def start(self, loaded: TableStart | None = None) -> None:
+        """Start from ``loaded`` (read with other tables starting at the same
+        moment: TableManager), or read the table now."""
+        if loaded is not None:
+            rows, self.carry, hands = loaded.seats, loaded.carry, loaded.hands
+        else:
+            # One transaction for all of it: a restart starts hundreds of tables at once.
+            rows, self.carry, hands = await asyncio.to_thread(self.bank.load_table, self.info.id, self.info.tavern_id)
         for r, seat_hands in zip(rows, hands, strict=True):
             seat = SeatState(r.seat_no, r.user_id, r.username, r.chips, r.sitting_out,
                              r.owes_big_blind, time_bank=self.time_bank)
@@ -490,9 +505,25 @@ class TableActor:
             changed = True
         if (self.engine is None or self.engine.over) and self.next_deal_at is not None and self.next_deal_at <= now \
                 and self.closing_owner is None and not self.closed and not self.draining:
-            self.next_deal_at = None
-            changed = await self._start_deal() or changed
+            if self._held(now):
+                self.next_deal_at = now + DEAL_HOLD_STEP
+            else:
+                self.next_deal_at = None
+                changed = await self._start_deal() or changed
         return changed
+
+    def _held(self, now: float) -> bool:
+        """Whether the deal due now waits a step (a reconnection storm; each
+        deal waits MAX_DEAL_HOLD at most, so a busy site still deals)."""
+        if self.hold_deals is None or not self.hold_deals():
+            self.held_since = None
+            return False
+        if self.held_since is None:
+            self.held_since = now
+        if now - self.held_since < MAX_DEAL_HOLD:
+            return True
+        self.held_since = None
+        return False
 
     def _play(self, name: str, action: str, args: dict[str, Any], by: str | None = None) -> None:
         """One move in the deal; its public events join the deal's story

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from tavern.services import archive, hands, ledger, seats, taverns
@@ -67,6 +67,17 @@ class SeatRow:
     owes_big_blind: bool
 
 
+@dataclass
+class TableStart:
+    """What a table actor starts from: its terms, its seats, the last deal's
+    carry and each seat's daily hands (in seat order)."""
+
+    info: TableInfo
+    seats: list[SeatRow]
+    carry: dict[str, Any] | None
+    hands: list[dict[str, Any]]
+
+
 class LostTable(Exception):
     """This worker's lease on the table is no longer the table's: another
     worker claimed it with a higher fence (tables/cluster.py). Nothing was
@@ -84,19 +95,30 @@ class _Refused(Exception):
         self.players = players
 
 
-def _hands_info(s: Session, user_id: int, tavern_id: int, settings: Settings) -> dict[str, Any]:
-    ok, why = hands.can_deal(s, user_id, tavern_id, _now(), settings)
-    left = hands.hands_left(s, user_id, _now(), settings)
-    owner = hands.plays_unlimited(s, user_id, tavern_id)
-    return {"free": left.free, "paid": left.paid, "unlimited": owner, "can_deal": ok, "why": why}
+def _hands_info(s: Session, user_ids: list[int], tavern_id: int, settings: Settings) -> dict[int, dict[str, Any]]:
+    """Each player's daily hands as the table shows them (a few statements
+    for the whole table: :func:`hands.deal_status`)."""
+    return {uid: {"free": st.left.free, "paid": st.left.paid, "unlimited": st.unlimited, "can_deal": st.can_deal,
+                  "why": st.why}
+            for uid, st in hands.deal_status(s, user_ids, tavern_id, _now(), settings).items()}
 
 
 def _seat_rows(s: Session, table_id: int) -> list[SeatRow]:
-    out = []
-    for seat in seats.seats(s, table_id):
-        user = s.get_one(User, seat.user_id)
-        out.append(SeatRow(seat.seat_no, seat.user_id, user.username, ledger.chips(s, seat.user_id, table_id),
-                           seat.sitting_out, seat.owes_big_blind))
+    return _seat_rows_of(s, [table_id]).get(table_id, [])
+
+
+def _seat_rows_of(s: Session, table_ids: list[int]) -> dict[int, list[SeatRow]]:
+    """The tables' seats with their players' names and chips, in two
+    statements (not two per seat: a restart starts hundreds of tables)."""
+    rows = s.execute(select(Seat.table_id, Seat.seat_no, Seat.user_id, User.username, Seat.sitting_out,
+                            Seat.owes_big_blind)
+                     .join(User, User.id == Seat.user_id)
+                     .where(Seat.table_id.in_(table_ids)).order_by(Seat.table_id, Seat.seat_no)).all()
+    chips = ledger.chips_of(s, [(r.user_id, r.table_id) for r in rows])
+    out: dict[int, list[SeatRow]] = {}
+    for r in rows:
+        out.setdefault(r.table_id, []).append(SeatRow(r.seat_no, r.user_id, r.username, chips[r.user_id, r.table_id],
+                                                      r.sitting_out, r.owes_big_blind))
     return out
 
 
@@ -240,13 +262,46 @@ class SqlBank:
         starts hundreds of tables at once: one turn at the database each)."""
         def work(s: Session) -> tuple[list[SeatRow], dict[str, Any] | None, list[dict[str, Any]]]:
             rows = _seat_rows(s, table_id)
-            return rows, _last_carry(s, table_id), [self._hands_in(s, r.user_id, tavern_id) for r in rows]
+            hands_of = self._hands_in(s, [r.user_id for r in rows], tavern_id)
+            return rows, _last_carry(s, table_id), [hands_of[r.user_id] for r in rows]
 
         return self._read(work)
 
-    def _hands_in(self, s: Session, user_id: int, tavern_id: int) -> dict[str, Any]:
-        """:meth:`hands_info` inside a transaction (a contest's bank says otherwise)."""
-        return _hands_info(s, user_id, tavern_id, self.settings)
+    def load_tables(self, table_ids: list[int]) -> dict[int, TableStart]:
+        """:meth:`table_info` and :meth:`load_table` of several cash tables in
+        one transaction and a few statements whatever their number: a
+        restart starts its hundreds of tables within seconds (the manager
+        gathers the tables starting at the same moment: store/batch.py). A
+        closed, unknown or contest table is absent."""
+        def work(s: Session) -> dict[int, TableStart]:
+            infos = {t.id: TableInfo(
+                t.id, tavern_id, owner_id, t.game, t.variant, dict(t.stakes or {}), dict(t.options or {}),
+                t.buy_in_min, t.buy_in_max, t.rake_percent, t.rake_cap, t.no_flop_no_drop, t.seats,
+                t.action_timer_seconds, t.name)
+                for t, tavern_id, owner_id in s.execute(
+                    select(TableConfig, Tavern.id, Tavern.owner_id).join(Tavern, Tavern.id == TableConfig.tavern_id)
+                    .where(TableConfig.id.in_(table_ids), TableConfig.status == "open",
+                           TableConfig.contest_id.is_(None))).tuples()}
+            rows = _seat_rows_of(s, list(infos))
+            last = (select(func.max(ArchivedHand.id))
+                    .where(ArchivedHand.table_id.in_(list(infos)), ArchivedHand.voided.is_(False))
+                    .group_by(ArchivedHand.table_id))
+            carries = {tid: (result or {}).get("carry") for tid, result in s.execute(
+                select(ArchivedHand.table_id, ArchivedHand.result).where(ArchivedHand.id.in_(last))).tuples()}
+            hands_of: dict[tuple[int, int], dict[str, Any]] = {}  # (tavern, player): the owner plays unlimited in his own
+            for tavern in {i.tavern_id for i in infos.values()}:
+                users = [r.user_id for tid, seated in rows.items() if infos[tid].tavern_id == tavern for r in seated]
+                hands_of.update({(tavern, uid): h for uid, h in self._hands_in(s, users, tavern).items()})
+            return {tid: TableStart(info, rows.get(tid, []), carries.get(tid),
+                                    [hands_of[info.tavern_id, r.user_id] for r in rows.get(tid, [])])
+                    for tid, info in infos.items()}
+
+        return self._read(work)
+
+    def _hands_in(self, s: Session, user_ids: list[int], tavern_id: int) -> dict[int, dict[str, Any]]:
+        """:meth:`hands_info` of several players inside a transaction (a
+        contest's bank says otherwise)."""
+        return _hands_info(s, user_ids, tavern_id, self.settings)
 
     def username(self, user_id: int) -> str:
         return self._read(lambda s: s.get_one(User, user_id).username)
@@ -269,7 +324,7 @@ class SqlBank:
 
     def hands_info(self, user_id: int, tavern_id: int) -> dict[str, Any]:
         """The player's daily hands as the table shows them."""
-        return self._read(lambda s: _hands_info(s, user_id, tavern_id, self.settings))
+        return self._read(lambda s: _hands_info(s, [user_id], tavern_id, self.settings)[user_id])
 
     def use_disconnect_protection(self, user_id: int) -> bool:
         return self._tx(lambda s: hands.use_disconnect_protection(s, user_id, _now(), self.settings))

@@ -26,12 +26,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import orjson
 
+from tavern.store.batch import Batched
 from tavern.tables.actor import CommandError, TableActor
-from tavern.tables.bank import SqlBank
+from tavern.tables.bank import SqlBank, TableStart
 from tavern.tables.broadcast import SPECTATORS, Broadcaster
 from tavern.tables.cluster import Cluster, LocalCluster, RemoteError, Unavailable, spawn
 
@@ -96,6 +98,13 @@ class RemoteTable:
         return str(await self._call("snapshot", username, {}))
 
 
+#: Table sockets opening at once (between their handshake and their
+#: snapshot) from which the process is in a reconnection storm: a restart's
+#: pages all coming back. Deal starts wait meanwhile (actor.py
+#: MAX_DEAL_HOLD): the snapshots go first. A busy site opens a few at a time.
+STORM_SOCKETS = 50
+
+
 class TableManager:
     def __init__(self, bank: SqlBank, broadcaster: Broadcaster, *, cluster: Cluster | None = None,
                  sweep_seconds: float = 2.0, **actor_options: Any) -> None:
@@ -110,6 +119,10 @@ class TableManager:
         self._locks: dict[int, asyncio.Lock] = {}  # one per table ever opened here: a few bytes each
         self._sweeper: asyncio.Task[None] | None = None
         self.voided: list[int] = []
+        #: Table sockets opening now (web/ws.py: counted until their snapshot is sent).
+        self.opening = 0
+        #: The tables starting at the same moment, read in one transaction (a restart).
+        self._loads: Batched[int, TableStart] = Batched(bank.load_tables)
 
     async def start(self) -> None:
         await self.broadcaster.start()
@@ -160,21 +173,53 @@ class TableManager:
         raise TableMoved(table_id)
 
     async def _start(self, table_id: int, fence: int) -> TableActor | None:
-        info = await asyncio.to_thread(self.bank.table_info, table_id)
-        if info is None:
-            return None
+        loaded: TableStart | None = None
         if self.cluster.shared:
+            # Claimed before its seats and hands are read: the claim voids
+            # what a dead owner left in progress and gives its hands back.
+            info = await asyncio.to_thread(self.bank.table_info, table_id)
+            if info is None:
+                return None
             await self.claim(table_id, fence)
             await self.cluster.mark_live(table_key(table_id), True)
-        actor = TableActor(info, self.bank, self.broadcaster, **self.actor_options)
+        else:
+            # Alone: the interrupted deals were voided at start-up; the
+            # tables starting at the same moment are read together.
+            loaded = await self._loads.get(table_id)
+            if loaded is None:
+                return None
+            info = loaded.info
+        actor = TableActor(info, self.bank, self.broadcaster, hold_deals=self.storming, **self.actor_options)
         actor.fence = fence
         actor.on_closed = lambda: self._forget(table_id, actor)
-        await actor.start()
+        await actor.start(loaded)
         self.actors[table_id] = actor
         if self.cluster.shared:
             # Connections still attached to the previous owner reconnect here.
             await self.broadcaster.publish(table_id, {SPECTATORS: moved_notice(fence)})
         return actor
+
+    def storming(self) -> bool:
+        """A reconnection storm: sockets opening by the hundred (STORM_SOCKETS)."""
+        return self.opening >= STORM_SOCKETS
+
+    @contextlib.contextmanager
+    def socket_opening(self) -> Iterator[Callable[[], None]]:
+        """Count a table socket as opening until it calls the function given
+        (its snapshot sent) or leaves the block, whichever comes first."""
+        self.opening += 1
+        counted = True
+
+        def done() -> None:
+            nonlocal counted
+            if counted:
+                counted = False
+                self.opening -= 1
+
+        try:
+            yield done
+        finally:
+            done()
 
     async def claim(self, table_id: int, fence: int) -> None:
         """Claim ``table_id`` in the database with this worker's lease fence

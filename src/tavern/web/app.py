@@ -24,6 +24,7 @@ from tavern.tables.cluster import LocalCluster, RedisCluster
 from tavern.tables.manager import TableManager
 from tavern.web import errors, headers
 from tavern.web.collector import Collector
+from tavern.web.deps import socket_users
 from tavern.web.guard import RequestGuard
 from tavern.web.ratelimit import Throttles
 from tavern.web.rendering import STATIC_DIR
@@ -104,6 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.write_sessions = session_factory(engine)
     app.state.read_sessions = read_session_factory(engine)
     app.state.codec = SessionCodec(settings.get_secret_key())
+    app.state.socket_users = socket_users(app.state.read_sessions)  # web/ws.py: one lookup for many sockets
     app.state.throttles = Throttles(app.state.write_sessions)
     app.state.ws_limits = ConnectionLimits(settings.ws_per_account, settings.ws_per_address)
     app.state.visits = VisitBook(app.state.write_sessions)  # web/ws.py notes, written in batches

@@ -14,9 +14,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from tavern.settings import Settings
+from tavern.store.batch import Batched
 from tavern.store.db import run_transaction
 from tavern.store.models import Tavern, User
-from tavern.web.session import SessionData, get_session, session_alive
+from tavern.web.session import SessionData, SessionUser, get_session, session_user, session_users
 
 T = TypeVar("T")
 
@@ -130,19 +131,20 @@ class CurrentUser:
 def _resolve(db: Session, sess: SessionData) -> CurrentUser | None:
     if sess.user_id is None:
         return None
-    row = db.get(User, sess.user_id)
-    if row is None or row.banned or not session_alive(db, row.id, sess.token):
-        return None
-    return CurrentUser.of(row)
+    found = session_user(db, sess.user_id, sess.token)
+    return CurrentUser(*found) if found is not None else None
 
 
-def user_of(read_sessions: Callable[[], Session], sess: SessionData) -> CurrentUser | None:
-    """The user a session cookie speaks for, if its server-side session still
-    exists and the account is not banned."""
-    if sess.user_id is None:
-        return None
-    with read_sessions() as db:
-        return _resolve(db, sess)
+def socket_users(read_sessions: Callable[[], Session]) -> Batched[tuple[int, str], SessionUser]:
+    """Who the table sockets' cookies speak for (web/ws.py), the cookies of
+    sockets opening at the same moment looked up in one statement
+    (store/batch.py: each answer read after it was asked, so a session
+    ended before is never accepted)."""
+    def fetch(cookies: list[tuple[int, str]]) -> dict[tuple[int, str], SessionUser]:
+        with read_sessions() as db:
+            return session_users(db, cookies)
+
+    return Batched(fetch)
 
 
 def _load_user(request: Request) -> CurrentUser | None:

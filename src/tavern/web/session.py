@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from itsdangerous import BadSignature, URLSafeTimedSerializer
-from sqlalchemy import delete
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 from starlette.requests import Request
 from starlette.responses import Response
 
-from tavern.store.models import WebSession, utcnow
+from tavern.store.models import User, WebSession, utcnow
 
 COOKIE_NAME = "tavern_session"
 MAX_AGE = 14 * 24 * 3600  # two weeks, then log in again
@@ -130,12 +130,37 @@ def open_session(db: Session, user_id: int) -> str:
     return token
 
 
-def session_alive(db: Session, user_id: int, token: str | None) -> bool:
-    """Whether the cookie's session still exists, is this user's and unexpired."""
+#: Who a cookie speaks for: (id, username, role, level).
+SessionUser = tuple[int, str, str, int]
+
+
+def session_users(db: Session, cookies: list[tuple[int, str]]) -> dict[tuple[int, str], SessionUser]:
+    """For each cookie's (user id, session token), the user it speaks for
+    while the session still exists, is this user's and unexpired, and the
+    account is not banned; a cookie failing any of these is absent. One
+    statement for them all: every page asks, and every table socket — a
+    restart's thousands of reconnections at once (web/ws.py batches them)."""
+    hashes = {token_hash(token) for _, token in cookies if token}
+    if not hashes:
+        return {}
+    now = utcnow()
+    live = {r.token_hash: r for r in db.execute(
+        select(User.id, User.username, User.role, User.level, WebSession.token_hash, WebSession.expires)
+        .join(WebSession, WebSession.user_id == User.id)
+        .where(WebSession.token_hash.in_(list(hashes)), User.banned.is_(False))) if r.expires > now}
+    out = {}
+    for uid, token in cookies:
+        r = live.get(token_hash(token)) if token else None
+        if r is not None and r.id == uid:  # the session is this user's
+            out[uid, token] = (r.id, r.username, r.role, r.level)
+    return out
+
+
+def session_user(db: Session, user_id: int, token: str | None) -> SessionUser | None:
+    """:func:`session_users` for one cookie."""
     if not token:
-        return False
-    row = db.get(WebSession, token_hash(token))
-    return row is not None and row.user_id == user_id and row.expires > utcnow()
+        return None
+    return session_users(db, [(user_id, token)]).get((user_id, token))
 
 
 def end_session(db: Session, token: str | None) -> None:

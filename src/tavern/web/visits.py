@@ -56,12 +56,8 @@ class VisitBook:
         if not batch:
             return
 
-        def write(s: Session) -> None:
-            for visit, when in batch.items():
-                surveillance.record_visit(s, *visit, when)
-
         try:
-            await asyncio.to_thread(run_transaction, self.sessions, write)
+            await asyncio.to_thread(run_transaction, self.sessions, lambda s: surveillance.record_visits(s, batch))
         except Exception:  # the report loses these lines; the players still play
             log.exception("could not note %d table visits", len(batch))
             return

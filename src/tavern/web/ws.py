@@ -30,9 +30,10 @@ from tavern.catalogue import validation_refusals
 from tavern.refusal import Refusal
 from tavern.tables.actor import CommandError
 from tavern.tables.manager import TableMoved, moved_fence
-from tavern.web.deps import MAX_ID, CurrentUser, user_of
+from tavern.web.deps import MAX_ID, CurrentUser
 from tavern.web.protocol import commands
 from tavern.web.rendering import BROWSER_COOKIE
+from tavern.web.session import SessionData
 from tavern.web.wslimits import TOO_MANY_CONNECTIONS
 
 router = APIRouter()
@@ -53,14 +54,24 @@ def _origin_allowed(ws: WebSocket) -> bool:
     return origin is not None and origin in allowed
 
 
-def _user(ws: WebSocket) -> CurrentUser | None:
+async def _user(ws: WebSocket, sess: SessionData) -> CurrentUser | None:
     # The same signed cookie as the pages, and the same server-side session:
     # a logged-out, banned or ended session opens no table either.
-    return user_of(ws.app.state.read_sessions, ws.app.state.codec.load(ws))
+    if sess.user_id is None or not sess.token:
+        return None
+    found = await ws.app.state.socket_users.get((sess.user_id, sess.token))
+    return CurrentUser(*found) if found is not None else None
 
 
 @router.websocket("/ws/tables/{table_id}")
 async def table_channel(ws: WebSocket, table_id: int) -> None:
+    # Counted as opening until its snapshot is sent: hundreds at once are a
+    # restart's reconnection storm, during which deals wait (tables/manager.py).
+    with ws.app.state.tables.socket_opening() as opened:
+        await _open(ws, table_id, opened)
+
+
+async def _open(ws: WebSocket, table_id: int, opened: Callable[[], None]) -> None:
     if not 1 <= table_id <= MAX_ID:
         # The HTTP routes' range (web.deps.Id): a larger id overflowed the database.
         await ws.close(code=1008, reason="Table inconnue.")
@@ -68,7 +79,8 @@ async def table_channel(ws: WebSocket, table_id: int) -> None:
     if not _origin_allowed(ws):
         await ws.close(code=1008, reason="Origine non autorisée.")  # HTTP 403 before the handshake
         return
-    user = await asyncio.to_thread(_user, ws)
+    sess = ws.app.state.codec.load(ws)
+    user = await _user(ws, sess)
     if user is None:
         await ws.close(code=1008, reason="Connectez-vous pour regarder ou jouer.")
         return
@@ -82,8 +94,8 @@ async def table_channel(ws: WebSocket, table_id: int) -> None:
         await ws.close(code=1008, reason="Cette table est fermée.")
         return
     address = ws.client.host if ws.client else "unknown"
-    token = ws.app.state.codec.load(ws).token  # its session ending closes this socket
-    slot = await ws.app.state.ws_limits.take_shared(user.id, address, ws, token)
+    # The session's token: its session ending closes this socket.
+    slot = await ws.app.state.ws_limits.take_shared(user.id, address, ws, sess.token)
     if slot is None:
         # Accepted, then closed with a code the client can read (docs/protocol.md).
         await ws.accept()
@@ -91,7 +103,7 @@ async def table_channel(ws: WebSocket, table_id: int) -> None:
         return
     try:
         _note_visit(ws, table_id, user.id, address)
-        await _serve(ws, actor, user, table_id)
+        await _serve(ws, actor, user, table_id, opened)
     finally:
         slot.release()
 
@@ -105,7 +117,7 @@ def _note_visit(ws: WebSocket, table_id: int, user_id: int, address: str) -> Non
     ws.app.state.visits.note((table_id, user_id, address[:64], browser))
 
 
-async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int) -> None:
+async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, opened: Callable[[], None]) -> None:
     await ws.accept()
     name = user.username
     outbox: asyncio.Queue[str] = asyncio.Queue()
@@ -146,6 +158,7 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int) ->
         # The full snapshot for this connection (the others keep their stream).
         # Inside the try: a socket closing this early is still counted out.
         await _send(ws, await actor.snapshot(name))
+        opened()
         sender = asyncio.create_task(pump())
         while True:
             raw = await ws.receive_text()
