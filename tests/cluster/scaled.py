@@ -278,6 +278,7 @@ def money_check(factory: sessionmaker[Session], village: Village8) -> dict[str, 
             "settled_twice": [ref for ref, n in per_deal if n > 1],
             "voided": voided,
             "voided_but_settled": [i for i in voided if f"hand:{i}" in settled_refs],
+            "settled": settled_refs,
             "audit_ok": ledger.audit(s).ok,
         }
 

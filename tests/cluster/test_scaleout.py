@@ -94,8 +94,13 @@ def test_a_worker_killed_mid_deal_loses_nothing_and_its_tables_play_on(scaled, s
     assert took < RESUME_WITHIN
     assert connections > 3 * TABLES  # the victim's players reconnected elsewhere
     money = money_check(session_factory, village)
-    for aid in killed_deals.values():
-        assert "voided" in money["voided"][aid], money["voided"][aid]  # voided, as at a restart
+    # The deals in progress were read a moment before the kill: one may have
+    # been settled in that moment (once: checked below). Every other one is
+    # voided, as at a restart.
+    interrupted = [aid for aid in killed_deals.values() if f"hand:{aid}" not in money["settled"]]
+    assert interrupted, "the victim was dealing when it died"
+    for aid in interrupted:
+        assert "voided" in (money["voided"].get(aid) or {}), (aid, money["voided"].get(aid))
     assert money["settled_twice"] == [] and money["voided_but_settled"] == []
     assert money["total"] == money["expected"]  # every cave intact, the rake at the owner's
     assert money["audit_ok"]
