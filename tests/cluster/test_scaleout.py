@@ -124,12 +124,22 @@ def test_a_worker_killed_inside_a_settlement_settles_nothing(scaled, session_fac
         try:
             await wait_for(_all_dealing_again(session_factory, ids, dict.fromkeys(ids, 0), 1), 60,
                            "every table settles a first deal")
-            await wait_for(lambda: target in in_progress(session_factory, [target]), 20, "a deal at the target")
-            deal = in_progress(session_factory, [target])[target]
+            # The deal is the one in progress once the row is locked: a deal
+            # read before could settle in between (then the write waiting on
+            # the lock would be the next deal's start, not a settlement).
+            deal = None
+            for _ in range(50):
+                await wait_for(lambda: target in in_progress(session_factory, [target]), 20, "a deal at the target")
+                conn = locker.connect()
+                tx = conn.begin()
+                conn.execute(text("SELECT id FROM table_configs WHERE id = :t FOR UPDATE"), {"t": target})
+                deal = in_progress(session_factory, [target]).get(target)
+                if deal is not None:
+                    break
+                tx.rollback()
+                conn.close()
+            assert deal is not None
             owner = server.owner_pid(target)
-            conn = locker.connect()
-            tx = conn.begin()
-            conn.execute(text("SELECT id FROM table_configs WHERE id = :t FOR UPDATE"), {"t": target})
 
             def settlement_waiting() -> bool:
                 # The owner's settlement, inside its transaction, waits on the row.
