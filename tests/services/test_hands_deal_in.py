@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
+from sqlalchemy import select
 from tests.services.helpers import make_tavern, make_user
 
 from tavern.services import hands, ledger
@@ -80,3 +81,16 @@ def test_a_refusal_names_each_player_and_counts_nothing(settings, session):
     assert "minuit" in refused.value.players[broke]
     assert "niveau 0" in refused.value.players[level0]
     assert _state(session, settings, [rich, broke, level0]) == before
+
+
+def test_rows_the_session_holds_show_the_hands_counted(settings, session):
+    """deal_in writes with Core statements (issue 15): a day's usage row or a
+    pack the caller's session already loaded shows the new counts."""
+    from tavern.store.models import DailyHandUsage, PremiumPack
+
+    _owner, tavern, (free_player, pack_player) = _setup(session, settings, [(1, 3, 0), (0, 0, 1)])
+    usage = session.scalars(select(DailyHandUsage).where(DailyHandUsage.user_id == free_player)).one()
+    pack = session.scalars(select(PremiumPack).where(PremiumPack.user_id == pack_player)).one()
+    before = (usage.count, pack.hands_left)
+    hands.deal_in(session, [free_player, pack_player], tavern, NOW, settings)
+    assert (usage.count, pack.hands_left) == (before[0] + 1, before[1] - 1)

@@ -197,3 +197,74 @@ def test_refusals_are_value_errors_carrying_the_figures(session):
     exc = caught.value
     assert isinstance(exc, InsufficientFunds)
     assert (exc.currency, exc.amount, exc.balance) == ("tokens", 8, 5)
+
+
+def test_a_settlement_is_seen_by_the_accounts_the_session_already_holds(session):
+    """settle_deal writes with Core statements (issue 15): an account object
+    the caller loaded before must not keep showing the old balance."""
+    owner, a, b = make_user(session, "patron"), make_user(session, "alice"), make_user(session, "bruno")
+    table = make_table(session, owner)
+    for u in (a, b):
+        ledger.issue(session, u.id, 1000)
+        ledger.cave(session, u.id, table.id, 200)
+    held = ledger.account(session, "user", a.id, "chips", table.id)
+    assert held.balance == 200
+    ledger.settle_deal(session, table.id, {a.id: 57, b.id: -60}, 3, owner.id, "hand:1")
+    assert held.balance == 257
+    # The carried pot (Rams, Rummoli) is created on its first use.
+    ledger.settle_deal(session, table.id, {a.id: -10, b.id: -10}, 0, owner.id, "hand:2", carried=20)
+    assert ledger.carried_pot(session, table.id).balance == 20
+    assert held.balance == 247
+    assert ledger.audit(session).ok
+
+
+def test_settlements_racing_cash_outs_never_deadlock_nor_lose_a_chip(session_factory):
+    """A deal's settlement and a player's "Ramasser ses gains" at the same
+    table touch the same accounts; both lock them in id order, so whatever
+    the interleaving each commits or is cleanly refused, and the books balance."""
+    with session_factory() as s, s.begin():
+        owner, a, b = make_user(s, "patron"), make_user(s, "alice"), make_user(s, "bruno")
+        table = make_table(s, owner)
+        for u in (a, b):
+            ledger.issue(s, u.id, 10_000)
+            ledger.cave(s, u.id, table.id, 200)
+        ids = (owner.id, a.id, b.id, table.id)
+    owner_id, a_id, b_id, table_id = ids
+    barrier = threading.Barrier(4)
+    errors: list[BaseException] = []
+
+    def settle(n: int) -> None:
+        barrier.wait()
+        for i in range(n):
+            try:
+                run_transaction(session_factory, lambda s, i=i: ledger.settle_deal(
+                    s, table_id, {a_id: 9, b_id: -10}, 1, owner_id, f"hand:{i}"))
+            except InsufficientFunds:
+                pass  # bruno cashed out: nothing to lose any more
+            except BaseException as exc:
+                errors.append(exc)
+
+    def cash_out_and_back(user_id: int) -> None:
+        barrier.wait()
+        for _ in range(10):
+            try:
+                run_transaction(session_factory, lambda s: ledger.cash_out(s, user_id, table_id))
+                run_transaction(session_factory, lambda s: ledger.cave(s, user_id, table_id, 100))
+            except BaseException as exc:
+                errors.append(exc)
+
+    threads = [threading.Thread(target=settle, args=(15,)), threading.Thread(target=settle, args=(15,)),
+               threading.Thread(target=cash_out_and_back, args=(a_id,)),
+               threading.Thread(target=cash_out_and_back, args=(b_id,))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not errors, errors
+    with session_factory() as s:
+        report = ledger.audit(s)
+        assert report.ok, report
+        deals = s.scalar(select(func.count(func.distinct(LedgerEntry.transfer_id))).where(LedgerEntry.reason == "deal"))
+        # Every settlement that went through paid the owner its 1-chip rake.
+        assert ledger.balance(s, "user", owner_id, "ecus") == deals
+        assert deals > 0

@@ -6,9 +6,9 @@ to spot it.")"""
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import select
+from sqlalchemy import Table, bindparam, select
 from sqlalchemy.orm import Session
 
 from tavern.games import registry
@@ -60,6 +60,41 @@ def archive_hand(
     session.add(hand)
     session.flush()
     return hand
+
+
+# The deal's own statements, built once (every deal of every table).
+_HANDS = cast(Table, ArchivedHand.__table__)
+_OPEN = _HANDS.insert()
+_COMPLETE = _HANDS.update().where(_HANDS.c.id == bindparam("hand_id"))
+
+
+def open_hand(session: Session, table_id: int, record: dict[str, Any], result: dict[str, Any],
+              started: dt.datetime) -> int:
+    """A deal archived as it starts, voided until :func:`complete_hand`
+    (a crash leaves it so: nobody paid). Returns its id. One Core insert:
+    every deal of every table passes here (:func:`archive_hand` otherwise)."""
+    conn = session.connection()
+    game = record.get("game") or conn.execute(select(TableConfig.game).where(TableConfig.id == table_id)).scalar()
+    inserted = conn.execute(_OPEN, {"table_id": table_id, "game": game or "", "started": started, "ended": started,
+                                    "players": _players(record), "pot": 0, "rake": 0, "voided": True,
+                                    "record": record, "result": result})
+    key = inserted.inserted_primary_key
+    assert key is not None
+    return int(key[0])
+
+
+def complete_hand(session: Session, hand_id: int, record: dict[str, Any], result: dict[str, Any], rake: int,
+                  ended: dt.datetime) -> None:
+    """The deal opened by :func:`open_hand` is over: its full record and
+    result, its summary columns, and it counts (no longer voided)."""
+    done = session.connection().execute(_COMPLETE, {
+        "hand_id": hand_id, "record": record, "result": result, "voided": False, "pot": _pot(result), "rake": rake,
+        "ended": ended})
+    if done.rowcount != 1:
+        raise LookupError(f"no archived deal {hand_id} to complete")
+    obj = session.identity_map.get(session.identity_key(ArchivedHand, (hand_id,)))
+    if obj is not None:  # an ORM copy the caller holds is read again
+        session.expire(obj)
 
 
 def get_hand(session: Session, hand_id: int) -> ArchivedHand | None:

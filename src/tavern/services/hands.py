@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import func, select
+from sqlalchemy import Table, bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -196,6 +196,23 @@ class NoHandsLeftFor(NoHandsLeft):
         self.players = players
 
 
+# :func:`deal_in`'s statements, built once (it runs at every deal of every
+# table; building a statement costs more than SQLite running it).
+_USAGE_ROWS, _PACK_ROWS = cast(Table, DailyHandUsage.__table__), cast(Table, PremiumPack.__table__)
+_OWNER = select(Tavern.owner_id).where(Tavern.id == bindparam("tavern"))
+_LEVELS = select(User.id, User.level).where(User.id.in_(bindparam("players", expanding=True)))
+_USAGES = (select(_USAGE_ROWS.c.id, _USAGE_ROWS.c.user_id, _USAGE_ROWS.c.count)
+           .where(_USAGE_ROWS.c.user_id.in_(bindparam("players", expanding=True)),
+                  _USAGE_ROWS.c.day == bindparam("day")).with_for_update())
+_PACKS = (select(_PACK_ROWS.c.id, _PACK_ROWS.c.user_id, _PACK_ROWS.c.hands_left)
+          .where(_PACK_ROWS.c.user_id.in_(bindparam("players", expanding=True)), _PACK_ROWS.c.hands_left > 0)
+          .order_by(_PACK_ROWS.c.id).with_for_update())
+_COUNT_FREE = (_USAGE_ROWS.update().where(_USAGE_ROWS.c.id == bindparam("row_id"))
+               .values(count=_USAGE_ROWS.c.count + 1))
+_COUNT_PACK = (_PACK_ROWS.update().where(_PACK_ROWS.c.id == bindparam("pack_id"))
+               .values(hands_left=_PACK_ROWS.c.hands_left - 1))
+
+
 def deal_in(
     session: Session, user_ids: list[int], tavern_id: int | None, now: dt.datetime, settings: Settings,
     spent: dict[int, list[Any]] | None = None,
@@ -204,31 +221,21 @@ def deal_in(
     rules of :func:`consume` (free hands first, then the oldest pack; level 0
     has no free hands; the owner plays unlimited in his own tavern) with a few
     statements for the whole table instead of several per player — this runs
-    at every deal of every table. Returns each player's hands left afterwards
-    (``None`` for the owner: unlimited). Raises :class:`NoHandsLeftFor` and
-    changes nothing when any player has none."""
-    owner = session.scalar(select(Tavern.owner_id).where(Tavern.id == tavern_id)) if tavern_id else None
+    at every deal of every table, hence Core statements, not the ORM's unit
+    of work. Returns each player's hands left afterwards (``None`` for the
+    owner: unlimited). Raises :class:`NoHandsLeftFor` and changes nothing
+    when any player has none."""
+    session.flush()  # the caller's pending changes are in what is read and locked
+    conn = session.connection()
+    owner = conn.execute(_OWNER, {"tavern": tavern_id}).scalar() if tavern_id else None
     counted = [u for u in user_ids if u != owner]
     day = local_day(now, settings)
-    levels: dict[int, int] = {uid: level for uid, level in session.execute(select(User.id, User.level).where(User.id.in_(counted)))}
-    usages = {
-        row.user_id: row
-        for row in session.scalars(
-            select(DailyHandUsage)
-            .where(DailyHandUsage.user_id.in_(counted), DailyHandUsage.day == day)
-            .with_for_update()
-            .execution_options(populate_existing=True)
-        )
-    }
-    packs: dict[int, list[PremiumPack]] = {u: [] for u in counted}
-    for pack in session.scalars(
-        select(PremiumPack)
-        .where(PremiumPack.user_id.in_(counted), PremiumPack.hands_left > 0)
-        .order_by(PremiumPack.id)
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    ):
-        packs[pack.user_id].append(pack)
+    levels: dict[int, int] = {uid: level for uid, level in conn.execute(_LEVELS, {"players": counted})}
+    usages: dict[int, tuple[int, int]] = {  # player: (row id, hands used today)
+        user_id: (row_id, count) for row_id, user_id, count in conn.execute(_USAGES, {"players": counted, "day": day})}
+    packs: dict[int, list[list[int]]] = {u: [] for u in counted}  # player: [[pack id, hands left]], oldest first
+    for pack_id, user_id, hands_left in conn.execute(_PACKS, {"players": counted}):
+        packs[user_id].append([pack_id, hands_left])
     refused: dict[int, str] = {}
     free_now: dict[int, bool] = {}
     for u in counted:
@@ -236,7 +243,7 @@ def deal_in(
             refused[u] = french("unknown_player")
             continue
         allowance = 0 if levels[u] <= 0 else settings.free_hands_per_day
-        used = usages[u].count if u in usages else 0
+        used = usages[u][1] if u in usages else 0
         if used < allowance:  # free hands are used before paid ones
             free_now[u] = True
         elif packs[u]:
@@ -246,19 +253,32 @@ def deal_in(
     if refused:
         raise NoHandsLeftFor(refused)
     left: dict[int, HandsLeft | None] = {u: None for u in user_ids if u == owner}
+    counted_today: list[int] = []  # usage rows counting one more free hand
+    from_packs: list[int] = []  # packs giving one hand
     for u, free in free_now.items():
         if free:
-            row = usages.get(u) or _usage(session, u, day, create=True)
-            assert row is not None
-            row.count += 1
+            if u not in usages:  # his first hand today: the row is created (once a day)
+                row = _usage(session, u, day, create=True)
+                assert row is not None
+                session.flush()
+                usages[u] = (row.id, row.count)
+            counted_today.append(usages[u][0])
+            usages[u] = (usages[u][0], usages[u][1] + 1)
         else:
-            packs[u][0].hands_left -= 1  # oldest pack first
+            packs[u][0][1] -= 1  # oldest pack first
+            from_packs.append(packs[u][0][0])
         if spent is not None:  # where each hand came from, to give it back (give_back)
-            spent[u] = ["free", day.isoformat()] if free else ["pack", packs[u][0].id]
+            spent[u] = ["free", day.isoformat()] if free else ["pack", packs[u][0][0]]
         allowance = 0 if levels[u] <= 0 else settings.free_hands_per_day
-        used = usages[u].count if u in usages else (1 if free else 0)
-        left[u] = HandsLeft(max(0, allowance - used), sum(p.hands_left for p in packs[u]))
-    session.flush()
+        left[u] = HandsLeft(max(0, allowance - (usages[u][1] if u in usages else 0)),
+                            sum(hands for _, hands in packs[u]))
+    if counted_today:
+        conn.execute(_COUNT_FREE, [{"row_id": i} for i in counted_today])
+    if from_packs:
+        conn.execute(_COUNT_PACK, [{"pack_id": i} for i in from_packs])
+    # ORM copies the caller's session may hold are read again on next use.
+    ledger._forget(session, DailyHandUsage, counted_today)
+    ledger._forget(session, PremiumPack, from_packs)
     return left
 
 

@@ -21,9 +21,9 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Table, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from tavern.services import archive, hands, ledger, seats, taverns
@@ -93,6 +93,14 @@ class _Refused(Exception):
     def __init__(self, players: dict[str, str]) -> None:
         super().__init__(players)
         self.players = players
+
+
+#: At a deal's start, the seats dealt in owe no big blind any more.
+_SEATS = cast(Table, Seat.__table__)
+_BLIND_PAID = (_SEATS.update()
+               .where(_SEATS.c.table_id == bindparam("table"), _SEATS.c.user_id.in_(bindparam("players", expanding=True)),
+                      _SEATS.c.owes_big_blind.is_(True))
+               .values(owes_big_blind=False))
 
 
 def _hands_info(s: Session, user_ids: list[int], tavern_id: int, settings: Settings) -> dict[int, dict[str, Any]]:
@@ -352,13 +360,11 @@ class SqlBank:
                 names = {uid: name for name, uid in candidates.items()}
                 raise _Refused({names[uid]: why for uid, why in exc.players.items()}) from None
             # The big blind owed is now paid or waived.
-            s.execute(update(Seat).where(Seat.table_id == table_id, Seat.user_id.in_(list(candidates.values())))
-                      .values(owes_big_blind=False))
+            s.connection().execute(_BLIND_PAID, {"table": table_id, "players": list(candidates.values())})
             # Where each hand came from: a deal voided by a crash gives them back.
-            row = archive.archive_hand(s, table_id, record,
-                                       {"in_progress": True, "finished": False,
-                                        "spent": {str(u): w for u, w in spent.items()}},
-                                       voided=True, started=now)
+            archive_id = archive.open_hand(s, table_id, record,
+                                           {"in_progress": True, "finished": False,
+                                            "spent": {str(u): w for u, w in spent.items()}}, now)
             info = {}
             for name, uid in candidates.items():
                 hl = left[uid]
@@ -369,7 +375,7 @@ class SqlBank:
                     info[name] = {"free": hl.free, "paid": hl.paid, "unlimited": False,
                                   "can_deal": hl.total > 0,
                                   "why": f"{hl.free} donnes gratuites restantes aujourd'hui, {hl.paid} en paquets"}
-            return row.id, info
+            return archive_id, info
 
         try:
             return self._tx(work, table=table_id)
@@ -384,13 +390,7 @@ class SqlBank:
 
         def work(s: Session) -> None:
             ledger.settle_deal(s, table_id, deltas, rake, owner_id, f"hand:{archive_id}", carried)
-            row = s.get_one(ArchivedHand, archive_id)
-            row.record = record
-            row.result = result
-            row.voided = False
-            row.pot = archive._pot(result)
-            row.rake = rake
-            row.ended = _now()
+            archive.complete_hand(s, archive_id, record, result, rake, _now())
 
         self._tx(work, urgent=True, table=table_id)  # the deal's last view waits for it
 
