@@ -156,6 +156,8 @@ def line(name: str, n: int, r: dict[str, Any], seconds: float) -> str:
     return (f"{name:6s} {n:5d} players  {r['actions'] / seconds:6.1f} actions/s  "
             f"p50/p90/p99 {pct(lat, 0.5):6.2f}/{pct(lat, 0.9):6.2f}/{pct(lat, 0.99):7.2f} ms"
             f"{deals}  CPU {r['server_cpu'] * 100:5.1f} % ({per_action:5.2f} ms/action)"
+            # the load client shares the machine's cores: server + bots near 200 % on 2 cores is saturation
+            f"  bots {r['bots_cpu'] * 100:4.0f} %"
             # state frames (the echo: room frames) received per action, and their mean size
             f"  {r['frames'] / max(1, r['actions']):4.1f} frames/action of {r['frame_bytes']:5.0f} B"
             f"  connected{' and seated' if name == 'tavern' else ''} in {r['connect_s']:5.1f} s"
