@@ -12,6 +12,7 @@ from sqlalchemy import Table, bindparam, select
 from sqlalchemy.orm import Session
 
 from tavern.games import registry
+from tavern.store.db import expire_held
 from tavern.store.models import ArchivedHand, TableConfig
 
 
@@ -92,9 +93,7 @@ def complete_hand(session: Session, hand_id: int, record: dict[str, Any], result
         "ended": ended})
     if done.rowcount != 1:
         raise LookupError(f"no archived deal {hand_id} to complete")
-    obj = session.identity_map.get(session.identity_key(ArchivedHand, (hand_id,)))
-    if obj is not None:  # an ORM copy the caller holds is read again
-        session.expire(obj)
+    expire_held(session, ArchivedHand, [hand_id])
 
 
 def get_hand(session: Session, hand_id: int) -> ArchivedHand | None:

@@ -28,6 +28,7 @@ from tavern.catalogue import french
 from tavern.refusal import Refusal
 from tavern.services import ledger
 from tavern.settings import Settings
+from tavern.store.db import expire_held
 from tavern.store.models import DailyHandUsage, PremiumPack, Tavern, User
 
 
@@ -277,8 +278,8 @@ def deal_in(
     if from_packs:
         conn.execute(_COUNT_PACK, [{"pack_id": i} for i in from_packs])
     # ORM copies the caller's session may hold are read again on next use.
-    ledger._forget(session, DailyHandUsage, counted_today)
-    ledger._forget(session, PremiumPack, from_packs)
+    expire_held(session, DailyHandUsage, counted_today)
+    expire_held(session, PremiumPack, from_packs)
     return left
 
 

@@ -32,13 +32,14 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, cast
+from typing import cast
 
 from sqlalchemy import Table, bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from tavern.refusal import Refusal
+from tavern.store.db import expire_held
 from tavern.store.models import CURRENCIES, OWNER_KINDS, LedgerAccount, LedgerEntry
 
 
@@ -384,7 +385,7 @@ def settle_deal(
         for debit, credit, amount in legs])
     # ORM objects of these accounts the caller's session may hold would show
     # the balances from before: they are read again on next use.
-    _forget(session, LedgerAccount, [rows[k].id for k in net])
+    expire_held(session, LedgerAccount, [rows[k].id for k in net])
     return tid
 
 
@@ -403,15 +404,6 @@ def _lock_owners(session: Session, owners: set[_Owner]) -> dict[str, LedgerAccou
         found = {r.key: r for r in session.connection().execute(_LOCK_KEYS, {"keys": list(keys)})}
     return {k: LedgerAccount(id=r.id, key=r.key, owner_kind=r.owner_kind, currency=r.currency, balance=int(r.balance))
             for k, r in found.items()}
-
-
-def _forget(session: Session, model: type[Any], ids: Iterable[int]) -> None:
-    """Rows changed with Core statements: any ORM object of theirs in the
-    session's identity map is expired, so its next read comes from the database."""
-    for row_id in ids:
-        obj = session.identity_map.get(session.identity_key(model, (row_id,)))
-        if obj is not None:
-            session.expire(obj)
 
 
 def history(

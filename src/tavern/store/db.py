@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
@@ -118,6 +118,16 @@ def session_scope(engine: Engine) -> Iterator[Session]:
 def read_session(engine: Engine) -> Iterator[Session]:
     with read_session_factory(engine)() as session, session.begin():
         yield session
+
+
+def expire_held(session: Session, model: type[Any], ids: Iterable[int]) -> None:
+    """Rows of ``model`` changed with Core statements (the deal's hot path):
+    any ORM object of theirs the session's identity map holds is expired, so
+    its next read comes from the database instead of showing what was before."""
+    for row_id in ids:
+        obj = session.identity_map.get(session.identity_key(model, (row_id,)))
+        if obj is not None:
+            session.expire(obj)
 
 
 def is_retryable(exc: BaseException) -> bool:
