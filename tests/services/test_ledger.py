@@ -9,6 +9,7 @@ house issued; a check that recomputes this belongs in the test suite."
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from sqlalchemy import func, select
@@ -221,7 +222,8 @@ def test_a_settlement_is_seen_by_the_accounts_the_session_already_holds(session)
 def test_settlements_racing_cash_outs_never_deadlock_nor_lose_a_chip(session_factory):
     """A deal's settlement and a player's "Ramasser ses gains" at the same
     table touch the same accounts; both lock them in id order, so whatever
-    the interleaving each commits or is cleanly refused, and the books balance."""
+    the interleaving each commits or is cleanly refused (a player who just
+    cashed out has nothing to lose), and the books balance."""
     with session_factory() as s, s.begin():
         owner, a, b = make_user(s, "patron"), make_user(s, "alice"), make_user(s, "bruno")
         table = make_table(s, owner)
@@ -231,40 +233,53 @@ def test_settlements_racing_cash_outs_never_deadlock_nor_lose_a_chip(session_fac
         ids = (owner.id, a.id, b.id, table.id)
     owner_id, a_id, b_id, table_id = ids
     barrier = threading.Barrier(4)
+    settling_done = threading.Event()
     errors: list[BaseException] = []
+    settled: list[str] = []
+    per_thread = 10
 
-    def settle(n: int) -> None:
+    def settle(thread: int) -> None:
         barrier.wait()
-        for i in range(n):
+        mine, deadline = 0, time.monotonic() + 60
+        while mine < per_thread and time.monotonic() < deadline:
             try:
-                run_transaction(session_factory, lambda s, i=i: ledger.settle_deal(
-                    s, table_id, {a_id: 9, b_id: -10}, 1, owner_id, f"hand:{i}"))
+                reference = f"hand:{thread}:{mine}"
+                settled.append(run_transaction(session_factory, lambda s, ref=reference: ledger.settle_deal(
+                    s, table_id, {a_id: 9, b_id: -10}, 1, owner_id, ref)))
+                mine += 1
             except InsufficientFunds:
-                pass  # bruno cashed out: nothing to lose any more
+                time.sleep(0.002)  # bruno is between his cash-out and his next cave
             except BaseException as exc:
                 errors.append(exc)
+                return
 
     def cash_out_and_back(user_id: int) -> None:
         barrier.wait()
-        for _ in range(10):
+        cycles = 0
+        while (cycles < 5 or not settling_done.is_set()) and cycles < 10_000:
             try:
                 run_transaction(session_factory, lambda s: ledger.cash_out(s, user_id, table_id))
                 run_transaction(session_factory, lambda s: ledger.cave(s, user_id, table_id, 100))
             except BaseException as exc:
                 errors.append(exc)
+                return
+            cycles += 1
 
-    threads = [threading.Thread(target=settle, args=(15,)), threading.Thread(target=settle, args=(15,)),
-               threading.Thread(target=cash_out_and_back, args=(a_id,)),
-               threading.Thread(target=cash_out_and_back, args=(b_id,))]
-    for t in threads:
+    settlers = [threading.Thread(target=settle, args=(n,)) for n in range(2)]
+    cashiers = [threading.Thread(target=cash_out_and_back, args=(uid,)) for uid in (a_id, b_id)]
+    for t in settlers + cashiers:
         t.start()
-    for t in threads:
-        t.join(120)
+    for t in settlers:
+        t.join(90)
+    settling_done.set()
+    for t in cashiers:
+        t.join(90)
     assert not errors, errors
+    assert len(settled) == 2 * per_thread  # every settler got its deals through
     with session_factory() as s:
         report = ledger.audit(s)
         assert report.ok, report
         deals = s.scalar(select(func.count(func.distinct(LedgerEntry.transfer_id))).where(LedgerEntry.reason == "deal"))
-        # Every settlement that went through paid the owner its 1-chip rake.
+        assert deals == 2 * per_thread
+        # Every settlement paid the owner its 1-chip rake, as écus.
         assert ledger.balance(s, "user", owner_id, "ecus") == deals
-        assert deals > 0
