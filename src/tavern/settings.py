@@ -94,6 +94,10 @@ class Settings(BaseSettings):
     #: itself instead of letting Python start one at any moment (a pause of
     #: every table, web/collector.py); 0 leaves Python's own schedule.
     gc_full_seconds: float = Field(default=600.0, ge=0)
+    #: Seconds between the server's young collections (web/collector.py: each
+    #: walks only what the last moment allocated); 0 leaves Python's own young
+    #: and middle collections. Only with ``gc_full_seconds`` above 0.
+    gc_young_seconds: float = Field(default=0.05, ge=0, le=10)
     #: Table WebSockets open at once per account and per client address
     #: (docs/web.md; behind a proxy or a NAT many players share an address:
     #: raise it there — the benchmarks' bots all come from 127.0.0.1).

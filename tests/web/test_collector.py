@@ -66,3 +66,45 @@ def test_zero_leaves_pythons_own_schedule():
         return during
 
     assert asyncio.run(scenario()) == (before, 0)
+
+
+def test_young_collections_run_on_the_clock_and_leave_the_older_generations():
+    """``TAVERN_GC_YOUNG_SECONDS``: the youngest generation is collected on a
+    clock (not only when Python's allocation count says so), and no young
+    collection walks what already survived one."""
+    before = gc.get_threshold()
+    # Python's own trigger out of reach for the test's few allocations: what
+    # frees the young cycle below can only be the collector's clock.
+    gc.set_threshold(1_000_000, before[1], before[2])
+
+    async def scenario():
+        collector = Collector(full_seconds=60, young_seconds=0.05)
+        collector.start()
+        try:
+            thresholds = gc.get_threshold()
+            a, b = Node(), Node()
+            a.other, b.other = b, a
+            young = weakref.ref(a)
+            del a, b
+            c, d = Node(), Node()
+            c.other, d.other = d, c
+            gc.collect(0)  # c and d survive a young collection: now in the middle generation
+            middle = weakref.ref(c)
+            del c, d
+            runs = collector.young_collections
+            for _ in range(40):
+                if young() is None and collector.young_collections >= runs + 5:
+                    break
+                await asyncio.sleep(0.05)
+            return thresholds, young() is None, middle() is not None, collector.young_collections - runs
+        finally:
+            await collector.close()
+
+    try:
+        thresholds, young_freed, middle_kept, runs = asyncio.run(scenario())
+    finally:
+        gc.set_threshold(*before)
+    assert thresholds == (1_000_000, NEVER, NEVER)
+    assert runs >= 5 and young_freed, "no young collection on the collector's clock"
+    assert middle_kept, "a young collection walked the middle generation"
+    gc.collect()

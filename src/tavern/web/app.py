@@ -56,7 +56,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Threads and connections are sized together (settings "capacity").
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.web_threads
         sys.setswitchinterval(settings.gil_switch_ms / 1000)
-        collector = Collector(settings.gc_full_seconds)  # before the tables: only the imports are frozen
+        collector = Collector(settings.gc_full_seconds, settings.gc_young_seconds)  # before the tables: only the imports are frozen
         collector.start()
         try:
             asyncio.get_running_loop().set_default_executor(
