@@ -33,7 +33,8 @@ them all — 5–20 ms; every tenth one walked the middle generation, 27–45 ms
 (``gc.callbacks`` in the server, bench_capacity at 2,400 players), both
 growing with the players and both stalling every table. Collected every
 50 ms, the young generation holds only what the last 50 ms allocated and
-still use: 0.3–0.7 ms a collection (at most 3–4 ms), about 1 % of a core.
+still use: 0.3–0.7 ms a collection at 2,400 players (at most 3–6 ms),
+about 1.2 % of a core.
 What survives one moves to the middle generation, which only the full
 collection walks; in steady play those young collections found no garbage
 at all (the server's cycles are made at start-up and while players sit down),
