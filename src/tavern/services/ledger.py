@@ -32,7 +32,7 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import cast
+from typing import TypeVar, cast
 
 from sqlalchemy import Table, bindparam, func, select
 from sqlalchemy.exc import IntegrityError
@@ -168,6 +168,27 @@ def _lock(session: Session, accounts: Iterable[LedgerAccount]) -> None:
     ).all()
 
 
+#: How a transfer names its accounts: by id (:func:`post`) or by key (:func:`settle_deal`).
+K = TypeVar("K", int, str)
+
+
+def _net_changes(moves: Iterable[tuple[K, K, int]]) -> dict[K, int]:
+    """Each account's change over a transfer's ``(debit, credit, amount)`` legs."""
+    net: dict[K, int] = {}
+    for debit, credit, amount in moves:
+        net[debit] = net.get(debit, 0) - amount
+        net[credit] = net.get(credit, 0) + amount
+    return net
+
+
+def _check_funds(net: dict[K, int], accounts: dict[K, LedgerAccount]) -> None:
+    """Nobody who may not goes below zero (checked before anything is written)."""
+    for key, change in net.items():
+        acc = accounts[key]
+        if not may_go_negative(acc) and acc.balance + change < 0:
+            raise InsufficientFunds(acc, -change)
+
+
 def post(
     session: Session,
     legs: list[Leg],
@@ -191,16 +212,9 @@ def post(
             raise LedgerError("same_account")
     _lock(session, [a for leg in legs for a in (leg.debit, leg.credit)])
 
-    net: dict[int, int] = {}
-    by_id: dict[int, LedgerAccount] = {}
-    for leg in legs:
-        by_id[leg.debit.id], by_id[leg.credit.id] = leg.debit, leg.credit
-        net[leg.debit.id] = net.get(leg.debit.id, 0) - leg.amount
-        net[leg.credit.id] = net.get(leg.credit.id, 0) + leg.amount
-    for acc_id, change in net.items():
-        acc = by_id[acc_id]
-        if not may_go_negative(acc) and acc.balance + change < 0:
-            raise InsufficientFunds(acc, -change)
+    by_id = {a.id: a for leg in legs for a in (leg.debit, leg.credit)}
+    net = _net_changes((leg.debit.id, leg.credit.id, leg.amount) for leg in legs)
+    _check_funds(net, by_id)
 
     tid = transfer_id or uuid.uuid4().hex
     for acc_id, change in net.items():
@@ -367,14 +381,8 @@ def settle_deal(
         if debit == credit:
             raise LedgerError("same_account")
     rows = _lock_owners(session, {o for debit, credit, _ in legs for o in (debit, credit)})
-    net: dict[str, int] = {}
-    for debit, credit, amount in legs:
-        net[_key(*debit)] = net.get(_key(*debit), 0) - amount
-        net[_key(*credit)] = net.get(_key(*credit), 0) + amount
-    for key, change in net.items():
-        acc = rows[key]
-        if not may_go_negative(acc) and acc.balance + change < 0:
-            raise InsufficientFunds(acc, -change)
+    net = _net_changes((_key(*debit), _key(*credit), amount) for debit, credit, amount in legs)
+    _check_funds(net, rows)
     tid = uuid.uuid4().hex
     conn = session.connection()
     conn.execute(_SET_BALANCE,
