@@ -29,6 +29,11 @@ def _pot(result: dict[str, Any]) -> int:
     return 0
 
 
+def _game(session: Session, table_id: int, record: dict[str, Any]) -> str:
+    """The deal's game: its record's, else its table's ("" for a table gone)."""
+    return record.get("game") or session.scalar(select(TableConfig.game).where(TableConfig.id == table_id)) or ""
+
+
 def archive_hand(
     session: Session,
     table_id: int,
@@ -42,8 +47,7 @@ def archive_hand(
     """Store one deal's full record and result, with summary columns
     (players, pot = chips lost by the losers, rake). ``voided`` marks a deal
     cancelled before its end (nobody paid)."""
-    table = session.get(TableConfig, table_id)
-    game = record.get("game") or (table.game if table else "")
+    game = _game(session, table_id, record)
     rake = result.get("rake", 0)
     hand = ArchivedHand(
         table_id=table_id,
@@ -74,11 +78,9 @@ def open_hand(session: Session, table_id: int, record: dict[str, Any], result: d
     """A deal archived as it starts, voided until :func:`complete_hand`
     (a crash leaves it so: nobody paid). Returns its id. One Core insert:
     every deal of every table passes here (:func:`archive_hand` otherwise)."""
-    conn = session.connection()
-    game = record.get("game") or conn.execute(select(TableConfig.game).where(TableConfig.id == table_id)).scalar()
-    inserted = conn.execute(_OPEN, {"table_id": table_id, "game": game or "", "started": started, "ended": started,
-                                    "players": _players(record), "pot": 0, "rake": 0, "voided": True,
-                                    "record": record, "result": result})
+    inserted = session.connection().execute(_OPEN, {
+        "table_id": table_id, "game": _game(session, table_id, record), "started": started, "ended": started,
+        "players": _players(record), "pot": 0, "rake": 0, "voided": True, "record": record, "result": result})
     key = inserted.inserted_primary_key
     assert key is not None
     return int(key[0])

@@ -259,9 +259,8 @@ def deal_in(
     for u, free in free_now.items():
         if free:
             if u not in usages:  # his first hand today: the row is created (once a day)
-                row = _usage(session, u, day, create=True)
+                row = _usage(session, u, day, create=True)  # flushed by its savepoint: it has its id
                 assert row is not None
-                session.flush()
                 usages[u] = (row.id, row.count)
             counted_today.append(usages[u][0])
             usages[u] = (usages[u][0], usages[u][1] + 1)
