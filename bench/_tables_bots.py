@@ -12,7 +12,8 @@ Two kinds of worker, driven the same way by ``bench_tables.py``:
   acting bot: from sending ``act`` to receiving the first ``state`` newer
   than the one it acted on that shows the action done (its own choices
   changed, or another deal) — a publication about a seat taken meanwhile is
-  not it — counted only when the reply is ``ok``.
+  not it. Moves go without an ``id``, as the table page sends them: the
+  state is their answer, a refusal an ``error`` (not counted).
 * ``echo``: the same number of connections, six per room, the same turn
   pattern (one member "acts", every member receives a frame of the size of
   a state message, the next member acts on it), the same think time and the
@@ -105,12 +106,15 @@ class TableBot:
         self.deal0 = self.deal1 = None
         self.seated = asyncio.Event()
 
-    async def send(self, msg: dict[str, Any], **meta: Any) -> None:
+    async def send(self, msg: dict[str, Any], answered: bool = True, **meta: Any) -> None:
+        """``answered``: with an ``id``, which asks for an ``ok``; a move goes
+        without one, as the table page sends it (the state is its answer)."""
         if self.stopping:
             return
         self.n += 1
-        msg["id"] = self.n
-        self.pending = {"id": self.n, "t": time.perf_counter(), "wall": time.time(), "t_state": None,
+        if answered:
+            msg["id"] = self.n
+        self.pending = {"id": msg.get("id"), "t": time.perf_counter(), "wall": time.time(), "t_state": None,
                         "ok": None, **meta}
         await self.ws.send(json.dumps(msg, separators=(",", ":")))
 
@@ -165,6 +169,8 @@ class TableBot:
                 and self._reflects(msg, p):
             p["t_state"] = now
             p["closing"] = bool(msg["deal"]) and msg["deal"]["phase"] == "over"
+            if p["id"] is None:
+                p["ok"] = True  # sent without an id: this view is its answer
 
     def _on_reply(self, msg: dict[str, Any]) -> None:
         p = self.pending
@@ -240,7 +246,7 @@ class TableBot:
             return
         try:
             await self.send({"type": "act", "action": action, "seq": self.state["seq"], "args": args},
-                            kind="act", seq=self.state["seq"], legal=legal,
+                            answered=False, kind="act", seq=self.state["seq"], legal=legal,
                             deal_no=self.state["table"]["deal_no"])
         except Exception:  # the connection closed at the end of the run
             pass

@@ -115,6 +115,42 @@ def test_malformed_messages_get_an_error_frame_and_the_table_carries_on(server):
     asyncio.run(scenario())
 
 
+def test_a_move_without_id_is_answered_by_the_state_that_shows_it(server):
+    """docs/protocol.md: a command without an ``id`` gets no ``ok`` — the next
+    state shows it done; refused, it still gets its ``error`` (``id`` null)."""
+    async def scenario():
+        a = await open_client(server, "ana")
+        b = await open_client(server, "bob")
+        clients = {"ana": a, "bob": b}
+        assert (await a.send(type="sit", seat=0, cave=200))["type"] == "ok"
+        assert (await b.send(type="sit", seat=1, cave=200))["type"] == "ok"
+        await a.recv_until(lambda m: m["type"] == "state" and bool(m["deal"]) and m["deal"]["phase"] == "bet")
+        name = a.state["deal"]["to_act"]
+        mover = clients[name]
+        other = b if mover is a else a
+        st = await mover.state_at_least(a.state["seq"])
+        move = "call" if any(x["action"] == "call" for x in st["you"]["legal"]) else "check"
+        # Out of turn, without an id: refused by its code, id null.
+        await other.state_at_least(a.state["seq"])
+        await other.ws.send(json.dumps({"type": "act", "action": "fold", "seq": other.state["seq"]}))
+        err = await other.recv_until(lambda m: m["type"] == "error")
+        assert err["code"] == "not_your_turn" and err["id"] is None, err
+        mover.replies.clear()
+        await mover.ws.send(json.dumps({"type": "act", "action": move, "args": {}, "seq": st["seq"]}))
+        shown = await mover.recv_until(lambda m: m["type"] == "state" and m["seq"] > st["seq"]
+                                       and m["you"]["legal"] != st["you"]["legal"])
+        # The state that answers it tells the move played (the story's new events).
+        assert any(e["event"] == move and e["player"] == name for e in shown["story"]), shown["story"]
+        # Commands are answered in order: an ok for the move would come before this one's.
+        r = await mover.send(type="auto", auto=None)
+        assert r["type"] == "ok"
+        assert [m for m in mover.replies if m["type"] == "ok"] == [r], mover.replies
+        for c in (a, b):
+            await c.ws.close()
+
+    asyncio.run(scenario())
+
+
 def test_two_players_play_a_deal_each_seeing_only_his_cards(server):
     async def scenario():
         a = await open_client(server, "ana")

@@ -221,7 +221,10 @@ async def _run(ws: WebSocket, actor: Any, name: str, user_id: int, cmd: Any) -> 
     except TypeError:  # arguments the engine does not take
         await _error(ws, cmd.id, CommandError("bad_arguments", action=getattr(cmd, "action", cmd.type), given=[]))
         return
-    await _send(ws, json.dumps({"type": "ok", "id": cmd.id, "result": out or {}}, separators=(",", ":")))
+    if cmd.id is not None:
+        # Without an id the client asked for no answer: the next state shows
+        # the command done (a page's moves go so: one frame fewer a move).
+        await _send(ws, json.dumps({"type": "ok", "id": cmd.id, "result": out or {}}, separators=(",", ":")))
 
 
 async def _error(ws: WebSocket, msg_id: int | None, refusal: Refusal) -> None:

@@ -82,7 +82,7 @@ var GAMES = { ramponneau: poker, draw: poker, rami: rami, double_rami: rami, rem
 
   function send(msg, what) {
     if (!ws || ws.readyState !== 1) { showError("Pas de connexion à la table : réessayez dans un instant."); return; }
-    msg.id = nextId++;
+    msg.id = nextId++;  // an id asks for an "ok" (docs/protocol.md)
     pending[msg.id] = what || msg.type;
     ws.send(JSON.stringify(msg));
   }
@@ -90,10 +90,15 @@ var GAMES = { ramponneau: poker, draw: poker, rami: rami, double_rami: rami, rem
   // A module of the page sends through the table's socket with an event.
   document.addEventListener("tavern:send", function (ev) { send(ev.detail); });
 
+  // A move goes without an id: the next state, which shows it played, is its
+  // answer (one frame fewer per move for the server); a refusal still comes
+  // as an "error" frame. A new click clears the last refusal's line.
   function act(action, args) {
+    if (!ws || ws.readyState !== 1) { showError("Pas de connexion à la table : réessayez dans un instant."); return; }
     var m = { type: "act", action: action, args: args || {} };
     if (S.msg) m.seq = S.msg.seq;
-    send(m, action);
+    showError(null);
+    ws.send(JSON.stringify(m));
   }
 
   function onMessage(m) {
@@ -110,7 +115,7 @@ var GAMES = { ramponneau: poker, draw: poker, rami: rami, double_rami: rami, rem
     } else if (m.type === "contest") {
       onContest(m);
     } else if (m.type === "error") {
-      delete pending[m.id];
+      if (m.id !== null) delete pending[m.id];
       showError(m.message);
     } else if (m.type === "ok") {
       delete pending[m.id];
