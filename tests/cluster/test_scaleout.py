@@ -67,7 +67,12 @@ def test_a_worker_killed_mid_deal_loses_nothing_and_its_tables_play_on(scaled, s
             await wait_for(_all_dealing_again(session_factory, ids, dict.fromkeys(ids, 0), 1), 60,
                            "every table settles a first deal")
             owners = {tid: server.owner_pid(tid) for tid in ids}
-            assert len(set(owners.values())) >= 2, owners  # the tables are spread over the workers
+            # uvicorn's workers share one listening socket: the kernel decides
+            # which accepts each table's first socket, hence its owner. Mostly
+            # the tables spread, but one worker may win every accept (seen
+            # twice on this machine): the kill must be survived either way,
+            # so the spread is not a precondition.
+            assert all(owners.values()), owners  # every table has a live owner
             # The victim: a worker with a deal in progress at one of its tables.
             victim, cut = None, {}
             for _ in range(100):

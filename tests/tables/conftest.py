@@ -116,6 +116,17 @@ class Harness:
     def last(self, name: str | None) -> dict[str, Any]:
         return self.inbox[name][-1]
 
+    def held(self, name: str | None) -> dict[str, Any]:
+        """The last state as a client holds it (docs/protocol.md): with the
+        last result and revealed seed of the publication ``result_at`` names,
+        which must be one this recipient received."""
+        states = [m for m in self.inbox[name] if m["type"] == "state"]
+        last = states[-1]
+        carrier = next(m for m in reversed(states) if "last_result" in m)
+        assert carrier is last or carrier["seq"] == last["result_at"], (carrier["seq"], last["result_at"])
+        return {**last, "last_result": carrier["last_result"],
+                **({"fair": carrier["fair"]} if "fair" in carrier else {})}
+
     async def play_deal(self, policy: Callable[[str, list[dict[str, Any]]], dict[str, Any]]) -> int:
         """Play the current deal to its end with ``policy(name, legal)``; returns the deal number."""
         actor = self.actor

@@ -55,8 +55,8 @@ def test_a_deal_is_committed_seeded_revealed_and_verifiable(session_factory) -> 
     assert fair.verify(record)  # raises on a mismatch
     # Revealed to the deal's players, with the deck; never to spectators.
     for name in ("ana", "bob", "cid"):
-        assert h.last(name)["fair"]["server_seed"] == block["server_seed"]
-        assert h.last(name)["fair"]["deck"] == record["deck"]
+        assert h.held(name)["fair"]["server_seed"] == block["server_seed"]
+        assert h.held(name)["fair"]["deck"] == record["deck"]
     assert all(block["server_seed"] not in json.dumps(m) for m in h.inbox[None])
     assert all(block["server_seed"] not in json.dumps(m) for m in h.inbox["dan"])
     # Another client seed would have given another deck from the same server seed.

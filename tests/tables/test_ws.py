@@ -181,8 +181,9 @@ def test_two_players_play_a_deal_each_seeing_only_his_cards(server):
                 continue
             assert r["type"] == "ok", r
             await a.state_at_least(st["seq"] + 1)
-        done = a.state if a.state["last_result"] else await a.recv_until(
-            lambda m: m["type"] == "state" and m["last_result"] is not None)
+        # The result comes once, with the publication after the settlement.
+        done = next((m for m in reversed(a.states) if m.get("last_result")), None) or await a.recv_until(
+            lambda m: m["type"] == "state" and m.get("last_result") is not None)
         result = done["last_result"]["result"]
         assert sum(result["chips"].values()) + result["rake"] == 400  # no chip created or lost
         # Each player saw his own two cards and never the other's before showdown.

@@ -164,6 +164,13 @@ class TableActor:
         self.fair_stream: fair.FairStream | None = None
         #: The last finished deal's seed, for its players: {"players", "fair"}.
         self.revealed: dict[str, Any] | None = None
+        #: ``last_result`` and the revealed seed change once a deal: a
+        #: publication carries them only when they changed since the last one
+        #: (told by identity: both are replaced, never edited), and every
+        #: message names the publication that last carried them (``result_at``,
+        #: docs/protocol.md) so that a client who missed it asks for a snapshot.
+        self.result_sent: tuple[Any, Any] = (None, None)
+        self.result_at = 0
         #: Each player's legal actions as last shown to him, and the first
         #: publication that showed them: an action chosen on an older view
         #: is stale (_cmd_act).
@@ -821,9 +828,11 @@ class TableActor:
         The deal's story goes from event ``story_at`` (0: all of it, as a
         (re)connection's snapshot needs; a publication sends what is new).
         ``shared``: the parts alike for every recipient, already encoded
-        (:meth:`publish`); they replace ``table``, ``last_result`` and the story."""
+        (:meth:`publish`); they replace ``table``, ``last_result`` and the
+        story, and ``shared["result"]`` says whether ``last_result`` and the
+        revealed seed go (a snapshot always carries them)."""
         if shared is None:
-            shared = {"table": table or self.public_table(), "last_result": self.last_result,
+            shared = {"table": table or self.public_table(), "last_result": self.last_result, "result": True,
                       "story": self.story[story_at:], "deal": None, "fair": self.revealed and self.revealed["fair"]}
         dealt = username in self.dealt
         deal = None
@@ -831,9 +840,10 @@ class TableActor:
             # Anyone not dealt in (a spectator, a seat waiting for the next
             # deal) sees the public view, encoded once per publication.
             deal = self.engine.view(username) if dealt else (shared["deal"] or self.engine.view(None))
-        msg: dict[str, Any] = {"type": "state", "seq": self.seq, "table": shared["table"], "deal": deal,
-                               "last_result": shared["last_result"], "story_at": story_at,
-                               "story": shared["story"]}
+        msg: dict[str, Any] = {"type": "state", "seq": self.seq, "table": shared["table"], "deal": deal}
+        if shared["result"]:
+            msg["last_result"] = shared["last_result"]
+        msg.update(result_at=self.result_at, story_at=story_at, story=shared["story"])
         if username is not None:
             seat = next((s for s in self.seats.values() if s.name == username), None)
             if seat is not None:
@@ -844,7 +854,7 @@ class TableActor:
                               "hands": seat.extra.get("hands"),
                               "legal": self._legal_for(username, dealt),
                               "client_seed": self.client_seeds.get(username, "")}
-            if self.revealed is not None and username in self.revealed["players"]:
+            if shared["result"] and self.revealed is not None and username in self.revealed["players"]:
                 msg["fair"] = shared["fair"]
         return msg
 
@@ -864,12 +874,18 @@ class TableActor:
         # (re)connection gets it all in its snapshot; a gap asks for one).
         at = self.story_sent if self.story_sent <= len(self.story) else 0
         self.story_sent = len(self.story)
+        # The last result and the revealed seed: only when they changed (a
+        # quarter of a player's frame otherwise, resent at every action).
+        result = self.result_sent[0] is not self.last_result or self.result_sent[1] is not self.revealed
+        if result:
+            self.result_sent, self.result_at = (self.last_result, self.revealed), self.seq
         # What every recipient's message holds alike is encoded once; only
         # each player's own deal view and seat are encoded per recipient.
-        shared = {"table": encoded(self.public_table()), "last_result": encoded(self.last_result),
+        shared = {"table": encoded(self.public_table()), "result": result,
+                  "last_result": encoded(self.last_result) if result else None,
                   "story": encoded(self.story[at:]),
                   "deal": encoded(self.engine.view(None)) if self.engine is not None else None,
-                  "fair": encoded(self.revealed["fair"]) if self.revealed is not None else None}
+                  "fair": encoded(self.revealed["fair"]) if result and self.revealed is not None else None}
         messages = {SPECTATORS: encode(self.message_for(None, story_at=at, shared=shared))}
         for name in [*(s.name for s in self.seats.values()), *(also or [])]:
             messages[name] = encode(self.message_for(name, story_at=at, shared=shared))

@@ -76,7 +76,9 @@ class State(_Message):
     seq: int
     table: dict[str, Any]
     deal: dict[str, Any] | None
-    last_result: dict[str, Any] | None
+    #: Absent when unchanged since the publication ``result_at`` (so is ``fair``).
+    last_result: dict[str, Any] | None = None
+    result_at: int
     story_at: int
     story: list[dict[str, Any]]
     you: dict[str, Any] | None = None

@@ -42,6 +42,7 @@ var GAMES = { ramponneau: poker, draw: poker, rami: rami, double_rami: rami, rem
   var pending = {};           // id -> what was asked, for the error line
   var S = {                   // what the page remembers between frames
     msg: null, at: 0,         // last "state" frame and when it came
+    result: null,             // the last result and revealed seed held, and the publication that carried them
     seatChoice: null,         // the free seat clicked before "Cave"
     selected: [], selKey: "", // cards picked in the hand (discards, plays)
     local: {},                // the game module's own state for this phase (Gin's knock)
@@ -104,6 +105,15 @@ var GAMES = { ramponneau: poker, draw: poker, rami: rami, double_rami: rami, rem
   function onMessage(m) {
     if (m.type === "state") {
       if (S.msg && !S.fresh && m.seq < S.msg.seq) return;  // an older frame overtaken by a newer one
+      // The last result and the revealed seed come only when they changed
+      // (docs/protocol.md): the page holds the last ones. A frame naming
+      // another change than the one held follows a missed frame: resync.
+      if ("last_result" in m) S.result = { at: m.result_at, last_result: m.last_result, fair: m.fair };
+      else if (!S.result || S.result.at !== m.result_at) send({ type: "sync" });
+      if (S.result) {
+        m.last_result = S.result.last_result;
+        if (m.fair === undefined && S.result.fair) m.fair = S.result.fair;
+      }
       S.msg = m; S.at = performance.now(); S.fresh = false;
       // Other modules of the page (fair.js) follow the table through events.
       document.dispatchEvent(new CustomEvent("tavern:state", { detail: m }));
