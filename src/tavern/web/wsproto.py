@@ -7,7 +7,7 @@ deflate at zlib level 1 instead of 6. Browsers offer the compression and the
 views compress ten times either way (a 3.8 KB state: 240 bytes at level 6,
 390 at level 1), but with uvicorn's 4 KB window level 6 spent about 170 µs
 per state frame against 38 µs at level 1 (measured on this project's
-frames), and a table sends seven frames an action: compressing was the
+frames), and a table sends six or seven frames an action: compressing was the
 largest cost of an action on the server (docs/benchmarks.md "Capacity").
 Without this option the server works the same, only at level 6.
 
