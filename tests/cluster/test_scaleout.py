@@ -188,8 +188,13 @@ def test_a_worker_stopped_gracefully_finishes_its_deals_and_hands_its_tables_ove
             leaving = max(set(owners.values()), key=lambda p: sum(1 for o in owners.values() if o == p))
             moved = [tid for tid, o in owners.items() if o == leaving]
             os.kill(leaving, signal.SIGTERM)
+            # Until its drain begins (after uvicorn closed its sockets) the
+            # leaving worker still deals the commands other workers forward
+            # to it: wait for the move itself, then for every table to deal on.
+            await wait_for(lambda: all(server.owner_pid(t) not in (None, leaving) for t in moved), 90,
+                           "the leaving worker's tables are taken over")
             before = settled_counts(session_factory, ids)
-            await wait_for(_all_dealing_again(session_factory, ids, before, 2), 90,
+            await wait_for(_all_dealing_again(session_factory, ids, before, 1), 90,
                            "every table deals again after the stop")
             return leaving, moved, {tid: server.owner_pid(tid) for tid in moved}
         finally:
