@@ -81,8 +81,14 @@ var GAMES = { ramponneau: poker, draw: poker, rami: rami, double_rami: rami, rem
     };
   }
 
+  function connected() {
+    if (ws && ws.readyState === 1) return true;
+    showError("Pas de connexion à la table : réessayez dans un instant.");
+    return false;
+  }
+
   function send(msg, what) {
-    if (!ws || ws.readyState !== 1) { showError("Pas de connexion à la table : réessayez dans un instant."); return; }
+    if (!connected()) return;
     msg.id = nextId++;  // an id asks for an "ok" (docs/protocol.md)
     pending[msg.id] = what || msg.type;
     ws.send(JSON.stringify(msg));
@@ -95,7 +101,7 @@ var GAMES = { ramponneau: poker, draw: poker, rami: rami, double_rami: rami, rem
   // answer (one frame fewer per move for the server); a refusal still comes
   // as an "error" frame. A new click clears the last refusal's line.
   function act(action, args) {
-    if (!ws || ws.readyState !== 1) { showError("Pas de connexion à la table : réessayez dans un instant."); return; }
+    if (!connected()) return;
     var m = { type: "act", action: action, args: args || {} };
     if (S.msg) m.seq = S.msg.seq;
     showError(null);
