@@ -38,6 +38,9 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 CONNECT_CONCURRENCY = 25
+#: Players per bot process whose frames are recorded for the echo, and how many frames each.
+STREAMS = 4
+STREAM_FRAMES = 400
 
 
 @dataclass
@@ -53,6 +56,9 @@ class Stats:
     errors: dict[str, int] = field(default_factory=dict)
     frames: int = 0  #: state frames received in the window
     frame_bytes: int = 0
+    #: what a few players received in the window, frame by frame (the texts):
+    #: the echo sends these, so that its frames compress as a table's do
+    streams: list[list[str]] = field(default_factory=list)
     deals: int = 0
     #: sockets the server closed under a bot (a table moving to another
     #: worker closes with 1012), by close code; the bot reconnected each time
@@ -105,6 +111,7 @@ class TableBot:
         self.broke = False  #: no écus left for another cave
         self.deal0 = self.deal1 = None
         self.seated = asyncio.Event()
+        self.stream: list[str] | None = None  #: the state texts received in the window, if recorded
 
     async def send(self, msg: dict[str, Any], answered: bool = True, **meta: Any) -> None:
         """``answered``: with an ``id``, which asks for an ``ok``; a move goes
@@ -158,6 +165,8 @@ class TableBot:
         if st.in_window(wall):
             st.frames += 1
             st.frame_bytes += len(raw)
+            if self.stream is not None and len(self.stream) < STREAM_FRAMES:
+                self.stream.append(raw if isinstance(raw, str) else raw.decode())
         if self.counts_deals:
             deal_no = msg["table"]["deal_no"]
             if wall < st.t0:
@@ -282,9 +291,15 @@ class EchoBot:
     async def act(self, n: int) -> None:
         n += 1
         room = self.room
-        frame = json.dumps({"from": self.index, "to": (self.index + 1) % room.size, "n": n,
-                            "pause": n % room.actions_per_deal == 0, "pad": ""}, separators=(",", ":"))
-        frame = frame[:-2] + "x" * max(0, room.frame_size - len(frame)) + '"}'
+        head = json.dumps({"from": self.index, "to": (self.index + 1) % room.size, "n": n,
+                           "pause": n % room.actions_per_deal == 0}, separators=(",", ":"))
+        if room.stream:
+            # A real state as the body, the next one of a recorded player's
+            # stream: the frame compresses as a table's do (a run of "x"
+            # deflates to a few bytes, a view to a tenth of its size).
+            frame = head[:-1] + ',"state":' + room.stream[n % len(room.stream)] + "}"
+        else:
+            frame = head[:-1] + ',"pad":"' + "x" * max(0, room.frame_size - len(head) - 9) + '"}'
         self.sent_at, self.sent_wall = time.perf_counter(), time.time()
         try:
             await self.ws.send(frame)
@@ -300,6 +315,8 @@ class EchoRoom:
     pause: float
     think_mean: float
     rng: random.Random
+    #: a table's frames as one player received them (empty: pad with "x", the old reference)
+    stream: list[str] = field(default_factory=list)
 
     def think(self) -> float:
         return self.rng.uniform(0.5, 1.5) * self.think_mean if self.think_mean else 0.0
@@ -332,14 +349,18 @@ async def _worker(cfg: dict[str, Any], ready: Any, go: Any) -> dict[str, Any]:
 
                 bots.append(TableBot(ws, name, seat, cfg["cave"], stats, random.Random(rng.random()),
                                      cfg["think"], counts_deals=seat == 0, reopen=reopen))
+                if seat == 0 and len(stats.streams) < STREAMS:
+                    bots[-1].stream = []
+                    stats.streams.append(bots[-1].stream)
     else:
         conns = await asyncio.gather(*[
             _open(f"{base}/ws/echo/{room}", {}, origin, sem)
             for room in cfg["rooms"] for _ in range(cfg["size"])])
         it = iter(conns)
         for _room_id in cfg["rooms"]:
+            streams = cfg.get("streams") or [[]]
             room = EchoRoom(cfg["size"], cfg["frame_size"], cfg["actions_per_deal"], cfg["pause"],
-                            cfg["think"], random.Random(rng.random()))
+                            cfg["think"], random.Random(rng.random()), streams[_room_id % len(streams)])
             for i in range(cfg["size"]):
                 bots.append(EchoBot(next(it), i, room, stats, room.rng))
     tasks = [asyncio.ensure_future(b.run()) for b in bots]
@@ -379,6 +400,7 @@ async def _worker(cfg: dict[str, Any], ready: Any, go: Any) -> dict[str, Any]:
     return {"latencies": stats.latencies, "closing": stats.closing, "others": stats.others,
             "actions": stats.actions, "errors": stats.errors,
             "frames": stats.frames, "frame_bytes": stats.frame_bytes, "deals": stats.deals,
+            "streams": [x for x in stats.streams if x],
             "cpu": cpu, "connections": len(conns), "reconnects": stats.reconnects}
 
 

@@ -135,12 +135,17 @@ def tavern_step(world: World, n_players: int, args: argparse.Namespace, tag: str
 
 
 def echo_step(n_players: int, frame_bytes: int, actions_per_deal: int, args: argparse.Namespace,
-              tmp: Path) -> dict[str, Any]:
+              tmp: Path, streams: list[list[str]] | None = None) -> dict[str, Any]:
+    """The echo at ``n_players``; its frames are the recorded ``streams`` (a
+    table's states, as players received them) unless ``--echo-pad x`` asks
+    for the old reference (frames of the same size padded with "x", which
+    deflate to a few bytes where a state takes hundreds)."""
     echo = Server("_tables_echo:create_app", {}, tmp / f"echo-{n_players}.log", app_dir=HERE)
     try:
         cfg = {"ws_base": echo.base.replace("http", "ws"), "origin": echo.base, "think": args.think,
                "size": SEATS, "frame_size": frame_bytes, "actions_per_deal": actions_per_deal,
-               "pause": args.pause, "mode": "echo"}
+               "pause": args.pause, "mode": "echo",
+               "streams": streams if args.echo_pad == "stream" else None}
         rooms = list(range(n_players // SEATS))
         return run_phase(echo, [{**cfg, "rooms": part, "seed": 100 + i}
                                 for i, part in enumerate(split(rooms, args.bot_procs))], args.warmup, args.seconds)
@@ -160,6 +165,7 @@ def line(name: str, n: int, r: dict[str, Any], seconds: float) -> str:
             f"  bots {r['bots_cpu'] * 100:4.0f} %"
             # state frames (the echo: room frames) received per action, and their mean size
             f"  {r['frames'] / max(1, r['actions']):4.1f} frames/action of {r['frame_bytes']:5.0f} B"
+            f" ({r['wire_bytes']:4.0f} B sent)"
             f"  connected{' and seated' if name == 'tavern' else ''} in {r['connect_s']:5.1f} s"
             + ("\n       refused (seating included): " + ", ".join(
                 f"{k!r} ×{v}" for k, v in sorted(r["errors"].items(), key=lambda kv: -kv[1])[:4])
@@ -172,6 +178,7 @@ def compare(world: World, steps: list[int], args: argparse.Namespace, stop_over:
     its p99 passed it, the echo goes on until its own did."""
     rows: list[tuple[int, dict[str, Any] | None, dict[str, Any]]] = []
     frame, per_deal = 0, 8
+    streams: list[list[str]] = []
     tavern_over = False
     for n in steps:
         ours: dict[str, Any] | None = None
@@ -180,8 +187,9 @@ def compare(world: World, steps: list[int], args: argparse.Namespace, stop_over:
             print(line("tavern", n, ours, args.seconds), flush=True)
             # The echo's frames: the tavern's mean frame, its actions per deal.
             frame, per_deal = int(ours["frame_bytes"]), max(1, round(ours["actions"] / max(1, ours["deals"])))
+            streams = ours["streams"] or streams
             tavern_over = stop_over is not None and pct(ours["latencies"], 0.99) >= stop_over
-        bare = echo_step(n, frame, per_deal, args, world.tmp)
+        bare = echo_step(n, frame, per_deal, args, world.tmp, streams)
         print(line("echo", n, bare, args.seconds), flush=True)
         rows.append((n, ours, bare))
         if tavern_over and stop_over is not None and pct(bare["latencies"], 0.99) >= stop_over:
@@ -327,6 +335,8 @@ def main() -> int:
     ap.add_argument("--pause", type=float, default=None,
                     help="TAVERN_DEAL_PAUSE_SECONDS (default: the shipped setting, 3 s)")
     ap.add_argument("--bot-procs", type=int, default=2)
+    ap.add_argument("--echo-pad", choices=("stream", "x"), default="stream",
+                    help="the echo's frames: recorded table states (default) or the old padding with x")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="a setting for the tavern servers, e.g. TAVERN_GIL_SWITCH_MS=1 (repeatable)")
     ap.add_argument("--keep", action="store_true", help="keep the temp dir (database, server logs)")

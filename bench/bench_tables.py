@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing as mp
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -97,6 +98,13 @@ class Server:
         fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
+    def sent_bytes(self) -> int:
+        """Bytes the server's open connections have sent so far (TCP payload,
+        after compression): ``ss``'s ``bytes_sent`` summed over its port."""
+        out = subprocess.run(["ss", "-Htin", "state", "established", f"( sport = :{self.port} )"],
+                             capture_output=True, text=True, check=False).stdout
+        return sum(int(m) for m in re.findall(r"bytes_sent:(\d+)", out))
+
     def stop(self) -> None:
         if self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGTERM)
@@ -131,9 +139,9 @@ def run_phase(server: Server, configs: list[dict[str, Any]], warmup: float, seco
         for go in gos:
             go.put((t0, t1))
         time.sleep(max(0.0, t0 - time.time()))
-        cpu0 = server.cpu_seconds()
+        cpu0, sent0 = server.cpu_seconds(), server.sent_bytes()
         time.sleep(max(0.0, t1 - time.time()))
-        cpu1 = server.cpu_seconds()
+        cpu1, sent1 = server.cpu_seconds(), server.sent_bytes()
         outs = [results.get(timeout=120) for _ in procs]
         for out in outs:
             if "error" in out:
@@ -160,6 +168,9 @@ def run_phase(server: Server, configs: list[dict[str, Any]], warmup: float, seco
         "actions": sum(o["actions"] for o in outs), "deals": sum(o["deals"] for o in outs),
         "latencies": lat, "closing": closing, "others": others, "errors": errors, "frames": frames,
         "frame_bytes": sum(o["frame_bytes"] for o in outs) / max(1, frames),
+        # what a frame cost on the wire, compressed (pings and replies included)
+        "wire_bytes": (sent1 - sent0) / max(1, frames),
+        "streams": [x for o in outs for x in o.get("streams", ())],
         "server_cpu": (cpu1 - cpu0) / seconds, "bots_cpu": sum(o["cpu"] for o in outs) / seconds,
     }
 
@@ -201,7 +212,7 @@ def summary(name: str, r: dict[str, Any]) -> str:
         f"{name}: {r['connections']} connections (connected{' and seated' if name == 'tavern' else ''} "
         f"in {r['connect_s']:.1f} s), {s:.0f} s measured",
         f"  actions/s {r['actions'] / s:8.1f}    frames received/s {r['frames'] / s:8.0f}"
-        f"    mean frame {r['frame_bytes']:.0f} B",
+        f"    mean frame {r['frame_bytes']:.0f} B ({r['wire_bytes']:.0f} B sent)",
         f"  action->view latency  p50 {pct(lat, 0.50):6.2f} ms   p90 {pct(lat, 0.90):6.2f} ms"
         f"   p99 {pct(lat, 0.99):6.2f} ms   max {lat[-1] if lat else float('nan'):6.1f} ms  (n={len(lat)})",
         f"  CPU: server {r['server_cpu'] * 100:5.1f} % of a core, bots {r['bots_cpu'] * 100:5.1f} %",
@@ -279,7 +290,7 @@ def main() -> int:
         per_deal = max(1, round(ours["actions"] / max(1, ours["deals"])))
         echo_cfg = {"ws_base": echo.base.replace("http", "ws"), "origin": echo.base, "think": args.think,
                     "size": SEATS, "frame_size": int(ours["frame_bytes"]), "actions_per_deal": per_deal,
-                    "pause": args.pause}
+                    "pause": args.pause, "streams": ours["streams"]}  # a table's states as the frames
         bare = run_phase(echo, [{**echo_cfg, "mode": "echo", "rooms": part, "seed": 100 + i}
                                 for i, part in enumerate(split(list(range(n_tables)), procs))], warmup, seconds)
         echo.stop()

@@ -196,6 +196,15 @@ def test_two_players_play_a_deal_each_seeing_only_his_cards(server):
         for st in spectator.states:
             if st["deal"] and st["deal"]["phase"] not in ("over", "showdown"):
                 assert all(p["cards"] is None for p in st["deal"]["players"])
+        # docs/protocol.md: every publication reaches every connection, in
+        # order — after the snapshot, each state is the next one (the server
+        # writes most of them at once, the others through the socket's outbox).
+        latest = max(st["seq"] for c in (a, b) for st in c.states)
+        for c in (a, b, spectator):
+            await c.state_at_least(latest)
+            first = c.states[0]["seq"]
+            newer = [st["seq"] for st in c.states[1:] if st["seq"] > first]
+            assert newer == list(range(first + 1, first + 1 + len(newer))) and len(newer) > 5, newer
         for c in (a, b, spectator):
             await c.ws.close()
 

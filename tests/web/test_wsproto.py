@@ -45,3 +45,45 @@ def test_the_compression_stays_within_what_the_client_accepts():
 
 def test_without_deflate_nothing_is_offered():
     assert protocol(ws_per_message_deflate=False).conn.available_extensions == []
+
+
+def test_a_state_is_written_at_once_in_order_and_never_past_a_full_buffer_or_a_close():
+    """web/wsproto.py: the channel's direct sender writes a text frame at
+    once while the socket is open and its buffer under the high-water mark;
+    otherwise it refuses (False) and the channel queues the frame instead."""
+    from websockets.asyncio.client import connect
+
+    from tavern.web.wsproto import SEND_NOW
+
+    said: list[object] = []
+
+    async def app(scope, receive, send):
+        assert (await receive())["type"] == "websocket.connect"
+        now = scope["extensions"][SEND_NOW]
+        said.append(now("before accept"))
+        await send({"type": "websocket.accept"})
+        proto = now.__self__
+        said.append(now("one"))
+        proto.pause_writing()  # what the transport calls past its high-water mark
+        said.append(now("held"))
+        proto.resume_writing()
+        await send({"type": "websocket.send", "text": "through ASGI"})
+        said.append(now("two"))
+        await send({"type": "websocket.close", "code": 1000})
+        said.append(now("after close"))
+
+    async def scenario():
+        config = Config(app, ws=SHIPPED, log_level="warning")
+        config.load()
+        loop = asyncio.get_running_loop()
+        server = await loop.create_server(lambda: TableSocketProtocol(config, ServerState(), {}), "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        try:
+            async with connect(f"ws://127.0.0.1:{port}/") as ws:
+                return [m async for m in ws]
+        finally:
+            server.close()
+
+    received = asyncio.run(scenario())
+    assert said == [False, True, False, True, False]
+    assert received == ["one", "through ASGI", "two"]

@@ -29,6 +29,7 @@ from tavern.tables.bank import SETTLEMENTS, LostTable, SqlBank, TableInfo, Table
 from tavern.tables.broadcast import SPECTATORS, Broadcaster
 from tavern.tables.closing import share_carry
 from tavern.tables.engine_config import engine_config
+from tavern.tables.inbox import Inbox
 from tavern.tables.seating import SeatState, choose_lineup
 
 log = logging.getLogger(__name__)
@@ -135,7 +136,7 @@ class TableActor:
         self.deadlines: dict[str, float] = {}
         self.next_deal_at: float | None = None
         self.protected: set[str] = set()
-        self._queue: asyncio.Queue[tuple[str, str | None, dict[str, Any], asyncio.Future[Any]]] = asyncio.Queue()
+        self._queue: Inbox[tuple[str, str | None, dict[str, Any], asyncio.Future[Any]]] = Inbox()
         self._task: asyncio.Task[None] | None = None
         self.closed = False
         #: Open sockets per player name, however opened (seated or not).
@@ -216,19 +217,12 @@ class TableActor:
                 return {"seq": self.seq} if command != "disconnect" else None
             raise CommandError("table_closed")
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        await self._queue.put((command, username, args, fut))
+        self._queue.put_nowait((command, username, args, fut))
         return await fut
 
     async def _run(self) -> None:
         while True:
-            timeout = self._next_wake()
-            try:
-                if timeout is None:
-                    item = await self._queue.get()
-                else:
-                    item = await asyncio.wait_for(self._queue.get(), max(0.0, timeout))
-            except TimeoutError:
-                item = None
+            item = await self._queue.get(self._next_wake())  # None: a timer is due
             changed = False
             if item is not None:
                 command, username, args, fut = item

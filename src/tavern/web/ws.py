@@ -35,6 +35,7 @@ from tavern.web.protocol import commands
 from tavern.web.rendering import BROWSER_COOKIE
 from tavern.web.session import SessionData
 from tavern.web.wslimits import TOO_MANY_CONNECTIONS
+from tavern.web.wsproto import SEND_NOW
 
 router = APIRouter()
 _MOVED = "moved"  #: the outbox's word for "close: the table changed worker"
@@ -121,6 +122,13 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
     await ws.accept()
     name = user.username
     outbox: asyncio.Queue[str] = asyncio.Queue()
+    # Under the project's protocol (wsproto) a state is written at once when
+    # nothing waits before it on this socket: no task to wake, no ASGI send
+    # chain, six or seven times an action. ``pumping`` is True while the
+    # outbox's task holds a frame not yet written (and until the snapshot
+    # is sent): a frame delivered then must queue behind it, in order.
+    send_now: Callable[[str], bool] | None = (ws.scope.get("extensions") or {}).get(SEND_NOW)
+    pumping = True
 
     def deliver(text: str) -> None:
         fence = moved_fence(text)
@@ -129,6 +137,8 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
             # fence reconnects (and finds it); the notice is never sent on.
             if fence != actor.fence:
                 outbox.put_nowait(_MOVED)
+            return
+        if send_now is not None and not pumping and outbox.empty() and send_now(text):
             return
         if outbox.qsize() < QUEUE_LIMIT:
             outbox.put_nowait(text)
@@ -142,9 +152,12 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
         return
 
     async def pump() -> None:
+        nonlocal pumping
         try:
             while True:
-                text = await outbox.get()
+                pumping = False
+                text = await outbox.get()  # returns at once while the outbox holds frames
+                pumping = True
                 if text is _MOVED:
                     await ws.close(code=MOVED, reason="La table change de serveur.")
                     return

@@ -19,6 +19,14 @@ bytes a frame with a 4 KB window, 11.9 µs and 228 bytes with 16 KB (9.9 µs
 and 180 bytes with 32 KB). It costs 80 KB of zlib state per connection
 instead of 32 KB (320 MB at 4,000 players; 32 KB windows would take 576 MB).
 What the client sends (short commands) keeps the 4 KB window.
+
+And a way around the ASGI send for the table's states (:data:`SEND_NOW`):
+a publication reaches six or seven sockets an action, and each frame used to
+wake the connection's sending task and pass the whole chain of ASGI send
+wrappers (Starlette's, FastAPI's) before uvicorn wrote it — work per frame
+that an action pays six or seven times. The channel (``tavern.web.ws``)
+writes a state at once when nothing is waiting before it on that socket;
+otherwise, or under any other server, through its outbox as before.
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ import logging
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 from websockets.server import ServerProtocol
 
@@ -34,6 +43,10 @@ from websockets.server import ServerProtocol
 COMPRESSION_LEVEL = 1
 #: log2 of the window for the server's frames (see above).
 SERVER_WINDOW_BITS = 14
+#: The scope extension holding the connection's direct sender: a callable
+#: taking a text frame, returning whether it was written (False: the socket
+#: is closing, or its buffer is full and the sender must wait its turn).
+SEND_NOW = "tavern.send_now"
 
 
 class TableSocketProtocol(WebSocketsSansIOProtocol):
@@ -48,3 +61,24 @@ class TableSocketProtocol(WebSocketsSansIOProtocol):
                 max_size=self.config.ws_max_size,
                 logger=logging.getLogger("uvicorn.error"),
             )
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)  # none when the handshake was refused
+        if scope is not None:
+            scope["extensions"][SEND_NOW] = self.send_now
+
+    def send_now(self, text: str) -> bool:
+        """Write a text frame at once, as uvicorn's ``send`` does for
+        ``websocket.send`` once the socket is writable — without awaiting:
+        False when it cannot go now (not open, closing, or the transport's
+        buffer over its high-water mark: the caller queues it)."""
+        if (not self.handshake_complete or self.close_sent or self.disconnected or self.initial_response is not None
+                or self.transport.is_closing() or not self.writable.is_set()):
+            return False
+        try:
+            self.conn.send_text(text.encode())
+        except InvalidState:
+            return False
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
