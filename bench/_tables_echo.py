@@ -25,8 +25,10 @@ def create_app() -> Starlette:
     async def echo(ws: WebSocket) -> None:
         room = ws.path_params["room"]
         await ws.accept()
-        # One outbox and one sending task per connection, as the tavern's
-        # channel has: two members' frames are never sent at once on one socket.
+        # One outbox and one sending task per connection, the stack's plain
+        # way (two members' frames are never sent at once on one socket). The
+        # tavern's channel writes most states at once instead (web/wsproto.py):
+        # that saving is the tavern's own, the floor stays the plain stack.
         outbox: asyncio.Queue[str] = asyncio.Queue()
 
         async def pump() -> None:

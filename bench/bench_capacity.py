@@ -10,7 +10,10 @@ otherwise. Each step starts a fresh server on fresh tables (a step never
 inherits the last one's load) and measures, for tavern and for the echo:
 action→view latency (all actions, and the actions ending a deal, whose view
 is published before the settlement commits), deals completed, the server's
-CPU and its CPU per action, and the time to connect and seat everybody.
+CPU and its CPU per action, the bytes it sent a frame (compressed, on the
+wire), and the time to connect and seat everybody. The echo's frames are
+states recorded during the tavern's step (``--echo-pad x``: the old
+padding, which deflates to a few bytes a frame).
 
     .venv/bin/python bench/bench_capacity.py                 # 600 and 2,400 players
     .venv/bin/python bench/bench_capacity.py --capacity      # steps up to the first p99 over 50 ms

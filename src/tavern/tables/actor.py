@@ -873,15 +873,22 @@ class TableActor:
         result = self.result_sent[0] is not self.last_result or self.result_sent[1] is not self.revealed
         if result:
             self.result_sent, self.result_at = (self.last_result, self.revealed), self.seq
+        names = [*(s.name for s in self.seats.values()), *(also or [])]
+        # The spectators' view goes to anyone watching who is not seated (a
+        # page open on the table): most tables have nobody so, and then it
+        # is neither built nor encoded (None: watchers may be elsewhere).
+        listening = self.broadcaster.listeners(self.info.id)
+        watched = listening is None or not listening.issubset(names)
         # What every recipient's message holds alike is encoded once; only
         # each player's own deal view and seat are encoded per recipient.
+        public_deal = self.engine is not None and (watched or any(n not in self.dealt for n in names))
         shared = {"table": encoded(self.public_table()), "result": result,
                   "last_result": encoded(self.last_result) if result else None,
                   "story": encoded(self.story[at:]),
-                  "deal": encoded(self.engine.view(None)) if self.engine is not None else None,
+                  "deal": encoded(self.engine.view(None)) if public_deal and self.engine is not None else None,
                   "fair": encoded(self.revealed["fair"]) if result and self.revealed is not None else None}
-        messages = {SPECTATORS: encode(self.message_for(None, story_at=at, shared=shared))}
-        for name in [*(s.name for s in self.seats.values()), *(also or [])]:
+        messages = {SPECTATORS: encode(self.message_for(None, story_at=at, shared=shared))} if watched else {}
+        for name in names:
             messages[name] = encode(self.message_for(name, story_at=at, shared=shared))
         await self.broadcaster.publish(self.info.id, messages)
 

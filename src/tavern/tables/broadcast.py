@@ -40,6 +40,11 @@ class Broadcaster(Protocol):
         """Deliver to ``deliver`` this user's messages (spectators' if ``None``);
         returns the unsubscribe function."""
 
+    def listeners(self, table_id: int) -> set[str] | None:
+        """The keys (usernames, :data:`SPECTATORS`) with a connection that
+        would receive this table's messages; None when not known here (with
+        Redis, another process may hold them)."""
+
     async def start(self) -> None: ...
 
     async def close(self) -> None: ...
@@ -65,6 +70,10 @@ class LocalBroadcaster:
             self._subs[table_id][key].discard(deliver)
 
         return unsubscribe
+
+    def listeners(self, table_id: int) -> set[str] | None:
+        subs = self._subs.get(table_id)
+        return {key for key, delivers in subs.items() if delivers} if subs else set()
 
     def _deliver(self, table_id: int, messages: dict[str, str]) -> None:
         subs = self._subs.get(table_id)
@@ -112,6 +121,9 @@ class RedisBroadcaster(LocalBroadcaster):
         self._redis = redis_client(url)
         self._pubsub = self._redis.pubsub()
         self._task: asyncio.Task[None] | None = None
+
+    def listeners(self, table_id: int) -> set[str] | None:
+        return None  # the other processes' connections are not known here
 
     async def start(self) -> None:
         await self._pubsub.psubscribe("tavern:table:*")
