@@ -881,11 +881,14 @@ class TableActor:
         watched = listening is None or not listening.issubset(names)
         # What every recipient's message holds alike is encoded once; only
         # each player's own deal view and seat are encoded per recipient.
-        public_deal = self.engine is not None and (watched or any(n not in self.dealt for n in names))
+        # The public deal view: for the watchers and the seats not dealt in.
+        public_deal = None
+        if self.engine is not None and (watched or any(n not in self.dealt for n in names)):
+            public_deal = encoded(self.engine.view(None))
         shared = {"table": encoded(self.public_table()), "result": result,
                   "last_result": encoded(self.last_result) if result else None,
                   "story": encoded(self.story[at:]),
-                  "deal": encoded(self.engine.view(None)) if public_deal and self.engine is not None else None,
+                  "deal": public_deal,
                   "fair": encoded(self.revealed["fair"]) if result and self.revealed is not None else None}
         messages = {SPECTATORS: encode(self.message_for(None, story_at=at, shared=shared))} if watched else {}
         for name in names:
