@@ -357,10 +357,10 @@ async def _worker(cfg: dict[str, Any], ready: Any, go: Any) -> dict[str, Any]:
             _open(f"{base}/ws/echo/{room}", {}, origin, sem)
             for room in cfg["rooms"] for _ in range(cfg["size"])])
         it = iter(conns)
-        for _room_id in cfg["rooms"]:
-            streams = cfg.get("streams") or [[]]
+        streams = cfg.get("streams") or [[]]  # [[]]: no recorded states, the x padding
+        for room_id in cfg["rooms"]:
             room = EchoRoom(cfg["size"], cfg["frame_size"], cfg["actions_per_deal"], cfg["pause"],
-                            cfg["think"], random.Random(rng.random()), streams[_room_id % len(streams)])
+                            cfg["think"], random.Random(rng.random()), streams[room_id % len(streams)])
             for i in range(cfg["size"]):
                 bots.append(EchoBot(next(it), i, room, stats, room.rng))
     tasks = [asyncio.ensure_future(b.run()) for b in bots]
