@@ -65,10 +65,14 @@ def test_the_spectators_view_is_built_only_for_someone_watching(session_factory)
 
 
 def test_redis_cannot_tell_who_watches_elsewhere() -> None:
-    assert RedisBroadcaster("redis://127.0.0.1:1/0").listeners(7) is None
+    assert RedisBroadcaster("redis://127.0.0.1:1/0").watched(7, ["ana"]) is True
     local = LocalBroadcaster()
-    assert local.listeners(7) == set()
+    assert local.watched(7, ["ana"]) is False
+    local.subscribe(7, "ana", lambda t: None)
+    assert local.watched(7, ["ana"]) is False  # a seated player gets his own message
     off = local.subscribe(7, None, lambda t: None)
-    assert local.listeners(7) == {SPECTATORS}
+    assert local.watched(7, ["ana"]) is True
     off()
-    assert local.listeners(7) == set()
+    assert local.watched(7, ["ana"]) is False
+    local.subscribe(7, "cid", lambda t: None)  # logged in, not seated: the spectators' view
+    assert local.watched(7, ["ana"]) is True

@@ -876,9 +876,8 @@ class TableActor:
         names = [*(s.name for s in self.seats.values()), *(also or [])]
         # The spectators' view goes to anyone watching who is not seated (a
         # page open on the table): most tables have nobody so, and then it
-        # is neither built nor encoded (None: watchers may be elsewhere).
-        listening = self.broadcaster.listeners(self.info.id)
-        watched = listening is None or not listening.issubset(names)
+        # is neither built nor encoded.
+        watched = self.broadcaster.watched(self.info.id, names)
         # What every recipient's message holds alike is encoded once; only
         # each player's own deal view and seat are encoded per recipient.
         # The public deal view: for the watchers and the seats not dealt in.

@@ -40,10 +40,9 @@ class Broadcaster(Protocol):
         """Deliver to ``deliver`` this user's messages (spectators' if ``None``);
         returns the unsubscribe function."""
 
-    def listeners(self, table_id: int) -> set[str] | None:
-        """The keys (usernames, :data:`SPECTATORS`) with a connection that
-        would receive this table's messages; None when not known here (with
-        Redis, another process may hold them)."""
+    def watched(self, table_id: int, seated: list[str]) -> bool:
+        """Whether a publication to ``seated`` needs the spectators' message:
+        someone without a message of his own listens (or may, elsewhere)."""
 
     async def start(self) -> None: ...
 
@@ -71,9 +70,10 @@ class LocalBroadcaster:
 
         return unsubscribe
 
-    def listeners(self, table_id: int) -> set[str] | None:
-        subs = self._subs.get(table_id)
-        return {key for key, delivers in subs.items() if delivers} if subs else set()
+    def watched(self, table_id: int, seated: list[str]) -> bool:
+        # The rule _deliver applies: a key without its own message gets the spectators'.
+        subs = self._subs.get(table_id) or {}
+        return any(delivers and key not in seated for key, delivers in subs.items())
 
     def _deliver(self, table_id: int, messages: dict[str, str]) -> None:
         subs = self._subs.get(table_id)
@@ -122,8 +122,8 @@ class RedisBroadcaster(LocalBroadcaster):
         self._pubsub = self._redis.pubsub()
         self._task: asyncio.Task[None] | None = None
 
-    def listeners(self, table_id: int) -> set[str] | None:
-        return None  # the other processes' connections are not known here
+    def watched(self, table_id: int, seated: list[str]) -> bool:
+        return True  # the other processes' connections are not known here
 
     async def start(self) -> None:
         await self._pubsub.psubscribe("tavern:table:*")
