@@ -42,6 +42,7 @@ the hand records: ``engine.act("B", "raise", amount=100)`` appends
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Protocol, runtime_checkable
 
 from tavern.refusal import Invalid, Refusal, from_pydantic
@@ -151,3 +152,14 @@ class Engine(Protocol):
         """The full hand record (``format``, ``game``, ``config``, ``seats``,
         ``button``, ``deck``, ``reshuffles``, ``actions``, plus ``carry`` if any),
         made by :func:`tavern.games.records.hand_record`."""
+
+
+def views(engine: Engine, players: Iterable[str | None]) -> dict[str | None, dict[str, Any]]:
+    """Each recipient's :meth:`Engine.view`. An engine whose views share a
+    public part may offer ``views(players)`` building it once (poker: a
+    table's publication asks for every seat's view at each move); the views
+    returned may then share objects — encode them, never change them."""
+    together = getattr(engine, "views", None)
+    if together is not None:
+        return together(players)  # type: ignore[no-any-return]
+    return {player: engine.view(player) for player in players}

@@ -23,7 +23,7 @@ import orjson
 from tavern import fair
 from tavern.cards import CSPRNG, CardError, RandomSource
 from tavern.games import registry
-from tavern.games.base import Engine, IllegalAction
+from tavern.games.base import Engine, IllegalAction, views
 from tavern.refusal import Refusal
 from tavern.tables.bank import SETTLEMENTS, LostTable, SqlBank, TableInfo, TableStart
 from tavern.tables.broadcast import SPECTATORS, Broadcaster
@@ -817,14 +817,16 @@ class TableActor:
         }
 
     def message_for(self, username: str | None, table: dict[str, Any] | None = None,
-                    story_at: int = 0, shared: dict[str, Any] | None = None) -> dict[str, Any]:
+                    story_at: int = 0, shared: dict[str, Any] | None = None,
+                    view: dict[str, Any] | None = None) -> dict[str, Any]:
         """The message one recipient receives: his own view, never more.
         The deal's story goes from event ``story_at`` (0: all of it, as a
         (re)connection's snapshot needs; a publication sends what is new).
         ``shared``: the parts alike for every recipient, already encoded
         (:meth:`publish`); they replace ``table``, ``last_result`` and the
         story, and ``shared["result"]`` says whether ``last_result`` and the
-        revealed seed go (a snapshot always carries them)."""
+        revealed seed go (a snapshot always carries them). ``view``: the
+        dealt player's deal view, when the publication built them together."""
         if shared is None:
             shared = {"table": table or self.public_table(), "last_result": self.last_result, "result": True,
                       "story": self.story[story_at:], "deal": None, "fair": self.revealed and self.revealed["fair"]}
@@ -833,7 +835,10 @@ class TableActor:
         if self.engine is not None:
             # Anyone not dealt in (a spectator, a seat waiting for the next
             # deal) sees the public view, encoded once per publication.
-            deal = self.engine.view(username) if dealt else (shared["deal"] or self.engine.view(None))
+            if dealt:
+                deal = view if view is not None else self.engine.view(username)
+            else:
+                deal = shared["deal"] or self.engine.view(None)
         msg: dict[str, Any] = {"type": "state", "seq": self.seq, "table": shared["table"], "deal": deal}
         if shared["result"]:
             msg["last_result"] = shared["last_result"]
@@ -881,9 +886,16 @@ class TableActor:
         # What every recipient's message holds alike is encoded once; only
         # each player's own deal view and seat are encoded per recipient.
         # The public deal view: for the watchers and the seats not dealt in.
+        # The engine builds the deal views together (its public part once).
         public_deal = None
-        if self.engine is not None and (watched or any(n not in self.dealt for n in names)):
-            public_deal = encoded(self.engine.view(None))
+        deals: dict[str | None, dict[str, Any]] = {}
+        if self.engine is not None:
+            wanted: list[str | None] = [n for n in names if n in self.dealt]
+            if watched or len(wanted) < len(names):
+                wanted.append(None)
+            deals = views(self.engine, wanted)
+            if None in deals:
+                public_deal = encoded(deals[None])
         shared = {"table": encoded(self.public_table()), "result": result,
                   "last_result": encoded(self.last_result) if result else None,
                   "story": encoded(self.story[at:]),
@@ -891,7 +903,7 @@ class TableActor:
                   "fair": encoded(self.revealed["fair"]) if result and self.revealed is not None else None}
         messages = {SPECTATORS: encode(self.message_for(None, story_at=at, shared=shared))} if watched else {}
         for name in names:
-            messages[name] = encode(self.message_for(name, story_at=at, shared=shared))
+            messages[name] = encode(self.message_for(name, story_at=at, shared=shared, view=deals.get(name)))
         await self.broadcaster.publish(self.info.id, messages)
 
 

@@ -8,7 +8,7 @@ import pytest
 from tests.refusals import refused
 
 from tavern.games import registry
-from tavern.games.base import Engine, IllegalAction
+from tavern.games.base import Engine, IllegalAction, views
 from tavern.games.poker import ramponneau
 from tavern.games.poker.records import stacked_deck
 
@@ -258,6 +258,27 @@ def test_view_hides_other_hidden_cards_until_shown():
     e.act("C", "muck")
     spectator = json.dumps(e.view(None))
     assert '"Ah"' in spectator and '"Kh"' in spectator and '"Qh"' not in spectator
+
+
+def test_views_built_together_give_each_recipient_only_his_own_cards():
+    """ARCHITECTURE.md: view(player) is "his own private cards, public cards [...] never
+    another player's hidden cards". The table asks for every seat's view at once
+    (games.base.views): a player's cards put into his copy must reach nobody
+    else's, however the recipients are ordered; a folded hand is dead (in the muck)."""
+    holes = [["Ah", "Ad"], ["Kh", "Kd"], ["Qh", "Qd"]]
+    e = ramponneau.new_deal(CFG, seats("A", "B", "C"), 2, deck=stacked_deck(holes, BOARD))
+    e.act("C", "fold")
+    own = {"A": '"Ah"', "B": '"Kh"', "C": '"Qh"'}
+    for order in (["A", "B", "C", None, "Z"], [None, "C", "B", "A"]):
+        together = views(e, order)
+        assert set(together) == set(order)
+        for who in order:
+            text = json.dumps(together[who])
+            assert together[who] == e.view(who)
+            for player, card in own.items():
+                assert (card in text) == (player == who and player != "C"), (who, player)
+    assert views(e, ["A"])["A"]["legal"] == e.legal_actions("A") != []
+    assert views(e, ["B", None])[None]["legal"] == []
 
 
 def test_record_replays_to_the_same_result():

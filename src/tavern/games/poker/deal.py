@@ -21,6 +21,7 @@ big blind"); the big blind's seat pays its blind anyway.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from tavern.cards import RandomSource, check_deck_order, deck52, shuffle
@@ -452,33 +453,42 @@ class PokerDeal:
         return events
 
     def view(self, player: str | None) -> dict[str, Any]:
-        me = self.index.get(player, -1) if player is not None else -1
+        return self.views([player])[player]
+
+    def views(self, players: Iterable[str | None]) -> dict[str | None, dict[str, Any]]:
+        """The views of several recipients at once (the table's publication
+        asks for every seat's): what all see alike is built once, then each
+        dealt player gets his own hole cards in a copy of his seat. The views
+        share their public parts: encode them, never change them."""
         b = self.b
         actor = self._actor()
-        seats = []
-        for i, p in enumerate(self.players):
-            if i == me and not b.folded[i]:  # a folded hand is dead: in the muck
-                cards: list[str] | None = list(self.hole[i])
-            elif i in self.shown:
-                cards = list(self.shown[i])
-            else:
-                cards = None
-            seats.append({
-                "player": p, "seat": self.pos[i], "chips": b.stack[i], "bet": b.bet[i],
-                "committed": b.total[i], "folded": b.folded[i], "all_in": b.allin[i],
-                "protected": self.protected[i], "cards": cards, "card_count": len(self.hole[i]),
-            })
-        out: dict[str, Any] = {
+        seats = [{
+            "player": p, "seat": self.pos[i], "chips": b.stack[i], "bet": b.bet[i],
+            "committed": b.total[i], "folded": b.folded[i], "all_in": b.allin[i],
+            "protected": self.protected[i], "cards": list(self.shown[i]) if i in self.shown else None,
+            "card_count": len(self.hole[i]),
+        } for i, p in enumerate(self.players)]
+        public: dict[str, Any] = {
             "game": self.game, "phase": self.phase, "round": self.round,
             "button": self.button, "board": list(self.board), "players": seats,
             "pot": sum(b.total), "to_act": self.players[actor] if actor >= 0 else None,
-            "legal": self.legal_actions(player) if player is not None else [],
-            "big_blind": self.big_blind, "small_blind": self.small_blind,
+            "legal": [], "big_blind": self.big_blind, "small_blind": self.small_blind,
         }
         if self.drawn:
-            out["drawn"] = {self.players[i]: k for i, k in self.drawn.items()}
+            public["drawn"] = {self.players[i]: k for i, k in self.drawn.items()}
         if self.phase == OVER:
-            out["result"] = self.result()
+            public["result"] = self.result()
+        out: dict[str | None, dict[str, Any]] = {}
+        for player in players:
+            me = self.index.get(player, -1) if player is not None else -1
+            if player is None or me < 0:  # a spectator, a seat not dealt in
+                out[player] = public
+                continue
+            own = seats
+            if not b.folded[me]:  # a folded hand is dead: in the muck
+                own = list(seats)
+                own[me] = {**seats[me], "cards": list(self.hole[me])}
+            out[player] = {**public, "players": own, "legal": self.legal_actions(player)}
         return out
 
     def result(self) -> dict[str, Any]:
