@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, cast
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import Table, bindparam, func, select
+from sqlalchemy import Executable, Table, bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -28,7 +29,7 @@ from tavern.catalogue import french
 from tavern.refusal import Refusal
 from tavern.services import ledger
 from tavern.settings import Settings
-from tavern.store.db import expire_held
+from tavern.store.db import bound, expire_held, listed
 from tavern.store.models import DailyHandUsage, PremiumPack, Tavern, User
 
 
@@ -198,16 +199,31 @@ class NoHandsLeftFor(NoHandsLeft):
 
 
 # :func:`deal_in`'s statements, built once (it runs at every deal of every
-# table; building a statement costs more than SQLite running it).
+# table; building a statement costs more than SQLite running it) — those
+# with the table's players in an IN list, once per number of players.
 _USAGE_ROWS, _PACK_ROWS = cast(Table, DailyHandUsage.__table__), cast(Table, PremiumPack.__table__)
 _OWNER = select(Tavern.owner_id).where(Tavern.id == bindparam("tavern"))
-_LEVELS = select(User.id, User.level).where(User.id.in_(bindparam("players", expanding=True)))
-_USAGES = (select(_USAGE_ROWS.c.id, _USAGE_ROWS.c.user_id, _USAGE_ROWS.c.count)
-           .where(_USAGE_ROWS.c.user_id.in_(bindparam("players", expanding=True)),
-                  _USAGE_ROWS.c.day == bindparam("day")).with_for_update())
-_PACKS = (select(_PACK_ROWS.c.id, _PACK_ROWS.c.user_id, _PACK_ROWS.c.hands_left)
-          .where(_PACK_ROWS.c.user_id.in_(bindparam("players", expanding=True)), _PACK_ROWS.c.hands_left > 0)
-          .order_by(_PACK_ROWS.c.id).with_for_update())
+
+
+@cache
+def _levels_of(players: int) -> Executable:
+    return select(User.id, User.level).where(User.id.in_(listed("players", players)))
+
+
+@cache
+def _usages_of(players: int) -> Executable:
+    return (select(_USAGE_ROWS.c.id, _USAGE_ROWS.c.user_id, _USAGE_ROWS.c.count)
+            .where(_USAGE_ROWS.c.user_id.in_(listed("players", players)), _USAGE_ROWS.c.day == bindparam("day"))
+            .with_for_update())
+
+
+@cache
+def _packs_of(players: int) -> Executable:
+    return (select(_PACK_ROWS.c.id, _PACK_ROWS.c.user_id, _PACK_ROWS.c.hands_left)
+            .where(_PACK_ROWS.c.user_id.in_(listed("players", players)), _PACK_ROWS.c.hands_left > 0)
+            .order_by(_PACK_ROWS.c.id).with_for_update())
+
+
 _COUNT_FREE = (_USAGE_ROWS.update().where(_USAGE_ROWS.c.id == bindparam("row_id"))
                .values(count=_USAGE_ROWS.c.count + 1))
 _COUNT_PACK = (_PACK_ROWS.update().where(_PACK_ROWS.c.id == bindparam("pack_id"))
@@ -231,11 +247,13 @@ def deal_in(
     owner = conn.execute(_OWNER, {"tavern": tavern_id}).scalar() if tavern_id else None
     counted = [u for u in user_ids if u != owner]
     day = local_day(now, settings)
-    levels: dict[int, int] = {uid: level for uid, level in conn.execute(_LEVELS, {"players": counted})}
+    players = bound("players", counted)
+    levels: dict[int, int] = {uid: level for uid, level in conn.execute(_levels_of(len(counted)), players)}
     usages: dict[int, tuple[int, int]] = {  # player: (row id, hands used today)
-        user_id: (row_id, count) for row_id, user_id, count in conn.execute(_USAGES, {"players": counted, "day": day})}
+        user_id: (row_id, count)
+        for row_id, user_id, count in conn.execute(_usages_of(len(counted)), {**players, "day": day})}
     packs: dict[int, list[list[int]]] = {u: [] for u in counted}  # player: [[pack id, hands left]], oldest first
-    for pack_id, user_id, hands_left in conn.execute(_PACKS, {"players": counted}):
+    for pack_id, user_id, hands_left in conn.execute(_packs_of(len(counted)), players):
         packs[user_id].append([pack_id, hands_left])
     refused: dict[int, str] = {}
     free_now: dict[int, bool] = {}

@@ -29,17 +29,18 @@ These functions never commit: they run in the caller's transaction (use
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import TypeVar, cast
+from functools import cache
+from typing import NamedTuple, TypeVar, cast
 
-from sqlalchemy import Table, bindparam, func, select
+from sqlalchemy import Executable, Table, bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from tavern.refusal import Refusal
-from tavern.store.db import expire_held
+from tavern.store.db import bound, expire_held, listed
 from tavern.store.models import CURRENCIES, OWNER_KINDS, LedgerAccount, LedgerEntry
 
 
@@ -58,10 +59,21 @@ class LedgerError(Refusal, ValueError):
     refusal with a code (tavern.catalogue says it in French)."""
 
 
+class Held(NamedTuple):
+    """An account as :func:`settle_deal` read and locked it: a snapshot of
+    its row (an ORM object for each cost a deal more than its statements)."""
+
+    id: int
+    key: str
+    owner_kind: str
+    currency: str
+    balance: int
+
+
 class InsufficientFunds(LedgerError):
     """The paying account would go below zero."""
 
-    def __init__(self, account: LedgerAccount, amount: int) -> None:
+    def __init__(self, account: LedgerAccount | Held, amount: int) -> None:
         self.account_id = account.id
         self.currency = account.currency
         self.balance = account.balance
@@ -75,7 +87,7 @@ class InsufficientFunds(LedgerError):
 MAY_GO_NEGATIVE = frozenset({"house", "table"})
 
 
-def may_go_negative(acc: LedgerAccount) -> bool:
+def may_go_negative(acc: LedgerAccount | Held) -> bool:
     """Sources of money: the house, a table's cashier, and a contest's chips
     (contest chips are not écus: the contest issues each player's starting
     stack and takes the winner's chips back at the end). A contest's écus
@@ -181,7 +193,7 @@ def _net_changes(moves: Iterable[tuple[K, K, int]]) -> dict[K, int]:
     return net
 
 
-def _check_funds(net: dict[K, int], accounts: dict[K, LedgerAccount]) -> None:
+def _check_funds(net: dict[K, int], accounts: Mapping[K, LedgerAccount | Held]) -> None:
     """Nobody who may not goes below zero (checked before anything is written)."""
     for key, change in net.items():
         acc = accounts[key]
@@ -320,10 +332,15 @@ _Owner = tuple[str, int, str, "int | None"]
 
 # :func:`settle_deal`'s statements, built once (every deal of every table).
 _ACCOUNTS = cast(Table, LedgerAccount.__table__)
-_LOCK_KEYS = (select(_ACCOUNTS.c.id, _ACCOUNTS.c.key, _ACCOUNTS.c.owner_kind, _ACCOUNTS.c.currency,
-                     _ACCOUNTS.c.balance)
-              .where(_ACCOUNTS.c.key.in_(bindparam("keys", expanding=True))).order_by(_ACCOUNTS.c.id)
-              .with_for_update())
+@cache
+def _lock_keys(count: int) -> Executable:
+    """The accounts of ``count`` keys, locked (one statement per count: see :func:`listed`)."""
+    return (select(_ACCOUNTS.c.id, _ACCOUNTS.c.key, _ACCOUNTS.c.owner_kind, _ACCOUNTS.c.currency,
+                   _ACCOUNTS.c.balance)
+            .where(_ACCOUNTS.c.key.in_(listed("keys", count))).order_by(_ACCOUNTS.c.id)
+            .with_for_update())
+
+
 _SET_BALANCE = _ACCOUNTS.update().where(_ACCOUNTS.c.id == bindparam("account_id")).values(
     balance=bindparam("new_balance"))
 _ADD_ENTRY = cast(Table, LedgerEntry.__table__).insert()
@@ -397,21 +414,19 @@ def settle_deal(
     return tid
 
 
-def _lock_owners(session: Session, owners: set[_Owner]) -> dict[str, LedgerAccount]:
+def _lock_owners(session: Session, owners: set[_Owner]) -> dict[str, Held]:
     """The accounts of ``owners`` by key, read and row-locked in id order in
     one statement (like :func:`_lock`), created first when missing (a table's
-    first carried pot, an owner's first rake). The objects returned are
-    detached snapshots: read them, never change them."""
+    first carried pot, an owner's first rake)."""
     keys = {_key(*o): o for o in owners}
     session.flush()  # the caller's pending changes are in what is read and locked
-    found = {r.key: r for r in session.connection().execute(_LOCK_KEYS, {"keys": list(keys)})}
+    found = {r.key: r for r in session.connection().execute(_lock_keys(len(keys)), bound("keys", list(keys)))}
     if len(found) < len(keys):
         for key in set(keys) - set(found):
             account(session, *keys[key])
         session.flush()
-        found = {r.key: r for r in session.connection().execute(_LOCK_KEYS, {"keys": list(keys)})}
-    return {k: LedgerAccount(id=r.id, key=r.key, owner_kind=r.owner_kind, currency=r.currency, balance=int(r.balance))
-            for k, r in found.items()}
+        found = {r.key: r for r in session.connection().execute(_lock_keys(len(keys)), bound("keys", list(keys)))}
+    return {k: Held(r.id, r.key, r.owner_kind, r.currency, int(r.balance)) for k, r in found.items()}
 
 
 def history(

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
 import orjson
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import BindParameter, Engine, bindparam, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
@@ -138,6 +138,20 @@ def expire_held(session: Session, model: type[Any], ids: Iterable[int]) -> None:
         obj = session.identity_map.get(session.identity_key(model, (row_id,)))
         if obj is not None:
             session.expire(obj)
+
+
+def listed(name: str, count: int) -> list[BindParameter[Any]]:
+    """``count`` bound parameters ``name_0``, ``name_1``… for an ``IN`` list
+    of a fixed length (:func:`bound` gives their values). An expanding
+    parameter has its statement's text rendered again at every execution;
+    a statement built once per length (its caller caches it) is compiled
+    once — the deal's statements run at every deal of every table."""
+    return [bindparam(f"{name}_{i}") for i in range(count)]
+
+
+def bound(name: str, values: Sequence[Any]) -> dict[str, Any]:
+    """The values of :func:`listed`'s parameters."""
+    return {f"{name}_{i}": value for i, value in enumerate(values)}
 
 
 def is_retryable(exc: BaseException) -> bool:

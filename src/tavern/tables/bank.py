@@ -21,14 +21,15 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Table, bindparam, func, select
+from sqlalchemy import Executable, Table, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from tavern.services import archive, hands, ledger, seats, taverns
 from tavern.settings import Settings
-from tavern.store.db import read_session_factory, run_transaction
+from tavern.store.db import bound, listed, read_session_factory, run_transaction
 from tavern.store.models import ArchivedHand, Seat, TableConfig, Tavern, User
 
 
@@ -95,12 +96,17 @@ class _Refused(Exception):
         self.players = players
 
 
-#: At a deal's start, the seats dealt in owe no big blind any more.
 _SEATS = cast(Table, Seat.__table__)
-_BLIND_PAID = (_SEATS.update()
-               .where(_SEATS.c.table_id == bindparam("table"), _SEATS.c.user_id.in_(bindparam("players", expanding=True)),
-                      _SEATS.c.owes_big_blind.is_(True))
-               .values(owes_big_blind=False))
+
+
+@cache
+def _blind_paid(players: int) -> Executable:
+    """The seats of a deal's players owe no big blind any more (one statement
+    per number of players: store.db.listed)."""
+    return (_SEATS.update()
+            .where(_SEATS.c.table_id == bindparam("table"), _SEATS.c.user_id.in_(listed("players", players)),
+                   _SEATS.c.owes_big_blind.is_(True))
+            .values(owes_big_blind=False))
 
 
 def _hands_info(s: Session, user_ids: list[int], tavern_id: int, settings: Settings) -> dict[int, dict[str, Any]]:
@@ -360,7 +366,8 @@ class SqlBank:
                 names = {uid: name for name, uid in candidates.items()}
                 raise _Refused({names[uid]: why for uid, why in exc.players.items()}) from None
             # The big blind owed is now paid or waived.
-            s.connection().execute(_BLIND_PAID, {"table": table_id, "players": list(candidates.values())})
+            s.connection().execute(_blind_paid(len(candidates)),
+                                   {"table": table_id, **bound("players", list(candidates.values()))})
             # Where each hand came from: a deal voided by a crash gives them back.
             archive_id = archive.open_hand(s, table_id, record,
                                            {"in_progress": True, "finished": False,
