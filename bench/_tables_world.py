@@ -156,7 +156,6 @@ def register(base: str, names: list[str], concurrency: int = 16) -> list[str]:
     each one's ``Cookie`` header. A new account starts with the house's
     welcome écus (``TAVERN_WELCOME_ECUS``)."""
     import asyncio
-
     import ssl
 
     async def run() -> list[str]:
