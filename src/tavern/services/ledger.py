@@ -61,7 +61,8 @@ class LedgerError(Refusal, ValueError):
 
 class Held(NamedTuple):
     """An account as :func:`settle_deal` read and locked it: a snapshot of
-    its row (an ORM object for each cost a deal more than its statements)."""
+    its row, read only (building an ORM object for each of a deal's accounts
+    cost more than the statement that read them)."""
 
     id: int
     key: str
@@ -332,6 +333,8 @@ _Owner = tuple[str, int, str, "int | None"]
 
 # :func:`settle_deal`'s statements, built once (every deal of every table).
 _ACCOUNTS = cast(Table, LedgerAccount.__table__)
+
+
 @cache
 def _lock_keys(count: int) -> Executable:
     """The accounts of ``count`` keys, locked (one statement per count: see :func:`listed`)."""
