@@ -37,6 +37,8 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from tavern.games.base import lay_own
+
 CONNECT_CONCURRENCY = 25
 #: Players per bot process whose frames are recorded for the echo, and how many frames each.
 STREAMS = 4
@@ -157,6 +159,8 @@ class TableBot:
                     await asyncio.sleep(0.2)
 
     def _on_state(self, msg: dict[str, Any], raw: str | bytes, now: float) -> None:
+        if "own" in msg:  # the player's own part laid over the public view, as the page does
+            msg["deal"] = lay_own(msg["deal"], msg.pop("own"))
         self.state = msg
         if msg.get("you"):  # seated (also when a reconnection lost the sit's reply)
             self.seated.set()

@@ -10,6 +10,7 @@ from tests.tables.liveserver import LiveServer, seed_table
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
+from tavern.games.base import lay_own
 from tavern.web import protocol
 
 pytestmark = [pytest.mark.db]
@@ -45,6 +46,8 @@ class Client:
             while True:
                 msg = json.loads(await self.ws.recv())
                 if msg["type"] == "state":
+                    if "own" in msg:  # laid over the public view, as the page does (docs/protocol.md)
+                        msg["deal"] = lay_own(msg["deal"], msg.pop("own"))
                     self.state = msg
                     self.states.append(msg)
                 else:

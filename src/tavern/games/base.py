@@ -163,3 +163,34 @@ def views(engine: Engine, players: Iterable[str | None]) -> dict[str | None, dic
     if together is not None:
         return together(players)  # type: ignore[no-any-return]
     return {player: engine.view(player) for player in players}
+
+
+#: What only one player sees of a deal, as changes to lay over the public
+#: view: ``(path, value)`` pairs, the path naming keys and list positions
+#: from the view's top (``(["players", 2, "cards"], ["Ah", "Kd"])``).
+Own = list[tuple[list[str | int], Any]]
+
+
+def public_and_own(engine: Engine, players: Iterable[str]) -> tuple[dict[str, Any], dict[str, Own]] | None:
+    """The public view once and, for each of ``players`` dealt in, what only
+    he sees (:data:`Own`) — when the engine offers ``public_and_own``; None
+    otherwise (each player is then sent his whole :meth:`Engine.view`).
+    ``lay_own(public, own[p])`` is exactly ``view(p)``: a publication sends
+    the public view encoded once and each player his own part beside it."""
+    split = getattr(engine, "public_and_own", None)
+    return split(players) if split is not None else None
+
+
+def lay_own(public: dict[str, Any], own: Own) -> dict[str, Any]:
+    """The player's view: ``own`` laid over a copy of the public view (what
+    the table page does with a state's ``own``: docs/protocol.md)."""
+    view = dict(public)
+    for path, value in own:
+        at: Any = view
+        for step in path[:-1]:
+            nxt = at[step]
+            nxt = dict(nxt) if isinstance(nxt, dict) else list(nxt)  # copied: the public view is shared
+            at[step] = nxt
+            at = nxt
+        at[path[-1]] = value
+    return view

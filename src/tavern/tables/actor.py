@@ -23,7 +23,7 @@ import orjson
 from tavern import fair
 from tavern.cards import CSPRNG, CardError, RandomSource
 from tavern.games import registry
-from tavern.games.base import Engine, IllegalAction, views
+from tavern.games.base import Engine, IllegalAction, Own, public_and_own, views
 from tavern.refusal import Refusal
 from tavern.tables.bank import SETTLEMENTS, LostTable, SqlBank, TableInfo, TableStart
 from tavern.tables.broadcast import SPECTATORS, Broadcaster
@@ -818,7 +818,7 @@ class TableActor:
 
     def message_for(self, username: str | None, table: dict[str, Any] | None = None,
                     story_at: int = 0, shared: dict[str, Any] | None = None,
-                    view: dict[str, Any] | None = None) -> dict[str, Any]:
+                    view: dict[str, Any] | None = None, own: Own | None = None) -> dict[str, Any]:
         """The message one recipient receives: his own view, never more.
         The deal's story goes from event ``story_at`` (0: all of it, as a
         (re)connection's snapshot needs; a publication sends what is new).
@@ -826,7 +826,9 @@ class TableActor:
         (:meth:`publish`); they replace ``table``, ``last_result`` and the
         story, and ``shared["result"]`` says whether ``last_result`` and the
         revealed seed go (a snapshot always carries them). ``view``: the
-        dealt player's deal view, when the publication built them together."""
+        dealt player's deal view, when the publication built them together;
+        ``own``: what only he sees, sent beside the shared public view
+        (``shared["deal"]``) instead of a view of his own."""
         if shared is None:
             shared = {"table": table or self.public_table(), "last_result": self.last_result, "result": True,
                       "story": self.story[story_at:], "deal": None, "fair": self.revealed and self.revealed["fair"]}
@@ -835,11 +837,13 @@ class TableActor:
         if self.engine is not None:
             # Anyone not dealt in (a spectator, a seat waiting for the next
             # deal) sees the public view, encoded once per publication.
-            if dealt:
+            if dealt and own is None:
                 deal = view if view is not None else self.engine.view(username)
             else:
                 deal = shared["deal"] or self.engine.view(None)
         msg: dict[str, Any] = {"type": "state", "seq": self.seq, "table": shared["table"], "deal": deal}
+        if dealt and own is not None:
+            msg["own"] = own
         if shared["result"]:
             msg["last_result"] = shared["last_result"]
         msg.update(result_at=self.result_at, story_at=story_at, story=shared["story"])
@@ -886,16 +890,26 @@ class TableActor:
         # What every recipient's message holds alike is encoded once; only
         # each player's own deal view and seat are encoded per recipient.
         # The public deal view: for the watchers and the seats not dealt in.
-        # The engine builds the deal views together (its public part once).
+        # The deal: the public view encoded once, and each dealt player's own
+        # part beside it, when the engine gives them apart (poker); otherwise
+        # the views built together (their public part once) and each
+        # encoded for its recipient.
         public_deal = None
         deals: dict[str | None, dict[str, Any]] = {}
+        owns: dict[str, Own] = {}
         if self.engine is not None:
-            wanted: list[str | None] = [n for n in names if n in self.dealt]
-            if watched or len(wanted) < len(names):
-                wanted.append(None)
-            deals = views(self.engine, wanted)
-            if None in deals:
-                public_deal = encoded(deals[None])
+            dealt: list[str] = [n for n in names if n in self.dealt]
+            split = public_and_own(self.engine, dealt)
+            if split is not None:
+                public, owns = split
+                public_deal = encoded(public)
+            else:
+                wanted: list[str | None] = [*dealt]
+                if watched or len(wanted) < len(names):
+                    wanted.append(None)
+                deals = views(self.engine, wanted)
+                if None in deals:
+                    public_deal = encoded(deals[None])
         shared = {"table": encoded(self.public_table()), "result": result,
                   "last_result": encoded(self.last_result) if result else None,
                   "story": encoded(self.story[at:]),
@@ -903,7 +917,8 @@ class TableActor:
                   "fair": encoded(self.revealed["fair"]) if result and self.revealed is not None else None}
         messages = {SPECTATORS: encode(self.message_for(None, story_at=at, shared=shared))} if watched else {}
         for name in names:
-            messages[name] = encode(self.message_for(name, story_at=at, shared=shared, view=deals.get(name)))
+            messages[name] = encode(self.message_for(name, story_at=at, shared=shared, view=deals.get(name),
+                                                     own=owns.get(name)))
         await self.broadcaster.publish(self.info.id, messages)
 
 

@@ -76,6 +76,9 @@ class State(_Message):
     seq: int
     table: dict[str, Any]
     deal: dict[str, Any] | None
+    #: What only this player sees, to lay over ``deal`` (the public view):
+    #: ``[path, value]`` pairs (games.base.Own). Absent: ``deal`` is his view.
+    own: list[tuple[list[str | int], Any]] | None = None
     #: Absent when unchanged since the publication ``result_at`` (so is ``fair``).
     last_result: dict[str, Any] | None = None
     result_at: int

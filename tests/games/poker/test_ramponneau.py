@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from tests.refusals import refused
 
 from tavern.games import registry
-from tavern.games.base import Engine, IllegalAction, views
+from tavern.games.base import Engine, IllegalAction, lay_own, public_and_own, views
 from tavern.games.poker import ramponneau
 from tavern.games.poker.records import stacked_deck
 
@@ -279,6 +280,32 @@ def test_views_built_together_give_each_recipient_only_his_own_cards():
                 assert (card in text) == (player == who and player != "C"), (who, player)
     assert views(e, ["A"])["A"]["legal"] == e.legal_actions("A") != []
     assert views(e, ["B", None])[None]["legal"] == []
+
+
+def test_own_parts_laid_over_the_public_view_are_each_players_view():
+    """ARCHITECTURE.md: view(player) is "his own private cards, public cards [...] never
+    another player's hidden cards". A publication sends the public view to every
+    seat and each player his own part beside it (docs/protocol.md "own"): laid
+    over the public view, it must give exactly view(player), at every step of
+    deals played to the end; the public view holds no card not shown."""
+    rng = random.Random(7)
+    for button in range(3):
+        e = ramponneau.new_deal(CFG, seats("A", "B", "C", "D"), button)
+        while True:
+            public, own = public_and_own(e, ["A", "B", "C", "D"])
+            assert public == e.view(None)
+            for p in "ABCD":
+                assert lay_own(public, own[p]) == e.view(p), p
+            assert public == e.view(None)  # laying over a copy left the shared view as it was
+            if e.over:
+                break
+            p = e.to_act()[0]
+            legal = e.legal_actions(p)
+            choice = rng.choice(legal)
+            args = {"amount": choice["min"]} if "min" in choice else {}
+            e.act(p, choice["action"], **args)
+        hidden = {c for i, p in enumerate(e.players) if i not in e.shown for c in e.hole[i]}
+        assert not any(f'"{c}"' in json.dumps(public) for c in hidden)
 
 
 def test_record_replays_to_the_same_result():

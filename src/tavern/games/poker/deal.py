@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from tavern.cards import RandomSource, check_deck_order, deck52, shuffle
-from tavern.games.base import Event, IllegalAction, LegalAction
+from tavern.games.base import Event, IllegalAction, LegalAction, Own
 from tavern.games.poker.betting import _AFTER, Betting, Rake, build_pots, split
 from tavern.games.poker.evaluator import category_of
 from tavern.games.records import hand_record
@@ -460,6 +460,38 @@ class PokerDeal:
         asks for every seat's): what all see alike is built once, then each
         dealt player gets his own hole cards in a copy of his seat. The views
         share their public parts: encode them, never change them."""
+        public = self._public_view()
+        seats = public["players"]
+        out: dict[str | None, dict[str, Any]] = {}
+        for player in players:
+            me = self.index.get(player, -1) if player is not None else -1
+            if player is None or me < 0:  # a spectator, a seat not dealt in
+                out[player] = public
+                continue
+            own = seats
+            if not self.b.folded[me]:  # a folded hand is dead: in the muck
+                own = list(seats)
+                own[me] = {**seats[me], "cards": list(self.hole[me])}
+            out[player] = {**public, "players": own, "legal": self.legal_actions(player)}
+        return out
+
+    def public_and_own(self, players: Iterable[str]) -> tuple[dict[str, Any], dict[str, Own]]:
+        """The public view, and what only each dealt player among ``players``
+        sees (base.Own): his hole cards in his seat — unless folded, a dead
+        hand — and his legal actions."""
+        public = self._public_view()
+        own: dict[str, Own] = {}
+        for player in players:
+            me = self.index.get(player, -1)
+            if me < 0:
+                continue
+            mine: Own = [] if self.b.folded[me] else [(["players", me, "cards"], list(self.hole[me]))]
+            mine.append((["legal"], self.legal_actions(player)))
+            own[player] = mine
+        return public, own
+
+    def _public_view(self) -> dict[str, Any]:
+        """The view of a spectator: no hidden card (shown ones are public)."""
         b = self.b
         actor = self._actor()
         seats = [{
@@ -478,18 +510,7 @@ class PokerDeal:
             public["drawn"] = {self.players[i]: k for i, k in self.drawn.items()}
         if self.phase == OVER:
             public["result"] = self.result()
-        out: dict[str | None, dict[str, Any]] = {}
-        for player in players:
-            me = self.index.get(player, -1) if player is not None else -1
-            if player is None or me < 0:  # a spectator, a seat not dealt in
-                out[player] = public
-                continue
-            own = seats
-            if not b.folded[me]:  # a folded hand is dead: in the muck
-                own = list(seats)
-                own[me] = {**seats[me], "cards": list(self.hole[me])}
-            out[player] = {**public, "players": own, "legal": self.legal_actions(player)}
-        return out
+        return public
 
     def result(self) -> dict[str, Any]:
         if self._result is not None:

@@ -120,6 +120,7 @@ var GAMES = { ramponneau: poker, draw: poker, rami: rami, double_rami: rami, rem
         m.last_result = S.result.last_result;
         if (m.fair === undefined && S.result.fair) m.fair = S.result.fair;
       }
+      if (m.own && m.deal) layOwn(m.deal, m.own);
       S.msg = m; S.at = performance.now(); S.fresh = false;
       // Other modules of the page (fair.js) follow the table through events.
       document.dispatchEvent(new CustomEvent("tavern:state", { detail: m }));
@@ -140,6 +141,18 @@ var GAMES = { ramponneau: poker, draw: poker, rami: rami, double_rami: rami, rem
       if (r.notice) showNotice(r.notice);
       if (r.ecus !== undefined) showNotice("Vos gains : " + fmt(r.ecus) + " écus rendus.");
     }
+  }
+
+  /** A state's `own`: what only this player sees (his cards, his legal
+   *  actions), sent beside the public deal view that every seat receives
+   *  alike (docs/protocol.md). Each [path, value] is set into the view, so
+   *  the game's module gets the player's whole view, as in a snapshot. */
+  function layOwn(deal, own) {
+    own.forEach(function (change) {
+      var path = change[0], at = deal;
+      for (var i = 0; i < path.length - 1; i++) at = at[path[i]];
+      at[path[path.length - 1]] = change[1];
+    });
   }
 
   /** The owner closed the table: say so, show what each player was paid,
