@@ -66,8 +66,10 @@ def test_no_message_leaks_a_hidden_card(session_factory, game, stakes, variant):
                     if not eng.reshuffles else set()
                 for who, text in messages.items():
                     msg = json.loads(text)
-                    # The deal's story (the log beside the felt) is checked too.
-                    seen = cards_in(msg.get("deal")) | cards_in(msg.get("you")) | cards_in(msg.get("story"))
+                    # The deal's story (the log beside the felt) is checked too, and
+                    # the player's own part sent beside the public view (protocol "own").
+                    seen = cards_in(msg.get("deal")) | cards_in(msg.get("you")) | cards_in(msg.get("story")) \
+                        | cards_in(msg.get("own"))
                     others = set().union(*(c for n, c in hole.items() if n != who)) - shown - set(eng.board)
                     if seen & others:
                         leaks.append(f"{who} sees another player's hidden cards {seen & others}")
