@@ -888,12 +888,12 @@ class TableActor:
         # is neither built nor encoded.
         watched = self.broadcaster.watched(self.info.id, names)
         # What every recipient's message holds alike is encoded once; only
-        # each player's own deal view and seat are encoded per recipient.
-        # The public deal view: for the watchers and the seats not dealt in.
-        # The deal: the public view encoded once, and each dealt player's own
-        # part beside it, when the engine gives them apart (poker); otherwise
-        # the views built together (their public part once) and each
-        # encoded for its recipient.
+        # each player's seat and own part of the deal per recipient. The
+        # deal: the public view encoded once and each dealt player's own part
+        # beside it, when the engine gives them apart (poker); otherwise the
+        # views built together (their public part once), each encoded for its
+        # recipient, and the public one for the watchers and the seats not
+        # dealt in.
         public_deal = None
         deals: dict[str | None, dict[str, Any]] = {}
         owns: dict[str, Own] = {}
