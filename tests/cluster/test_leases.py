@@ -245,3 +245,46 @@ def test_a_crowd_of_commands_waits_for_a_connection_instead_of_failing(redis_url
     fences, owners, worker = asyncio.run(scenario())
     assert all(f is not None for f in fences)
     assert owners == [(worker, f) for f in fences]
+
+
+def test_a_table_left_by_a_dead_owner_is_waited_for_and_one_a_live_owner_renews_is_refused(
+        redis_url, settings, session_factory):
+    """A contests' leader that took over from a dead one asks for its tables
+    at once, while the dead one's table leases may still run a moment (each
+    was renewed at its own time; a flaky CI run resumed no contest for it):
+    the table is waited for until a dead owner's lease has run out, and only
+    a live owner's renewed lease refuses it (``TableMoved``)."""
+    from tests.tables.conftest import build_world
+
+    from tavern.tables.bank import SqlBank
+    from tavern.tables.broadcast import LocalBroadcaster
+    from tavern.tables.manager import TableManager, TableMoved, table_key
+
+    world = build_world(session_factory, names=("ana", "bob"))
+    tid = world.table_id
+
+    async def scenario():
+        dead = RedisCluster(redis_url, lease_seconds=0.9)  # never started: nothing renews its leases
+        live = RedisCluster(redis_url, lease_seconds=0.9)
+        heir = RedisCluster(redis_url, lease_seconds=0.9)
+        await live.start()
+        manager = TableManager(SqlBank(session_factory, settings), LocalBroadcaster(), cluster=heir)
+        try:
+            left = await dead.acquire(table_key(tid))
+            fence = await manager.lease(tid)  # waits out the dead lease instead of giving the table up
+            owner = await heir.owner(table_key(tid))
+            await heir.release(table_key(tid))
+            assert await live.acquire(table_key(tid)) is not None
+            began = time.monotonic()
+            with pytest.raises(TableMoved):
+                await manager.lease(tid)
+            waited = time.monotonic() - began
+            return left, fence, owner, waited, heir.worker_id
+        finally:
+            await live.close()
+            await heir.close()
+            await dead.close()
+
+    left, fence, owner, waited, heir_id = asyncio.run(scenario())
+    assert left is not None and fence > left and owner == (heir_id, fence)
+    assert waited >= 1.8  # two lease times, the live owner renewing all along

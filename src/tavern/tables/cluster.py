@@ -95,6 +95,8 @@ class Cluster(Protocol):
     worker_id: str
     #: Whether other processes may run tables of the same store.
     shared: bool
+    #: How long a lease outlives its owner's last renewal (0: leases cannot be lost).
+    lease_seconds: float
 
     async def start(self) -> None: ...
 
@@ -140,6 +142,7 @@ class LocalCluster:
     """One process: it owns every table and the contests' clock."""
 
     shared = False
+    lease_seconds = 0.0
 
     def __init__(self) -> None:
         self.worker_id = f"{socket.gethostname()}:{os.getpid()}"
@@ -280,6 +283,7 @@ class RedisCluster:
 
     def __init__(self, url: str, *, lease_seconds: float = 5.0) -> None:
         self.worker_id = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        self.lease_seconds = lease_seconds
         self.lease_ms = int(lease_seconds * 1000)
         self._redis = redis_client(url)  # a blocking pool: a crowd waits its turn
         self._pubsub = self._redis.pubsub()

@@ -243,10 +243,19 @@ class TableManager:
     async def lease(self, table_id: int) -> int:
         """The lease and the claim of a table this worker runs by decision of
         its own (a contest's director); raises :class:`TableMoved` when
-        another live worker holds it."""
-        fence = await self.cluster.acquire(table_key(table_id))
-        if fence is None:
-            raise TableMoved(table_id)
+        another live worker holds it.
+
+        A new contests' leader comes here right after the old one died, whose
+        table leases may outlive his contests' lease by a moment (each was
+        last renewed at its own time): the lease is asked again until two
+        lease times have passed, by when a dead owner's has expired, so that
+        only a live owner makes the table "moved"."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 2 * self.cluster.lease_seconds
+        while (fence := await self.cluster.acquire(table_key(table_id))) is None:
+            if loop.time() >= deadline:
+                raise TableMoved(table_id)
+            await asyncio.sleep(0.1)
         if self.cluster.shared:
             await self.claim(table_id, fence)
             await self.broadcaster.publish(table_id, {SPECTATORS: moved_notice(fence)})
