@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from tavern.games import registry
 from tavern.store.db import expire_held
+from tavern.store.direct import Direct
 from tavern.store.models import ArchivedHand, TableConfig
 
 
@@ -67,10 +68,13 @@ def archive_hand(
     return hand
 
 
-# The deal's own statements, built once (every deal of every table).
+# The deal's own statements, built once and run on the driver's cursor
+# (every deal of every table: store/direct.py).
 _HANDS = cast(Table, ArchivedHand.__table__)
-_OPEN = _HANDS.insert()
-_COMPLETE = _HANDS.update().where(_HANDS.c.id == bindparam("hand_id"))
+_OPEN = Direct(_HANDS.insert().returning(_HANDS.c.id),
+               ("table_id", "game", "started", "ended", "players", "pot", "rake", "voided", "record", "result"))
+_COMPLETE = Direct(_HANDS.update().where(_HANDS.c.id == bindparam("hand_id")),
+                   ("record", "result", "voided", "pot", "rake", "ended"))
 
 
 def open_hand(session: Session, table_id: int, record: dict[str, Any], result: dict[str, Any],
@@ -78,22 +82,19 @@ def open_hand(session: Session, table_id: int, record: dict[str, Any], result: d
     """A deal archived as it starts, voided until :func:`complete_hand`
     (a crash leaves it so: nobody paid). Returns its id. One Core insert:
     every deal of every table passes here (:func:`archive_hand` otherwise)."""
-    inserted = session.connection().execute(_OPEN, {
+    return int(_OPEN.value(session.connection(), {
         "table_id": table_id, "game": _game(session, table_id, record), "started": started, "ended": started,
-        "players": _players(record), "pot": 0, "rake": 0, "voided": True, "record": record, "result": result})
-    key = inserted.inserted_primary_key
-    assert key is not None
-    return int(key[0])
+        "players": _players(record), "pot": 0, "rake": 0, "voided": True, "record": record, "result": result}))
 
 
 def complete_hand(session: Session, hand_id: int, record: dict[str, Any], result: dict[str, Any], rake: int,
                   ended: dt.datetime) -> None:
     """The deal opened by :func:`open_hand` is over: its full record and
     result, its summary columns, and it counts (no longer voided)."""
-    done = session.connection().execute(_COMPLETE, {
+    done = _COMPLETE.run(session.connection(), {
         "hand_id": hand_id, "record": record, "result": result, "voided": False, "pot": _pot(result), "rake": rake,
         "ended": ended})
-    if done.rowcount != 1:
+    if done != 1:
         raise LookupError(f"no archived deal {hand_id} to complete")
     expire_held(session, ArchivedHand, [hand_id])
 

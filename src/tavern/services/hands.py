@@ -21,7 +21,7 @@ from functools import cache
 from typing import Any, cast
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import Executable, Table, bindparam, func, select
+from sqlalchemy import Table, bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -30,6 +30,7 @@ from tavern.refusal import Refusal
 from tavern.services import ledger
 from tavern.settings import Settings
 from tavern.store.db import bound, expire_held, listed
+from tavern.store.direct import Direct
 from tavern.store.models import DailyHandUsage, PremiumPack, Tavern, User
 
 
@@ -198,36 +199,37 @@ class NoHandsLeftFor(NoHandsLeft):
         self.players = players
 
 
-# :func:`deal_in`'s statements, built once (it runs at every deal of every
-# table; building a statement costs more than SQLite running it) — those
-# with the table's players in an IN list, once per number of players.
+# :func:`deal_in`'s statements, built once and run on the driver's cursor
+# (store/direct.py: it runs at every deal of every table; SQLAlchemy's
+# execution costs more than SQLite running them) — those with the table's
+# players in an IN list, once per number of players.
 _USAGE_ROWS, _PACK_ROWS = cast(Table, DailyHandUsage.__table__), cast(Table, PremiumPack.__table__)
-_OWNER = select(Tavern.owner_id).where(Tavern.id == bindparam("tavern"))
+_OWNER = Direct(select(Tavern.owner_id).where(Tavern.id == bindparam("tavern")))
 
 
 @cache
-def _levels_of(players: int) -> Executable:
-    return select(User.id, User.level).where(User.id.in_(listed("players", players)))
+def _levels_of(players: int) -> Direct:
+    return Direct(select(User.id, User.level).where(User.id.in_(listed("players", players))))
 
 
 @cache
-def _usages_of(players: int) -> Executable:
-    return (select(_USAGE_ROWS.c.id, _USAGE_ROWS.c.user_id, _USAGE_ROWS.c.count)
-            .where(_USAGE_ROWS.c.user_id.in_(listed("players", players)), _USAGE_ROWS.c.day == bindparam("day"))
-            .with_for_update())
+def _usages_of(players: int) -> Direct:
+    return Direct(select(_USAGE_ROWS.c.id, _USAGE_ROWS.c.user_id, _USAGE_ROWS.c.count)
+                  .where(_USAGE_ROWS.c.user_id.in_(listed("players", players)), _USAGE_ROWS.c.day == bindparam("day"))
+                  .with_for_update())
 
 
 @cache
-def _packs_of(players: int) -> Executable:
-    return (select(_PACK_ROWS.c.id, _PACK_ROWS.c.user_id, _PACK_ROWS.c.hands_left)
-            .where(_PACK_ROWS.c.user_id.in_(listed("players", players)), _PACK_ROWS.c.hands_left > 0)
-            .order_by(_PACK_ROWS.c.id).with_for_update())
+def _packs_of(players: int) -> Direct:
+    return Direct(select(_PACK_ROWS.c.id, _PACK_ROWS.c.user_id, _PACK_ROWS.c.hands_left)
+                  .where(_PACK_ROWS.c.user_id.in_(listed("players", players)), _PACK_ROWS.c.hands_left > 0)
+                  .order_by(_PACK_ROWS.c.id).with_for_update())
 
 
-_COUNT_FREE = (_USAGE_ROWS.update().where(_USAGE_ROWS.c.id == bindparam("row_id"))
-               .values(count=_USAGE_ROWS.c.count + 1))
-_COUNT_PACK = (_PACK_ROWS.update().where(_PACK_ROWS.c.id == bindparam("pack_id"))
-               .values(hands_left=_PACK_ROWS.c.hands_left - 1))
+_COUNT_FREE = Direct(_USAGE_ROWS.update().where(_USAGE_ROWS.c.id == bindparam("row_id"))
+                     .values(count=_USAGE_ROWS.c.count + 1))
+_COUNT_PACK = Direct(_PACK_ROWS.update().where(_PACK_ROWS.c.id == bindparam("pack_id"))
+                     .values(hands_left=_PACK_ROWS.c.hands_left - 1))
 
 
 def deal_in(
@@ -244,16 +246,16 @@ def deal_in(
     when any player has none."""
     session.flush()  # the caller's pending changes are in what is read and locked
     conn = session.connection()
-    owner = conn.execute(_OWNER, {"tavern": tavern_id}).scalar() if tavern_id else None
+    owner = _OWNER.value(conn, {"tavern": tavern_id}) if tavern_id else None
     counted = [u for u in user_ids if u != owner]
     day = local_day(now, settings)
     players = bound("players", counted)
-    levels: dict[int, int] = {uid: level for uid, level in conn.execute(_levels_of(len(counted)), players)}
+    levels: dict[int, int] = {uid: level for uid, level in _levels_of(len(counted)).rows(conn, players)}
     usages: dict[int, tuple[int, int]] = {  # player: (row id, hands used today)
         user_id: (row_id, count)
-        for row_id, user_id, count in conn.execute(_usages_of(len(counted)), {**players, "day": day})}
+        for row_id, user_id, count in _usages_of(len(counted)).rows(conn, {**players, "day": day})}
     packs: dict[int, list[list[int]]] = {u: [] for u in counted}  # player: [[pack id, hands left]], oldest first
-    for pack_id, user_id, hands_left in conn.execute(_packs_of(len(counted)), players):
+    for pack_id, user_id, hands_left in _packs_of(len(counted)).rows(conn, players):
         packs[user_id].append([pack_id, hands_left])
     refused: dict[int, str] = {}
     free_now: dict[int, bool] = {}
@@ -290,10 +292,8 @@ def deal_in(
         allowance = 0 if levels[u] <= 0 else settings.free_hands_per_day
         left[u] = HandsLeft(max(0, allowance - (usages[u][1] if u in usages else 0)),
                             sum(hands for _, hands in packs[u]))
-    if counted_today:
-        conn.execute(_COUNT_FREE, [{"row_id": i} for i in counted_today])
-    if from_packs:
-        conn.execute(_COUNT_PACK, [{"pack_id": i} for i in from_packs])
+    _COUNT_FREE.run_many(conn, [{"row_id": i} for i in counted_today])
+    _COUNT_PACK.run_many(conn, [{"pack_id": i} for i in from_packs])
     # ORM copies the caller's session may hold are read again on next use.
     expire_held(session, DailyHandUsage, counted_today)
     expire_held(session, PremiumPack, from_packs)

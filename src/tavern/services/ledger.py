@@ -35,13 +35,14 @@ from enum import IntEnum
 from functools import cache
 from typing import NamedTuple, TypeVar, cast
 
-from sqlalchemy import Executable, Table, bindparam, func, select
+from sqlalchemy import Table, bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from tavern.refusal import Refusal
 from tavern.store.db import bound, expire_held, listed
-from tavern.store.models import CURRENCIES, OWNER_KINDS, LedgerAccount, LedgerEntry
+from tavern.store.direct import Direct
+from tavern.store.models import CURRENCIES, OWNER_KINDS, LedgerAccount, LedgerEntry, utcnow
 
 
 class House(IntEnum):
@@ -336,17 +337,18 @@ _ACCOUNTS = cast(Table, LedgerAccount.__table__)
 
 
 @cache
-def _lock_keys(count: int) -> Executable:
+def _lock_keys(count: int) -> Direct:
     """The accounts of ``count`` keys, locked (one statement per count: see :func:`listed`)."""
-    return (select(_ACCOUNTS.c.id, _ACCOUNTS.c.key, _ACCOUNTS.c.owner_kind, _ACCOUNTS.c.currency,
-                   _ACCOUNTS.c.balance)
-            .where(_ACCOUNTS.c.key.in_(listed("keys", count))).order_by(_ACCOUNTS.c.id)
-            .with_for_update())
+    return Direct(select(_ACCOUNTS.c.id, _ACCOUNTS.c.key, _ACCOUNTS.c.owner_kind, _ACCOUNTS.c.currency,
+                         _ACCOUNTS.c.balance)
+                  .where(_ACCOUNTS.c.key.in_(listed("keys", count))).order_by(_ACCOUNTS.c.id)
+                  .with_for_update())
 
 
-_SET_BALANCE = _ACCOUNTS.update().where(_ACCOUNTS.c.id == bindparam("account_id")).values(
-    balance=bindparam("new_balance"))
-_ADD_ENTRY = cast(Table, LedgerEntry.__table__).insert()
+_SET_BALANCE = Direct(_ACCOUNTS.update().where(_ACCOUNTS.c.id == bindparam("account_id")).values(
+    balance=bindparam("new_balance")))
+_ADD_ENTRY = Direct(cast(Table, LedgerEntry.__table__).insert(),
+                    ("debit_id", "credit_id", "amount", "currency", "reason", "reference", "time", "transfer_id"))
 
 
 def settle_deal(
@@ -405,11 +407,12 @@ def settle_deal(
     _check_funds(net, rows)
     tid = uuid.uuid4().hex
     conn = session.connection()
-    conn.execute(_SET_BALANCE,
-                 [{"account_id": rows[k].id, "new_balance": rows[k].balance + change} for k, change in net.items()])
-    conn.execute(_ADD_ENTRY, [
+    _SET_BALANCE.run_many(
+        conn, [{"account_id": rows[k].id, "new_balance": rows[k].balance + change} for k, change in net.items()])
+    now = utcnow()
+    _ADD_ENTRY.run_many(conn, [
         {"debit_id": rows[_key(*debit)].id, "credit_id": rows[_key(*credit)].id, "amount": amount,
-         "currency": debit[2], "reason": "deal", "reference": reference, "transfer_id": tid}
+         "currency": debit[2], "reason": "deal", "reference": reference, "time": now, "transfer_id": tid}
         for debit, credit, amount in legs])
     # ORM objects of these accounts the caller's session may hold would show
     # the balances from before: they are read again on next use.
@@ -423,13 +426,19 @@ def _lock_owners(session: Session, owners: set[_Owner]) -> dict[str, Held]:
     first carried pot, an owner's first rake)."""
     keys = {_key(*o): o for o in owners}
     session.flush()  # the caller's pending changes are in what is read and locked
-    found = {r.key: r for r in session.connection().execute(_lock_keys(len(keys)), bound("keys", list(keys)))}
+    lock, params = _lock_keys(len(keys)), bound("keys", list(keys))
+    found = {r.key: r for r in map(_held, lock.rows(session.connection(), params))}
     if len(found) < len(keys):
         for key in set(keys) - set(found):
             account(session, *keys[key])
         session.flush()
-        found = {r.key: r for r in session.connection().execute(_lock_keys(len(keys)), bound("keys", list(keys)))}
-    return {k: Held(r.id, r.key, r.owner_kind, r.currency, int(r.balance)) for k, r in found.items()}
+        found = {r.key: r for r in map(_held, lock.rows(session.connection(), params))}
+    return found
+
+
+def _held(row: tuple[int, str, str, str, int]) -> Held:
+    account_id, key, owner_kind, currency, balance = row
+    return Held(account_id, key, owner_kind, currency, int(balance))
 
 
 def history(

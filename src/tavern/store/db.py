@@ -31,6 +31,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
+from tavern.store.direct import wrapped
+
 T = TypeVar("T")
 
 #: How long a SQLite writer waits for the lock before giving up (ms).
@@ -83,10 +85,18 @@ def make_engine(url: str, **kwargs: object) -> Engine:
     @event.listens_for(engine, "begin")
     def _on_begin(conn) -> None:
         mode = conn.get_execution_options().get("sqlite_begin", "IMMEDIATE")
-        conn.exec_driver_sql(f"BEGIN {mode}")
+        # On the driver's connection: every transaction passes here, and
+        # SQLAlchemy's execution of one BEGIN cost more than SQLite's.
+        sql = _BEGINS[mode]
+        try:
+            conn.connection.driver_connection.execute(sql)
+        except Exception as exc:  # "database is locked" as SQLAlchemy says it: run_transaction retries it
+            raise wrapped(conn, sql, (), exc) from exc
 
     return engine
 
+
+_BEGINS = {"IMMEDIATE": "BEGIN IMMEDIATE", "DEFERRED": "BEGIN DEFERRED"}
 
 _ENGINES: dict[str, Engine] = {}
 
@@ -134,6 +144,8 @@ def expire_held(session: Session, model: type[Any], ids: Iterable[int]) -> None:
     """Rows of ``model`` changed with Core statements (the deal's hot path):
     any ORM object of theirs the session's identity map holds is expired, so
     its next read comes from the database instead of showing what was before."""
+    if not session.identity_map:  # the deal's own sessions hold no objects: nothing to look up
+        return
     for row_id in ids:
         obj = session.identity_map.get(session.identity_key(model, (row_id,)))
         if obj is not None:

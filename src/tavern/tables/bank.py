@@ -24,12 +24,13 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Executable, Table, bindparam, func, select
+from sqlalchemy import Table, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from tavern.services import archive, hands, ledger, seats, taverns
 from tavern.settings import Settings
 from tavern.store.db import bound, listed, read_session_factory, run_transaction
+from tavern.store.direct import Direct
 from tavern.store.models import ArchivedHand, Seat, TableConfig, Tavern, User
 
 
@@ -100,13 +101,14 @@ _SEATS = cast(Table, Seat.__table__)
 
 
 @cache
-def _blind_paid(players: int) -> Executable:
+def _blind_paid(players: int) -> Direct:
     """The seats of a deal's players owe no big blind any more (one statement
-    per number of players: store.db.listed)."""
-    return (_SEATS.update()
-            .where(_SEATS.c.table_id == bindparam("table"), _SEATS.c.user_id.in_(listed("players", players)),
-                   _SEATS.c.owes_big_blind.is_(True))
-            .values(owes_big_blind=False))
+    per number of players: store.db.listed; run on the driver's cursor:
+    store/direct.py)."""
+    return Direct(_SEATS.update()
+                  .where(_SEATS.c.table_id == bindparam("table"), _SEATS.c.user_id.in_(listed("players", players)),
+                         _SEATS.c.owes_big_blind.is_(True))
+                  .values(owes_big_blind=False))
 
 
 def _hands_info(s: Session, user_ids: list[int], tavern_id: int, settings: Settings) -> dict[int, dict[str, Any]]:
@@ -366,8 +368,8 @@ class SqlBank:
                 names = {uid: name for name, uid in candidates.items()}
                 raise _Refused({names[uid]: why for uid, why in exc.players.items()}) from None
             # The big blind owed is now paid or waived.
-            s.connection().execute(_blind_paid(len(candidates)),
-                                   {"table": table_id, **bound("players", list(candidates.values()))})
+            _blind_paid(len(candidates)).run(s.connection(),
+                                             {"table": table_id, **bound("players", list(candidates.values()))})
             # Where each hand came from: a deal voided by a crash gives them back.
             archive_id = archive.open_hand(s, table_id, record,
                                            {"in_progress": True, "finished": False,
