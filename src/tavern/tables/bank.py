@@ -98,6 +98,8 @@ class _Refused(Exception):
 
 
 _SEATS = cast(Table, Seat.__table__)
+#: The table's fence, row-locked: checked first in each of its writes (several workers).
+_FENCE = Direct(select(TableConfig.owner_fence).where(TableConfig.id == bindparam("table")).with_for_update())
 
 
 @cache
@@ -212,7 +214,7 @@ class SqlBank:
         fence = self.fences.get(table) if table is not None else None
 
         def fenced(s: Session) -> T:
-            current = s.scalar(select(TableConfig.owner_fence).where(TableConfig.id == table).with_for_update())
+            current = _FENCE.value(s.connection(), {"table": table})
             if current != fence:
                 raise LostTable(table)
             return work(s)
