@@ -94,3 +94,23 @@ def test_rows_the_session_holds_show_the_hands_counted(settings, session):
     before = (usage.count, pack.hands_left)
     hands.deal_in(session, [free_player, pack_player], tavern, NOW, settings)
     assert (usage.count, pack.hands_left) == (before[0] + 1, before[1] - 1)
+
+
+def test_a_tables_first_deal_of_the_day_creates_one_row_a_player_and_keeps_one_already_there(settings, session):
+    """"N free hands per day": a table's first deal of the day creates the
+    day's rows of its players in one statement. A row another deal created
+    in the meantime (the race its ``ON CONFLICT DO NOTHING`` answers) is
+    neither doubled nor reset: it counts on from where it stands."""
+    from tavern.store.models import DailyHandUsage
+
+    _owner, tavern, players = _setup(session, settings, [(1, 0, 0), (1, 0, 0), (1, 0, 0)])
+    day = hands.local_day(NOW, settings)
+    raced = players[2]
+    hands._new_usage_rows(session.connection().dialect.name).run_many(session.connection(), [
+        {"user_id": raced, "day": day, "count": 4, "disconnect_protections": 0},  # "another deal's" row
+        {"user_id": raced, "day": day, "count": 0, "disconnect_protections": 0}])  # refused quietly: no error
+    left = hands.deal_in(session, players, tavern, NOW, settings)
+    rows = session.execute(select(DailyHandUsage.user_id, DailyHandUsage.count)
+                           .where(DailyHandUsage.user_id.in_(players))).all()
+    assert sorted(rows) == sorted([(players[0], 1), (players[1], 1), (raced, 5)])
+    assert [left[u].free for u in players] == [settings.free_hands_per_day - 1] * 2 + [settings.free_hands_per_day - 5]

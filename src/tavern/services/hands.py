@@ -22,6 +22,8 @@ from typing import Any, cast
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import Table, bindparam, func, select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -226,6 +228,17 @@ def _packs_of(players: int) -> Direct:
                   .order_by(_PACK_ROWS.c.id).with_for_update())
 
 
+@cache
+def _new_usage_rows(dialect: str) -> Direct:
+    """Players' rows of the day, created unless there already (SQLite and
+    PostgreSQL write ``ON CONFLICT DO NOTHING`` alike; SQLAlchemy builds it
+    per dialect)."""
+    keys = ("user_id", "day", "count", "disconnect_protections")
+    if dialect == "sqlite":
+        return Direct(sqlite_insert(_USAGE_ROWS).on_conflict_do_nothing(index_elements=["user_id", "day"]), keys)
+    return Direct(postgresql_insert(_USAGE_ROWS).on_conflict_do_nothing(index_elements=["user_id", "day"]), keys)
+
+
 _COUNT_FREE = Direct(_USAGE_ROWS.update().where(_USAGE_ROWS.c.id == bindparam("row_id"))
                      .values(count=_USAGE_ROWS.c.count + 1))
 _COUNT_PACK = Direct(_PACK_ROWS.update().where(_PACK_ROWS.c.id == bindparam("pack_id"))
@@ -273,15 +286,20 @@ def deal_in(
             refused[u] = _why_none(allowance)
     if refused:
         raise NoHandsLeftFor(refused)
+    # The first free hand of the day creates the players' rows, all in one
+    # statement (a table's first deal: six rows), then reads them locked; a
+    # row another deal just created for the same player is taken as it is.
+    firsts = [u for u, free in free_now.items() if free and u not in usages]
+    if firsts:
+        _new_usage_rows(conn.dialect.name).run_many(
+            conn, [{"user_id": u, "day": day, "count": 0, "disconnect_protections": 0} for u in firsts])
+        usages.update({user_id: (row_id, count) for row_id, user_id, count
+                       in _usages_of(len(firsts)).rows(conn, {**bound("players", firsts), "day": day})})
     left: dict[int, HandsLeft | None] = {u: None for u in user_ids if u == owner}
     counted_today: list[int] = []  # usage rows counting one more free hand
     from_packs: list[int] = []  # packs giving one hand
     for u, free in free_now.items():
         if free:
-            if u not in usages:  # his first hand today: the row is created (once a day)
-                row = _usage(session, u, day, create=True)  # flushed by its savepoint: it has its id
-                assert row is not None
-                usages[u] = (row.id, row.count)
             counted_today.append(usages[u][0])
             usages[u] = (usages[u][0], usages[u][1] + 1)
         else:
