@@ -11,8 +11,8 @@ for the engine's dialect (SQLite's or PostgreSQL's SQL, their parameter
 styles, ``FOR UPDATE`` where it exists), with the bind processors of its
 column types (``UTCDateTime``, JSON, dates, booleans). Each execution only
 converts the parameters and calls the cursor of the session's own connection,
-inside the session's transaction (its ``BEGIN IMMEDIATE``, its fence check,
-its commit and rollback stay SQLAlchemy's).
+inside the session's transaction (its begin, commit and rollback stay the
+session's).
 
 What it does not do, by design: column defaults (an insert must be given
 every value it writes: a statement that would need one is refused when it is
