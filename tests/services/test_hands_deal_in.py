@@ -97,10 +97,11 @@ def test_rows_the_session_holds_show_the_hands_counted(settings, session):
 
 
 def test_a_tables_first_deal_of_the_day_creates_one_row_a_player_and_keeps_one_already_there(settings, session):
-    """"N free hands per day": a table's first deal of the day creates the
-    day's rows of its players in one statement. A row another deal created
-    in the meantime (the race its ``ON CONFLICT DO NOTHING`` answers) is
-    neither doubled nor reset: it counts on from where it stands."""
+    """"every player gets 20 free hands a day" — "A hand is counted when the
+    player is dealt in": a table's first deal of the day creates the day's
+    rows of its players in one statement. A row another deal created in the
+    meantime (the race its ``ON CONFLICT DO NOTHING`` answers) is neither
+    doubled nor reset: it counts on from where it stands."""
     from tavern.store.models import DailyHandUsage
 
     _owner, tavern, players = _setup(session, settings, [(1, 0, 0), (1, 0, 0), (1, 0, 0)])
