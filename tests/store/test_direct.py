@@ -11,33 +11,17 @@ from typing import cast
 import pytest
 from sqlalchemy import Table, bindparam, select, text
 from sqlalchemy.exc import IntegrityError
+from tests.tables.conftest import build_world
 
 from tavern.services import archive, ledger
 from tavern.store.db import run_transaction
 from tavern.store.direct import Direct
-from tavern.store.models import ArchivedHand, LedgerEntry, TableConfig, Tavern, User, Village
+from tavern.store.models import ArchivedHand, LedgerEntry
 
 pytestmark = pytest.mark.db
 
 HANDS = cast(Table, ArchivedHand.__table__)
 ENTRIES = cast(Table, LedgerEntry.__table__)
-
-
-def _table(session) -> int:
-    owner = User(username="patron", password_hash="x")
-    session.add(owner)
-    session.flush()
-    village = Village(name="Village")
-    session.add(village)
-    session.flush()
-    tavern = Tavern(village_id=village.id, owner_id=owner.id, name="Au Lapin")
-    session.add(tavern)
-    session.flush()
-    table = TableConfig(tavern_id=tavern.id, game="ramponneau", stakes={"small_blind": 1, "big_blind": 2},
-                        buy_in_min=20, buy_in_max=200, seats=6)
-    session.add(table)
-    session.flush()
-    return table.id
 
 
 def test_an_archived_deal_reads_back_the_same_written_either_way(session_factory):
@@ -50,8 +34,9 @@ def test_an_archived_deal_reads_back_the_same_written_either_way(session_factory
               "record": {"game": "ramponneau", "deck": ["As", "Kd"], "seats": [{"player": "ana"}], 7: "sept"},
               "result": {"chips": {"ana": 5, "bob": -5}, "in_progress": True, "note": "élevé"}}
 
+    table_id = build_world(session_factory, names=()).table_id
+
     def write(s):
-        table_id = _table(s)
         row = {"table_id": table_id, **values}
         by_sqlalchemy = s.connection().execute(HANDS.insert().returning(HANDS.c.id), row).scalar_one()
         direct = Direct(HANDS.insert().returning(HANDS.c.id), list(row))
@@ -75,9 +60,9 @@ def test_literal_values_of_a_statement_and_the_changed_rows_count(session_factor
     """``pot > 0`` and ``rake + 1`` are bound by SQLAlchemy as parameters the
     caller does not give: they are the statement's own."""
     now = dt.datetime.now(dt.UTC)
+    table_id = build_world(session_factory, names=()).table_id
 
     def work(s):
-        table_id = _table(s)
         ids = [archive.open_hand(s, table_id, {"game": "ramponneau", "seats": []}, {"in_progress": True}, now)
                for _ in range(3)]
         s.connection().execute(HANDS.update().where(HANDS.c.id == ids[0]).values(pot=10))
@@ -104,10 +89,11 @@ def test_a_broken_constraint_is_sqlalchemys_integrity_error_and_writes_nothing(s
     """The ledger's "amount > 0" check, broken through a direct statement:
     the same error SQLAlchemy raises (run_transaction tells retryable ones
     from the others by it), and the transaction rolled back."""
+    owner_id = build_world(session_factory, names=()).owner_id  # no écus issued: no entry yet
 
     def work(s):
         house = ledger.house(s, ledger.House.ISSUANCE, "ecus")
-        player = ledger.account(s, "user", _player(s), "ecus")
+        player = ledger.account(s, "user", owner_id, "ecus")
         s.flush()
         ledger._ADD_ENTRY.run_many(s.connection(), [
             {"debit_id": house.id, "credit_id": player.id, "amount": 0, "currency": "ecus", "reason": "deal",
@@ -118,9 +104,3 @@ def test_a_broken_constraint_is_sqlalchemys_integrity_error_and_writes_nothing(s
     with session_factory() as s:
         assert s.scalars(select(LedgerEntry)).all() == []
 
-
-def _player(session) -> int:
-    user = User(username="ana", password_hash="x")
-    session.add(user)
-    session.flush()
-    return user.id

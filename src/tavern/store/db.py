@@ -87,7 +87,7 @@ def make_engine(url: str, **kwargs: object) -> Engine:
         mode = conn.get_execution_options().get("sqlite_begin", "IMMEDIATE")
         # On the driver's connection: every transaction passes here, and
         # SQLAlchemy's execution of one BEGIN cost more than SQLite's.
-        sql = _BEGINS[mode]
+        sql = f"BEGIN {mode}"
         try:
             conn.connection.driver_connection.execute(sql)
         except Exception as exc:  # "database is locked" as SQLAlchemy says it: run_transaction retries it
@@ -95,8 +95,6 @@ def make_engine(url: str, **kwargs: object) -> Engine:
 
     return engine
 
-
-_BEGINS = {"IMMEDIATE": "BEGIN IMMEDIATE", "DEFERRED": "BEGIN DEFERRED"}
 
 _ENGINES: dict[str, Engine] = {}
 
