@@ -46,17 +46,29 @@ TIME_BANK_REFILL = 5.0  #: seconds added to each player's bank per deal
 TIME_BANK_MAX = 60.0
 
 
+def _dumps(value: Any) -> bytes:
+    """JSON bytes, on the table's hottest path: every recipient's state at
+    every action (orjson: several times the standard library)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+
+
 def encode(message: dict[str, Any]) -> str:
-    """A message as its JSON text: every recipient's view at every action,
-    the table's hottest path (orjson: several times the standard library)."""
-    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    """A message as its JSON text (a connection's snapshot)."""
+    return _dumps(message).decode()
 
 
 def encoded(value: Any) -> orjson.Fragment:
     """A part shared by every recipient of a publication (the public table,
     the last result, the story's new events), encoded once: each recipient's
     message embeds the same bytes instead of encoding them again."""
-    return orjson.Fragment(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
+    return orjson.Fragment(_dumps(value))
+
+
+def _joined(alike: bytes, recipients: bytes) -> str:
+    """One JSON object's text from two objects with no key in common
+    (``{"a":1}`` and ``{"b":2}``: ``{"a":1,"b":2}``): a publication's part
+    alike for every recipient is encoded once, each recipient's part alone."""
+    return (alike[:-1] + b"," + recipients[1:]).decode()
 
 
 #: Seconds a change of presence (a socket opened or closed) may wait before
@@ -832,6 +844,21 @@ class TableActor:
         if shared is None:
             shared = {"table": table or self.public_table(), "last_result": self.last_result, "result": True,
                       "story": self.story[story_at:], "deal": None, "fair": self.revealed and self.revealed["fair"]}
+        return {**self._alike(story_at, shared), **self._recipients(username, shared, view, own)}
+
+    def _alike(self, story_at: int, shared: dict[str, Any]) -> dict[str, Any]:
+        """The part of a state message every recipient of a publication holds alike."""
+        msg: dict[str, Any] = {"type": "state", "seq": self.seq, "table": shared["table"]}
+        if shared["result"]:
+            msg["last_result"] = shared["last_result"]
+        msg.update(result_at=self.result_at, story_at=story_at, story=shared["story"])
+        return msg
+
+    def _recipients(self, username: str | None, shared: dict[str, Any],
+                    view: dict[str, Any] | None, own: Own | None) -> dict[str, Any]:
+        """The part of a state message that is this recipient's own: the deal
+        as he sees it, his own cards and legal actions, his seat, the revealed
+        seed of a deal he played. Never a key of :meth:`_alike`'s."""
         dealt = username in self.dealt
         deal = None
         if self.engine is not None:
@@ -841,12 +868,9 @@ class TableActor:
                 deal = view if view is not None else self.engine.view(username)
             else:
                 deal = shared["deal"] or self.engine.view(None)
-        msg: dict[str, Any] = {"type": "state", "seq": self.seq, "table": shared["table"], "deal": deal}
+        msg: dict[str, Any] = {"deal": deal}
         if dealt and own is not None:
             msg["own"] = own
-        if shared["result"]:
-            msg["last_result"] = shared["last_result"]
-        msg.update(result_at=self.result_at, story_at=story_at, story=shared["story"])
         if username is not None:
             seat = next((s for s in self.seats.values() if s.name == username), None)
             if seat is not None:
@@ -887,13 +911,13 @@ class TableActor:
         # page open on the table): most tables have nobody so, and then it
         # is neither built nor encoded.
         watched = self.broadcaster.watched(self.info.id, names)
-        # What every recipient's message holds alike is encoded once; only
-        # each player's seat and own part of the deal per recipient. The
-        # deal: the public view encoded once and each dealt player's own part
-        # beside it, when the engine gives them apart (poker); otherwise the
-        # views built together (their public part once), each encoded for its
-        # recipient, and the public one for the watchers and the seats not
-        # dealt in.
+        # What every recipient's message holds alike is encoded once, and
+        # joined to each recipient's own part (his seat, his part of the
+        # deal), encoded alone. The deal: the public view encoded once and
+        # each dealt player's own part beside it, when the engine gives them
+        # apart (poker); otherwise the views built together (their public
+        # part once), each encoded for its recipient, and the public one for
+        # the watchers and the seats not dealt in.
         public_deal = None
         deals: dict[str | None, dict[str, Any]] = {}
         owns: dict[str, Own] = {}
@@ -915,10 +939,12 @@ class TableActor:
                   "story": encoded(self.story[at:]),
                   "deal": public_deal,
                   "fair": encoded(self.revealed["fair"]) if result and self.revealed is not None else None}
-        messages = {SPECTATORS: encode(self.message_for(None, story_at=at, shared=shared))} if watched else {}
-        for name in names:
-            messages[name] = encode(self.message_for(name, story_at=at, shared=shared, view=deals.get(name),
-                                                     own=owns.get(name)))
+        alike = _dumps(self._alike(at, shared))
+        recipients: list[str | None] = [None, *names] if watched else [*names]
+        messages = {SPECTATORS if name is None else name:
+                    _joined(alike, _dumps(self._recipients(name, shared, deals.get(name),
+                                                           owns.get(name) if name is not None else None)))
+                    for name in recipients}
         await self.broadcaster.publish(self.info.id, messages)
 
 
