@@ -154,14 +154,14 @@ def deal_status(
     The same answers, player by player (tests/services/test_hands.py)."""
     owner = session.scalar(select(Tavern.owner_id).where(Tavern.id == tavern_id)) if tavern_id is not None else None
     day = local_day(now, settings)
-    levels = dict(session.execute(select(User.id, User.level).where(User.id.in_(user_ids))).tuples().all())
+    levels = dict(session.execute(select(User.id, User.level).where(User.id.in_(user_ids))).all())
     used = dict(session.execute(
         select(DailyHandUsage.user_id, DailyHandUsage.count)
-        .where(DailyHandUsage.user_id.in_(user_ids), DailyHandUsage.day == day)).tuples().all())
+        .where(DailyHandUsage.user_id.in_(user_ids), DailyHandUsage.day == day)).all())
     paid = dict(session.execute(
         select(PremiumPack.user_id, func.sum(PremiumPack.hands_left))
         .where(PremiumPack.user_id.in_(user_ids), PremiumPack.hands_left > 0)
-        .group_by(PremiumPack.user_id)).tuples().all())
+        .group_by(PremiumPack.user_id)).all())
     out = {}
     for u in user_ids:
         if u not in levels:

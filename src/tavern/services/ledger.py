@@ -325,7 +325,7 @@ def chips_of(session: Session, seats: list[tuple[int, int]]) -> dict[tuple[int, 
     """:func:`chips` of several (player, table) pairs, in one statement."""
     keys = {_key("user", uid, "chips", tid): (uid, tid) for uid, tid in seats}
     found = dict(session.execute(
-        select(LedgerAccount.key, LedgerAccount.balance).where(LedgerAccount.key.in_(list(keys)))).tuples().all())
+        select(LedgerAccount.key, LedgerAccount.balance).where(LedgerAccount.key.in_(list(keys)))).all())
     return {seat: int(found.get(key) or 0) for key, seat in keys.items()}
 
 

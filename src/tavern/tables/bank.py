@@ -299,13 +299,13 @@ class SqlBank:
                 for t, tavern_id, owner_id in s.execute(
                     select(TableConfig, Tavern.id, Tavern.owner_id).join(Tavern, Tavern.id == TableConfig.tavern_id)
                     .where(TableConfig.id.in_(table_ids), TableConfig.status == "open",
-                           TableConfig.contest_id.is_(None))).tuples()}
+                           TableConfig.contest_id.is_(None)))}
             rows = _seat_rows_of(s, list(infos))
             last = (select(func.max(ArchivedHand.id))
                     .where(ArchivedHand.table_id.in_(list(infos)), ArchivedHand.voided.is_(False))
                     .group_by(ArchivedHand.table_id))
             carries = {tid: (result or {}).get("carry") for tid, result in s.execute(
-                select(ArchivedHand.table_id, ArchivedHand.result).where(ArchivedHand.id.in_(last))).tuples()}
+                select(ArchivedHand.table_id, ArchivedHand.result).where(ArchivedHand.id.in_(last)))}
             hands_of: dict[tuple[int, int], dict[str, Any]] = {}  # (tavern, player): the owner plays unlimited in his own
             for tavern in {i.tavern_id for i in infos.values()}:
                 users = [r.user_id for tid, seated in rows.items() if infos[tid].tavern_id == tavern for r in seated]
