@@ -49,6 +49,10 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from _tables_bots import storm_main  # noqa: E402
+from _tables_world import SEATS, migrate, register, seed_tables  # noqa: E402
+from bench_tables import HOST, TAVERN_ARGS, Server, free_port, leave_tmp, pct, run_phase, split  # noqa: E402
+
 #: Seconds measured per step. A table deals about once in 25 s here (a deal
 #: of ~23 actions a second apart, then the 3 s pause), and each step seats
 #: its tables at once: a 20 s window held from 220 to 310 deal ends for the
@@ -56,10 +60,6 @@ sys.path.insert(0, str(HERE))
 #: transactions moved the CPU per action by a tenth from run to run. Sixty
 #: seconds hold every table's cycle twice over (docs/benchmarks.md).
 MEASURED_SECONDS = 60.0
-
-from _tables_bots import storm_main  # noqa: E402
-from _tables_world import SEATS, migrate, register, seed_tables  # noqa: E402
-from bench_tables import HOST, TAVERN_ARGS, Server, free_port, leave_tmp, pct, run_phase, split  # noqa: E402
 
 GOAL_P99_MS = 50.0
 CAVE = 100  #: five caves in the 500 welcome écus
