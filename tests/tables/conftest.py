@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -167,6 +168,30 @@ def passive(name: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
     if "draw" in names:
         return {"action": "draw", "discard": []}
     return {"action": names[0]}
+
+
+def random_policy(rng: random.Random) -> Callable[[str, list[dict[str, Any]]], dict[str, Any]]:
+    """A random legal move of poker: a bet or raise of a random amount in
+    its range, a draw of random cards."""
+    def policy(name: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
+        a = rng.choice(legal)
+        move = {"action": a["action"]}
+        if "min" in a and "max" in a:
+            move["amount"] = rng.randint(a["min"], a["max"])
+        if a["action"] == "draw":
+            hand = a["cards"]
+            move = {"action": "draw", "discard": rng.sample(hand, rng.randint(0, len(hand)))}
+        return move
+
+    return policy
+
+
+def any_legal(rng: random.Random) -> Callable[[str, list[dict[str, Any]]], dict[str, Any]]:
+    """A random legal move, as offered: for games that spell every move out (Rams)."""
+    def policy(name: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
+        return dict(rng.choice(legal))
+
+    return policy
 
 
 @pytest.fixture

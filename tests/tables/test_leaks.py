@@ -14,7 +14,7 @@ import random
 import re
 
 import pytest
-from tests.tables.conftest import Harness, build_world
+from tests.tables.conftest import Harness, build_world, random_policy
 
 from tavern.tables.broadcast import SPECTATORS
 
@@ -25,20 +25,6 @@ CARD = re.compile(r'"([2-9TJQKA][cdhs])"')
 
 def cards_in(obj) -> set[str]:
     return set(CARD.findall(json.dumps(obj)))
-
-
-def random_policy(rng: random.Random):
-    def policy(name, legal):
-        a = rng.choice(legal)
-        move = {"action": a["action"]}
-        if "min" in a and "max" in a:
-            move["amount"] = rng.randint(a["min"], a["max"])
-        if a["action"] == "draw":
-            hand = a["cards"]
-            move = {"action": "draw", "discard": rng.sample(hand, rng.randint(0, len(hand)))}
-        return move
-
-    return policy
 
 
 @pytest.mark.parametrize("game,stakes,variant", [

@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 import pytest
-from tests.tables.conftest import Harness, build_world
+from tests.tables.conftest import Harness, any_legal, build_world, random_policy
 
 from tavern.games.base import lay_own
 from tavern.tables.broadcast import SPECTATORS
@@ -47,21 +47,6 @@ def _differences(sent: dict[str, Any], snap: dict[str, Any], at: str = "") -> li
         elif a != b:
             out.append(f"{at}{key}: sent {a!r}, snapshot {b!r}")
     return out
-
-
-def _any_legal(rng: random.Random, spelled_out: bool):
-    """A random legal move: as offered when the game spells its moves out
-    (Rams); poker's offers name an action and, for a bet, its range."""
-    def policy(name: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
-        offer = rng.choice(legal)
-        if spelled_out:
-            return dict(offer)
-        move = {"action": offer["action"]}
-        if "min" in offer and "max" in offer:
-            move["amount"] = rng.randint(offer["min"], offer["max"])
-        return move
-
-    return policy
 
 
 @pytest.mark.parametrize("game,stakes,players", [
@@ -106,7 +91,7 @@ def test_each_published_state_is_the_recipients_snapshot(session_factory, game, 
 
         h.broadcaster.publish = checking_publish  # type: ignore[method-assign]
         actor = await h.start(seated=players)  # "dan" watches: the spectators' state goes too
-        policy = _any_legal(random.Random(7), spelled_out=game == "rams")
+        policy = (any_legal if game == "rams" else random_policy)(random.Random(7))
         for _ in range(3):
             await h.play_deal(policy)
             await h.settle()

@@ -6,7 +6,7 @@ import asyncio
 import itertools
 
 import pytest
-from tests.tables.conftest import Harness, build_world, passive
+from tests.tables.conftest import Harness, any_legal, build_world, passive
 
 from tavern.tables.actor import CommandError
 
@@ -320,12 +320,6 @@ def test_draw_poker_protects_a_disconnected_player_as_all_in(settings, session_f
 
     # Protected once (the daily allowance), not the second time.
     assert run(scenario()) == 1
-
-
-def any_legal(rng):
-    def policy(name, legal):
-        return dict(rng.choice(legal))  # Rams offers every move fully spelled out
-    return policy
 
 
 def test_a_carried_pot_is_booked_in_the_ledger_across_deals(session_factory):
