@@ -103,4 +103,3 @@ def test_a_broken_constraint_is_sqlalchemys_integrity_error_and_writes_nothing(s
         run_transaction(session_factory, work)
     with session_factory() as s:
         assert s.scalars(select(LedgerEntry)).all() == []
-

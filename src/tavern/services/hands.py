@@ -233,10 +233,9 @@ def _new_usage_rows(dialect: str) -> Direct:
     """Players' rows of the day, created unless there already (SQLite and
     PostgreSQL write ``ON CONFLICT DO NOTHING`` alike; SQLAlchemy builds it
     per dialect)."""
-    keys = ("user_id", "day", "count", "disconnect_protections")
-    if dialect == "sqlite":
-        return Direct(sqlite_insert(_USAGE_ROWS).on_conflict_do_nothing(index_elements=["user_id", "day"]), keys)
-    return Direct(postgresql_insert(_USAGE_ROWS).on_conflict_do_nothing(index_elements=["user_id", "day"]), keys)
+    insert = sqlite_insert if dialect == "sqlite" else postgresql_insert
+    return Direct(insert(_USAGE_ROWS).on_conflict_do_nothing(index_elements=["user_id", "day"]),
+                  ("user_id", "day", "count", "disconnect_protections"))
 
 
 _COUNT_FREE = Direct(_USAGE_ROWS.update().where(_USAGE_ROWS.c.id == bindparam("row_id"))
