@@ -143,6 +143,15 @@ class Engine(Protocol):
         """The projection sent to ``player`` (``None``: spectators). Never another
         player's hidden cards, the stock, the widow or the deck order."""
 
+    def seen(self, action: dict[str, Any], player: str | None) -> dict[str, Any]:
+        """A recorded ``action`` of this deal as ``player`` saw it at the table
+        (``None``: a spectator), asked of the deal just after it: his own move
+        whole; another's without the cards the table never showed him (draw
+        poker's discards, the card the Rams dealer gave for the turned card,
+        a face-down lead), said as :func:`hidden`. The replay of « Mes
+        donnes » shows each step so, beside :meth:`view`
+        (:func:`tavern.games.registry.seen_steps`)."""
+
     def result(self) -> dict[str, Any]:
         """Once over: ``{"chips": {player: end chips}, "delta": {player: won/lost},
         "rake": int, "pots": [...] or scoring, "shown": {player: cards},
@@ -152,6 +161,13 @@ class Engine(Protocol):
         """The full hand record (``format``, ``game``, ``config``, ``seats``,
         ``button``, ``deck``, ``reshuffles``, ``actions``, plus ``carry`` if any),
         made by :func:`tavern.games.records.hand_record`."""
+
+
+def hidden(action: dict[str, Any], cards: int) -> dict[str, Any]:
+    """Another player's move as the table showed it: who, what, and how many
+    cards it hid (``{"player": "bruno", "action": "draw", "hidden": 2}``)
+    — never which (:meth:`Engine.seen`)."""
+    return {"player": action["player"], "action": action["action"], "hidden": cards}
 
 
 def views(engine: Engine, players: Iterable[str | None]) -> dict[str | None, dict[str, Any]]:

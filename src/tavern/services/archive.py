@@ -130,13 +130,10 @@ def list_hands(
 
 
 def deal_steps(hand: ArchivedHand, player: str) -> list[dict[str, Any]]:
-    """An archived deal as ``player`` saw it, step by step: his own view
-    (``engine.view(player)``: never a card he could not see at that moment)
-    before the first action and after each one, with the action. Refused
-    (``LookupError``) unless he was dealt in."""
+    """An archived deal as ``player`` saw it, step by step
+    (:func:`registry.seen_steps`: each action as he saw it and his own view,
+    never a card he could not see at that moment). Refused (``LookupError``)
+    unless he was dealt in."""
     if player not in (hand.players or []):
         raise LookupError("not dealt in this deal")
-    out = []
-    for engine, action in registry.replay_steps(hand.record):
-        out.append({"action": action, "view": engine.view(player)})
-    return out
+    return list(registry.seen_steps(hand.record, player))
