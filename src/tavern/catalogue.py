@@ -310,6 +310,11 @@ _section({
     "owner_only_closes": "Seul le patron de la taverne peut fermer une table.",
     "players_still_seated": "Des joueurs sont encore assis à cette table : elle ne peut pas fermer.",
     "chips_still_out": "Des jetons sont encore en jeu à cette table : elle ne peut pas fermer.",
+    # « Mes donnes »: a player's archived deals
+    "not_your_deal": "Vous n'avez pas joué cette donne.",
+    "deal_in_progress": "Cette donne est en cours : elle se rejouera pas à pas une fois finie.",
+    "deal_voided_no_replay": "Cette donne a été annulée (le serveur s'est arrêté pendant la donne) : "
+                             "elle ne se rejoue pas, mais sa graine est révélée.",
 })
 
 

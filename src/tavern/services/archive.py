@@ -99,6 +99,13 @@ def complete_hand(session: Session, hand_id: int, record: dict[str, Any], result
     expire_held(session, ArchivedHand, [hand_id])
 
 
+def in_progress(hand: ArchivedHand) -> bool:
+    """Whether the deal is still being played: archived as it started
+    (:func:`open_hand`; ``voided`` in the row so that a crash leaves it so)
+    and neither completed nor voided for good since."""
+    return bool((hand.result or {}).get("in_progress"))
+
+
 def get_hand(session: Session, hand_id: int) -> ArchivedHand | None:
     return session.get(ArchivedHand, hand_id)
 
