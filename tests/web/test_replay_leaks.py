@@ -52,6 +52,9 @@ PLAYED: dict[str, tuple[dict[str, Any], int, int]] = {
     "rams": ({"forced_trump_lead": True, "exchange_thrown": True}, 4, 8),
 }
 
+#: The moves whose cards the table hides from the other players, by game.
+HIDING = {"draw": {"draw"}, "rams": {"exchange", "play"}}
+
 
 def cards_in(obj: Any) -> set[str]:
     return set(CARD.findall(json.dumps(obj)))
@@ -155,7 +158,8 @@ def test_the_replay_api_shows_no_card_the_player_could_not_see(game: str, settin
         for seed in range(deals):
             record, result = random_deal(game, seed)
             records[archive.archive_hand(s, world.table_id, record, result).id] = record
-    found = []
+    found: list[str] = []
+    counted: set[str] = set()  # the moves met with their cards counted, not named
     for viewer in NAMES[:n]:
         client.cookies.clear()
         login(client, viewer)
@@ -165,9 +169,13 @@ def test_the_replay_api_shows_no_card_the_player_could_not_see(game: str, settin
             steps = client.get(f"/api/me/deals/{deal}")
             assert steps.status_code == 200
             found += [f"{viewer}, deal {deal}: {leak}" for leak in leaks(steps.json(), record, viewer)]
+            counted |= {s["action"]["action"] for s in steps.json() if s["action"] and "hidden" in s["action"]}
             page = client.get(f"/mes-donnes/{deal}")
             assert page.status_code == 200 and not CARD.search(page.text), "the page builds nothing of its own"
     assert not found, found[:5]
+    # The deals did hide something: draw poker's discards; the Rams dealer's
+    # exchange and a face-down lead (forced deal, leader without trump).
+    assert counted == HIDING.get(game, set())
 
 
 def test_another_players_draw_is_only_counted() -> None:

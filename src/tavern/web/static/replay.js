@@ -26,6 +26,9 @@ function moveText(a) {
     if (a.action === "exchange") return `${a.player} échange ${n} contre la retournée.`;
     return `${a.player} ${SAID[a.action] || a.action} ${n} face cachée.`;
   }
+  if (a.action === "draw" && Array.isArray(a.discard)) {  // his own draw at draw poker: the cards he threw
+    return a.discard.length ? `${a.player} change ${a.discard.map(cardText).join(" ")}.` : `${a.player} garde ses cartes.`;
+  }
   const args = Object.entries(a).filter(([k]) => k !== "player" && k !== "action")
     .map(([, v]) => (isCard(v) ? cardText(v) : Array.isArray(v) && v.every(isCard) ? v.map(cardText).join(" ")
       : typeof v === "object" ? "" : String(v))).filter(Boolean).join(" ");
