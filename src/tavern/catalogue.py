@@ -661,7 +661,7 @@ _section({
     "fair_reshuffle_count": "Le bloc « fair » annonce {announced} remélange(s), le relevé en contient {found}.",
     "fair_reshuffle_size": "Un remélange du relevé n'a pas la taille annoncée.",
     "fair_packs": "Une donne de {game} à cette table mélange des paquets de {pack_sizes} cartes ; "
-                  "le bloc « fair » annonce des mélanges de {announced} cartes.",
+                  "le relevé annonce des mélanges de {announced} cartes pour un paquet de {size} cartes.",
     "fair_not_the_pack": "Le paquet du mélange n° {index} n'est pas celui d'une table de {game} "
                          "(manquent : {missing} ; en trop : {extra}) : aucune graine ne peut le donner.",
     "fair_foreign_reshuffle": "Le remélange (mélange n° {index}) contient des cartes que le paquet d'une table "

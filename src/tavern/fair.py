@@ -243,10 +243,14 @@ def verify(record: dict[str, Any]) -> list[str]:
             raise FairError("fair_seats")
     game = record.get("game")
     packs = table_packs(game, record.get("config"), len(seeds))
+    wanted, deck = [len(p) for p in packs], record.get("deck")
+    if isinstance(deck, list) and all(isinstance(c, str) for c in deck):  # else _outputs says so
+        if sizes[:len(packs)] != wanted or len(deck) != sum(wanted):
+            # a card too many or too few, or the packs cut another way (one
+            # shuffle of Gin's 104 cards): not how this table deals
+            raise FairError("fair_packs", game=str(game), pack_sizes=wanted, announced=sizes[:len(packs)],
+                            size=len(deck))
     parts = _outputs(record, sizes)
-    first = sizes[:len(packs)]
-    if first != [len(p) for p in packs] or len(parts) < len(packs):
-        raise FairError("fair_packs", game=str(game), announced=first, pack_sizes=[len(p) for p in packs])
     every = Counter(c for p in packs for c in p)
     stream = FairStream(seed, table, deal, seeds)
     for k, shuffled in enumerate(parts, start=1):

@@ -167,12 +167,16 @@ export async function verify(fair, seen) {
     // from cards those packs hold: a card twice, a joker the game has not,
     // a card too few are refused even when they are a shuffle of the seeds.
     const packs = tablePacks(fair.game, fair.config, seeds.length);
-    const parts = outputs(fair);
     const sizes = packs.map((p) => p.length);
-    if (fair.shuffles.slice(0, packs.length).join() !== sizes.join() || parts.length < packs.length) {
+    const total = sizes.reduce((a, b) => a + b, 0);
+    if (fair.shuffles.slice(0, packs.length).join() !== sizes.join() || fair.deck.length !== total) {
+      // a card too many or too few, or the packs cut another way: not how this table deals
       return { ok: false, lines: lines.concat(`Une donne de ce jeu à cette table mélange des paquets de ${sizes.join(", ")} ` +
-                                              `cartes ; le bloc annonce des mélanges de ${fair.shuffles.join(", ")} cartes.`) };
+                                              `cartes ; le relevé annonce des mélanges de ` +
+                                              `${fair.shuffles.slice(0, packs.length).join(", ")} cartes pour un paquet de ` +
+                                              `${fair.deck.length} cartes.`) };
     }
+    const parts = outputs(fair);
     const every = packs.flat();
     const stream = await Stream.open(fair.server_seed, fair.table, fair.deal, seeds);
     let k = 0;
