@@ -111,6 +111,7 @@ def test_a_voided_deal_still_reveals_its_seed_to_its_players(settings, client: T
     revealed = client.get(f"/api/me/deals/{deal}/fair")
     assert revealed.status_code == 200
     assert fair.verify(revealed.json())  # what `tavern verify` reads
+    assert revealed.json()["config"]["big_blind"] > 0  # the table's config: its packs (issue 33)
     assert "sa graine" in client.get("/mes-donnes").text
     client.post("/logout")
     client.cookies.clear()

@@ -28,7 +28,12 @@ carry: dict | None = None) -> Engine``
     record's actions are the table's hand-in rather than decisions (a post to enter).
 
 ``deck_composition(config: dict, n_players: int) -> list[str]``
-    The unshuffled cards the deal uses (the table needs it for deck items).
+    The unshuffled cards the deal uses (the table needs it for deck items);
+    ``tavern verify`` starts a deal's shuffle from it, never from the record's cards.
+
+``deck_packs(config: dict, n_players: int) -> list[list[str]]`` (optional; Gin)
+    When a deal shuffles several packs apart, each pack in the order shuffled
+    (their cards together are ``deck_composition``).
 
 ``carried_chips(carry: dict | None) -> int`` (games whose carry holds chips)
     The chips a carry holds for the next deal (a Rams pot, the Rummoli board).

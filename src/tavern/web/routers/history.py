@@ -85,8 +85,8 @@ def api_deals(user: CurrentUser = Depends(require_user), db: Session = Depends(r
 
 @api.get("/deals/{deal_id}/fair", summary="The revealed seed and deck of one of my deals (docs/fairness.md)")
 def api_fair(deal_id: Id, user: CurrentUser = Depends(require_user), db: Session = Depends(read_db)) -> dict[str, Any]:
-    """What ``tavern verify`` reads: the deal's ``fair`` block, its deck and
-    its rebuilt stocks — for a deal he was dealt in, finished or voided by a
+    """What ``tavern verify`` reads: the deal's game and config, its ``fair``
+    block, its deck and its rebuilt stocks — for a deal he was dealt in, finished or voided by a
     crash (« a deal voided by a crash still reveals its seed »), never while
     it is being played."""
     hand = archive.get_hand(db, deal_id)
@@ -95,7 +95,8 @@ def api_fair(deal_id: Id, user: CurrentUser = Depends(require_user), db: Session
     record = hand.record or {}
     if archive.in_progress(hand) or "fair" not in record:
         raise HTTPException(status_code=404, detail="Cette donne n'a pas de graine révélée (elle est peut-être en cours).")
-    return {"game": hand.game, "fair": record["fair"], "deck": record.get("deck"),
+    # The game and its config: verify starts each shuffle from that game's packs.
+    return {"game": hand.game, "config": record.get("config"), "fair": record["fair"], "deck": record.get("deck"),
             "reshuffles": record.get("reshuffles") or []}
 
 
