@@ -9,14 +9,18 @@ An outside client sat with ``{"type": "sit", "seat": 3}`` and then read
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Any
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from tests.dbtools import session_scope
 from tests.tables.liveserver import PASSWORD, seed_table
-from webtools import login
+from webtools import World, api_csrf, login, make_user, page
+
+from tavern.store.models import Seat, TableConfig
 
 pytestmark = pytest.mark.db
 
@@ -73,3 +77,24 @@ def test_the_api_and_the_socket_give_a_player_the_same_seat(app: FastAPI, client
     page = client.get(f"/tables/{table_id}").text
     block = re.search(r'data-seat="3">\s*<b>Place (\d+)</b><br>\s*(\w+)', page)
     assert block is not None and block.groups() == ("4", "ana"), page
+
+
+def test_the_admins_contest_watch_counts_seats_from_0(client: TestClient, world: World) -> None:
+    """The watch (``GET /api/admin/contests/{id}``) said a contest table's
+    seats from 1, as no other API did; its page still shows « Place » from 1."""
+    login(client, "admin")
+    body = {"name": "Sièges", "starts_at": (dt.datetime.now(dt.UTC) + dt.timedelta(hours=1)).isoformat(), "seats": 6}
+    contest_id = client.post("/api/admin/contests", json=body, headers={"X-CSRF-Token": api_csrf(client)}).json()["id"]
+    with session_scope() as s:  # a running contest's table, ana at its third seat
+        ana = make_user(s, "ana")
+        table = TableConfig(tavern_id=None, contest_id=contest_id, name="Table 1", game="ramponneau", variant="",
+                            stakes={"small_blind": 1, "big_blind": 2}, options={}, buy_in_min=20, buy_in_max=200,
+                            rake_percent=0, rake_cap=None, no_flop_no_drop=True, seats=6,
+                            action_timer_seconds=30, status="open")
+        s.add(table)
+        s.flush()
+        s.add(Seat(table_id=table.id, seat_no=2, user_id=ana, sitting_out=False, owes_big_blind=False))
+    watch = client.get(f"/api/admin/contests/{contest_id}").json()
+    assert [(p["name"], p["seat"]) for t in watch["tables"] for p in t["players"]] == [("ana", 2)]
+    shown = page(client.get(f"/admin/concours/{contest_id}"))
+    assert re.search(r"<tr><td>3</td><td>ana</td>", shown), shown
