@@ -212,3 +212,50 @@ def test_two_players_play_a_deal_each_seeing_only_his_cards(server):
             await c.ws.close()
 
     asyncio.run(scenario())
+
+
+def test_a_commands_ok_comes_before_the_state_that_shows_it_done(server):
+    """Issue 33 item 11, docs/protocol.md "Order": the ``ok`` answering a
+    command comes before any ``state`` that shows the command done — here with
+    the table in this process, where the state used to be written first (at
+    once, as the table published it) and the ``ok`` after it."""
+    async def scenario():
+        a = await open_client(server, "ana")
+        b = await open_client(server, "bob")
+        clients = {"ana": a, "bob": b}
+        for c, name, seat in ((a, "ana", 0), (b, "bob", 1)):
+            k = len(c.states)
+            r = await c.send(type="sit", seat=seat, cave=200)
+            assert r["type"] == "ok", r
+            early = [st["seq"] for st in c.states[k:] if any(p["name"] == name for p in st["table"]["players"])]
+            assert not early, f"{name} saw himself seated (states {early}) before the ok of his sit"
+            await c.recv_until(lambda m, name=name: m["type"] == "state"
+                               and any(p["name"] == name for p in m["table"]["players"]))
+        await a.recv_until(lambda m: m["type"] == "state" and bool(m["deal"]) and m["deal"]["phase"] == "bet")
+        moves = 0
+        for _ in range(6):
+            deal = a.state["deal"]
+            if deal["phase"] not in ("bet",) or not deal.get("to_act"):
+                break
+            name = deal["to_act"]
+            c = clients[name]
+            st = await c.state_at_least(a.state["seq"])
+            legal = [x["action"] for x in st["you"]["legal"]]
+            move = "check" if "check" in legal else "call"
+
+            def shows(m, name=name, move=move):
+                return m["type"] == "state" and any(e.get("event") == move and e.get("player") == name
+                                                    for e in m["story"])
+
+            k = len(c.states)
+            r = await c.send(type="act", action=move, args={}, seq=st["seq"])
+            assert r["type"] == "ok", r
+            assert not [m["seq"] for m in c.states[k:] if shows(m)], f"{name}'s {move} shown before its ok"
+            await c.recv_until(shows)  # and it follows the ok
+            await a.state_at_least(c.state["seq"])
+            moves += 1
+        assert moves >= 2
+        for c in (a, b):
+            await c.ws.close()
+
+    asyncio.run(scenario())

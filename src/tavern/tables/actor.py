@@ -30,7 +30,7 @@ from tavern.tables.broadcast import SPECTATORS, Broadcaster
 from tavern.tables.closing import share_carry
 from tavern.tables.engine_config import engine_config
 from tavern.tables.inbox import Inbox
-from tavern.tables.seating import SeatState, choose_lineup
+from tavern.tables.seating import SeatState, at_table_seats, choose_lineup
 
 log = logging.getLogger(__name__)
 
@@ -867,9 +867,9 @@ class TableActor:
             # Anyone not dealt in (a spectator, a seat waiting for the next
             # deal) sees the public view, encoded once per publication.
             if dealt and own is None:
-                deal = view if view is not None else self.engine.view(username)
+                deal = view if view is not None else self._seated(self.engine.view(username))
             else:
-                deal = shared["deal"] or self.engine.view(None)
+                deal = shared["deal"] or self._seated(self.engine.view(None))
         msg: dict[str, Any] = {"deal": deal}
         if dealt and own is not None:
             msg["own"] = own
@@ -886,6 +886,10 @@ class TableActor:
             if shared["result"] and self.revealed is not None and username in self.revealed["players"]:
                 msg["fair"] = shared["fair"]
         return msg
+
+    def _seated(self, view: dict[str, Any]) -> dict[str, Any]:
+        """The deal view with the table's seat numbers, as ``table`` and ``you`` give them."""
+        return at_table_seats(view, {s.name: s.seat_no for s in self.seats.values()})
 
     def _legal_for(self, username: str, dealt: bool) -> list[dict[str, Any]]:
         """The player's legal actions, noting the publication that first showed them."""
@@ -928,12 +932,12 @@ class TableActor:
             split = public_and_own(self.engine, dealt)
             if split is not None:
                 public, owns = split
-                public_deal = encoded(public)
+                public_deal = encoded(self._seated(public))
             else:
                 wanted: list[str | None] = [*dealt]
                 if watched or len(wanted) < len(names):
                     wanted.append(None)
-                deals = views(self.engine, wanted)
+                deals = {k: self._seated(v) for k, v in views(self.engine, wanted).items()}
                 if None in deals:
                     public_deal = encoded(deals[None])
         shared = {"table": encoded(self.public_table()), "result": result,

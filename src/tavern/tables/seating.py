@@ -126,3 +126,20 @@ def _cyclic_between(a: int, x: int, b: int) -> bool:
     if a < b:
         return a < x <= b
     return x > a or x <= b
+
+
+def at_table_seats(view: dict[str, Any], seat_of: dict[str, int]) -> dict[str, Any]:
+    """A deal view whose seats are the table's seat numbers (docs/protocol.md
+    "Seats"). Poker's engine numbers a seat by its place in the deal's list
+    (the hand record's ``seats`` and ``button``): with seats 0, 2 and 5 taken
+    its ``players[].seat`` said 0, 1, 2 beside ``table.players[].seat`` 0, 2, 5.
+    The engine's view is shared (encoded once): a changed copy, never an edit."""
+    players = view.get("players")
+    if not players or not isinstance(players[0], dict) or "seat" not in players[0]:
+        return view  # a game whose view names no seat
+    out = {**view, "players": [{**p, "seat": seat_of.get(p["player"], p["seat"])} for p in players]}
+    if type(view.get("button")) is int:
+        at_button = next((p["player"] for p in players if p["seat"] == view["button"]), None)
+        if at_button in seat_of:
+            out["button"] = seat_of[at_button]
+    return out

@@ -131,6 +131,16 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
     # is sent): a frame delivered then must queue behind it, in order.
     send_now: Callable[[str], bool] | None = (ws.scope.get("extensions") or {}).get(SEND_NOW)
     pumping = True
+    # The states published while a command with an id is being answered,
+    # held until its ``ok``/``error`` is sent: the answer always comes before
+    # the state that shows the command done, whichever worker owns the table
+    # (its state and its answer travel apart through Redis: docs/protocol.md
+    # "Order"). None: no command waits for its answer.
+    held: list[str] | None = None
+
+    def write(text: str) -> bool:
+        """Send at once if nothing waits before it on this socket."""
+        return send_now is not None and not pumping and outbox.empty() and send_now(text)
 
     def deliver(text: str) -> None:
         fence = moved_fence(text)
@@ -140,10 +150,29 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
             if fence != actor.fence:
                 outbox.put_nowait(_MOVED)
             return
-        if send_now is not None and not pumping and outbox.empty() and send_now(text):
+        if held is not None:
+            held.append(text)
+            return
+        if write(text):
             return
         if outbox.qsize() < QUEUE_LIMIT:
             outbox.put_nowait(text)
+
+    async def answer(cmd: Any) -> None:
+        """Run a command; its answer goes out before the states held meanwhile."""
+        nonlocal held
+        if cmd.id is None or cmd.type == "sync":
+            await _run(ws, actor, name, user.id, cmd)  # nothing to order: no answer, or a snapshot
+            return
+        held = []
+        try:
+            _, text = await _answer(actor, name, user.id, cmd)
+        finally:
+            waiting, held = held, None
+        if not write(text):
+            outbox.put_nowait(text)  # behind the frames already queued; never dropped
+        for state in waiting:
+            deliver(state)
 
     unsubscribe = ws.app.state.broadcaster.subscribe(table_id, name, deliver)
     try:
@@ -194,7 +223,7 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
                 problem = validation_refusals(exc.errors()[:1])[0]
                 await _error(ws, None, CommandError("malformed_message", refusal=problem))
                 continue
-            await _run(ws, actor, name, user.id, cmd)
+            await answer(cmd)
     except WebSocketDisconnect:
         pass
     except TableMoved:
@@ -225,26 +254,36 @@ HANDLERS: dict[str, Handler] = {
 
 
 async def _run(ws: WebSocket, actor: Any, name: str, user_id: int, cmd: Any) -> None:
+    """A command without an id (answered only when refused), or ``sync``."""
     if cmd.type == "sync":
         await _send(ws, await actor.snapshot(name))
         return
+    done, text = await _answer(actor, name, user_id, cmd)
+    # Without an id the client asked for no answer: the next state shows
+    # the command done (a page's moves go so: one frame fewer a move).
+    if not done:
+        await _send(ws, text)
+
+
+async def _answer(actor: Any, name: str, user_id: int, cmd: Any) -> tuple[bool, str]:
+    """Run a command at the table: whether it was done, and its ``ok`` or ``error`` frame."""
     try:
         out = await HANDLERS[cmd.type](actor, name, user_id, cmd)
     except CommandError as exc:
-        await _error(ws, cmd.id, exc)
-        return
+        return False, _error_text(cmd.id, exc)
     except TypeError:  # arguments the engine does not take
-        await _error(ws, cmd.id, CommandError("bad_arguments", action=getattr(cmd, "action", cmd.type), given=[]))
-        return
-    if cmd.id is not None:
-        # Without an id the client asked for no answer: the next state shows
-        # the command done (a page's moves go so: one frame fewer a move).
-        await _send(ws, json.dumps({"type": "ok", "id": cmd.id, "result": out or {}}, separators=(",", ":")))
+        action = getattr(cmd, "action", cmd.type)
+        return False, _error_text(cmd.id, CommandError("bad_arguments", action=action, given=[]))
+    return True, json.dumps({"type": "ok", "id": cmd.id, "result": out or {}}, separators=(",", ":"))
+
+
+def _error_text(msg_id: int | None, refusal: Refusal) -> str:
+    return json.dumps({"type": "error", "id": msg_id, **refusal.as_dict()}, ensure_ascii=False)
 
 
 async def _error(ws: WebSocket, msg_id: int | None, refusal: Refusal) -> None:
     """An ``error`` frame: the refusal's code, its French message, its parameters."""
-    await _send(ws, json.dumps({"type": "error", "id": msg_id, **refusal.as_dict()}, ensure_ascii=False))
+    await _send(ws, _error_text(msg_id, refusal))
 
 
 async def _send(ws: WebSocket, text: str) -> None:

@@ -417,7 +417,9 @@ class RamsEngine:
             v["tokens"] = dict(self.partie["tokens"])
         if player is not None and player in self.hands:
             v["hand"] = list(self.hands[player])
-            v["legal_actions"] = self.legal_actions(player)
+            # ``legal``, where every game puts them (docs/protocol.md);
+            # ``legal_actions`` is its deprecated name, sent for one more release.
+            v["legal"] = v["legal_actions"] = self.legal_actions(player)
         if self.over:
             v["result"] = self.result()
         return v

@@ -328,7 +328,9 @@ class RummoliDeal(WidowPhase, RamyPhase):
             out["outcome"], out["winner"] = self.outcome, self.winner
         if seen is not None:
             out["hand"] = sort_hand(self.hands[seen])
-            out["legal_actions"] = self.legal_actions(seen)
+            # ``legal``, where every game puts them (docs/protocol.md);
+            # ``legal_actions`` is its deprecated name, sent for one more release.
+            out["legal"] = out["legal_actions"] = self.legal_actions(seen)
         return out
 
     def result(self) -> dict[str, Any]:

@@ -70,7 +70,8 @@ def _tables(db: Session, contest_id: int) -> list[dict[str, Any]]:
     out = []
     for t in db.scalars(select(TableConfig).where(TableConfig.contest_id == contest_id, TableConfig.status == "open")
                         .order_by(TableConfig.id)):
-        players = [{"seat": s.seat_no + 1, "name": s.user.username, "chips": ledger.chips(db, s.user_id, t.id)}
+        # Seats counted from 0, as everywhere a client reads them (docs/protocol.md "Seats").
+        players = [{"seat": s.seat_no, "name": s.user.username, "chips": ledger.chips(db, s.user_id, t.id)}
                    for s in db.scalars(select(Seat).where(Seat.table_id == t.id).order_by(Seat.seat_no))]
         out.append({"id": t.id, "name": t.name, "players": players})
     return out

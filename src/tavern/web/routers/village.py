@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import Response
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
 from tavern.services import ledger, seats, taverns
@@ -62,7 +62,12 @@ class VillageOut(BaseModel):
 
 
 class SeatOut(BaseModel):
-    seat_no: int
+    # Seats are counted from 0 everywhere a client reads them: here, in the
+    # table socket's messages (docs/protocol.md "Seats") and in the `sit`
+    # command. `seat_no` (from 1) stays for one release for older clients.
+    seat: int = Field(ge=0, description="the seat, counted from 0 as in the table protocol")
+    seat_no: int = Field(ge=1, deprecated=True,
+                         description="deprecated (removed in the next release): the seat counted from 1; use `seat`")
     player: str
     chips: int
     sitting_out: bool
@@ -108,7 +113,7 @@ def table_out(db: Session, table_id: int) -> TableOut:
     table = taverns.get_table(db, table_id)
     if table is None:
         raise HTTPException(status_code=404, detail="Cette table n'existe pas.")
-    seated = [SeatOut(seat_no=s.seat_no + 1, player=s.user.username,
+    seated = [SeatOut(seat=s.seat_no, seat_no=s.seat_no + 1, player=s.user.username,
                       chips=ledger.chips(db, s.user_id, table.id), sitting_out=s.sitting_out)
               for s in seats.seats(db, table.id)]
     b = brief(table, len(seated))
@@ -131,7 +136,7 @@ def village_page(request: Request, _: CurrentUser | None = Depends(optional_user
 def table_page(request: Request, table_id: Id, _: CurrentUser = Depends(require_user),
                db: Session = Depends(read_db)) -> Response:
     table = table_out(db, table_id)
-    by_seat = {s.seat_no: s for s in table.seated}
+    by_seat = {s.seat: s for s in table.seated}
     return render(request, "table.html", {"table": table, "by_seat": by_seat})
 
 
