@@ -332,6 +332,7 @@ _section({
     "message_too_long": "Message trop long (au plus {maximum} octets).",
     "too_many_messages": "Trop de messages : ralentissez.",
     "malformed_message": "Message mal formé : {refusal}",
+    "binary_frame": "Message binaire refusé : la table parle en texte (JSON).",
     # contest tables
     "contest_seats_drawn": "Les places d'un concours sont tirées au sort : inscrivez-vous au concours.",
     "contest_no_cave": "En concours, pas de cave : les jetons du concours ne s'achètent pas.",

@@ -174,17 +174,20 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
         opened()
         sender = asyncio.create_task(pump())
         while True:
-            raw = await ws.receive_text()
+            raw = await _receive(ws)
             now = time.monotonic()
             tokens = min(BURST, tokens + (now - last) * RATE_PER_SECOND)
             last = now
-            if len(raw.encode()) > MAX_MESSAGE_BYTES:
+            if raw is not None and len(raw.encode()) > MAX_MESSAGE_BYTES:
                 await _error(ws, None, CommandError("message_too_long", maximum=MAX_MESSAGE_BYTES))
                 continue
             if tokens < 1:
                 await _error(ws, None, CommandError("too_many_messages"))
                 continue
             tokens -= 1
+            if raw is None:  # a binary frame: the protocol is JSON text (docs/protocol.md "Limits")
+                await _error(ws, None, CommandError("binary_frame"))
+                continue
             try:
                 cmd = commands.validate_json(raw)
             except ValidationError as exc:
@@ -238,6 +241,17 @@ async def _run(ws: WebSocket, actor: Any, name: str, user_id: int, cmd: Any) -> 
         # Without an id the client asked for no answer: the next state shows
         # the command done (a page's moves go so: one frame fewer a move).
         await _send(ws, json.dumps({"type": "ok", "id": cmd.id, "result": out or {}}, separators=(",", ":")))
+
+
+async def _receive(ws: WebSocket) -> str | None:
+    """The next text frame, or None for a binary one. Starlette's
+    ``receive_text`` reads a binary frame's missing text as a ``KeyError``:
+    the handler died with a traceback and the socket dropped (1006)."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    return text if isinstance(text, str) else None
 
 
 async def _error(ws: WebSocket, msg_id: int | None, refusal: Refusal) -> None:
