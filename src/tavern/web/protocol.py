@@ -12,23 +12,26 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+# Every number a client sends is bounded (tavern.bounds, docs/web.md "Bad input").
+from tavern.bounds import Amount
+
 # --- client → server ---------------------------------------------------------------
 
 
 class _Command(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    id: int | None = Field(default=None, description="echoed back in the reply")
+    id: Amount | None = Field(default=None, description="echoed back in the reply")
 
 
 class Sit(_Command):
     type: Literal["sit"]
     seat: int = Field(ge=0, le=9)
-    cave: int = Field(gt=0)
+    cave: Amount = Field(gt=0)
 
 
 class Cave(_Command):
     type: Literal["cave"]
-    amount: int = Field(gt=0)
+    amount: Amount = Field(gt=0)
 
 
 class Simple(_Command):
@@ -48,7 +51,7 @@ class Auto(_Command):
 class Act(_Command):
     type: Literal["act"]
     action: str = Field(min_length=1, max_length=20)
-    seq: int | None = None
+    seq: Amount | None = None
     args: dict[str, Any] = Field(default_factory=dict)
 
 
