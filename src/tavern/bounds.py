@@ -13,7 +13,7 @@ app and the OpenAPI document and fails on an integer without a maximum.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import Field
 
@@ -31,3 +31,23 @@ Id = Annotated[int, Field(ge=1, le=MAX_ID)]
 Amount = Annotated[int, Field(ge=0, le=MAX_AMOUNT)]
 #: A count (0 … 10⁶).
 Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
+
+
+def out_of_bounds(value: Any, path: str = "") -> str | None:
+    """Where free-form JSON (a table's options, a move's arguments) holds an
+    integer beyond ±:data:`MAX_AMOUNT` (its path, ``""`` for ``value``
+    itself), or None when every number in it is within."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return path if abs(value) > MAX_AMOUNT else None
+    items: Any = ()
+    if isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, (list, tuple)):
+        items = enumerate(value)
+    for key, sub in items:
+        found = out_of_bounds(sub, f"{path}.{key}" if path else str(key))
+        if found is not None:
+            return found
+    return None

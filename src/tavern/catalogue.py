@@ -293,6 +293,11 @@ _section({
     "cave_bounds": "La cave est comprise entre {low_bb}× et {high_bb}× la grosse blinde ({low} à {high} jetons) ; "
                    "le propriétaire peut seulement resserrer ces bornes.",
     "invalid_settings": "Certaines valeurs sont invalides. {problems}",
+    # a table's options (the field, « Options », comes first)
+    "no_options": "{game} n'a pas d'option de table (« {option} » inconnue).",
+    "option_unknown": "Option inconnue pour {game} : « {option} » (au choix : {choices}).",
+    "option_too_large": "Les nombres de « {option} » valent au plus {maximum}.",
+    "option_invalid": "« {option} » : {refusal}",
     "village_needs_name": "Un village doit avoir un nom.",
     "village_exists": "Le village « {name} » existe déjà.",
     "tavern_needs_name": "Une taverne doit avoir un nom.",

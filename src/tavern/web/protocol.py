@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 # Every number a client sends is bounded (tavern.bounds, docs/web.md "Bad input").
-from tavern.bounds import Amount
+from tavern.bounds import MAX_AMOUNT, Amount, out_of_bounds
+from tavern.refusal import Invalid
 
 # --- client → server ---------------------------------------------------------------
 
@@ -53,6 +54,15 @@ class Act(_Command):
     action: str = Field(min_length=1, max_length=20)
     seq: Amount | None = None
     args: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("args")
+    @classmethod
+    def _bounded(cls, args: dict[str, Any]) -> dict[str, Any]:
+        # Free-form (each game's moves take their own), but no number past the bounds.
+        where = out_of_bounds(args)
+        if where is not None:
+            raise Invalid("less_than_equal", field=f"act.args.{where}", le=MAX_AMOUNT)
+        return args
 
 
 class ClientSeed(_Command):
