@@ -463,6 +463,7 @@ _section({
     "contest_name_too_long": 'Le nom du concours fait au plus {maximum} caractères.',
     "contest_start_timezone": "L'heure de début doit préciser son fuseau horaire.",
     "contest_start_past": "L'heure de début est déjà passée.",
+    "contest_start_too_far": "Un concours commence au plus {days} jours à l'avance.",
     "contest_negative_fee": "Le droit d'entrée ne peut pas être négatif (0 : concours gratuit).",
     "contest_negative_prize": 'Le prix ajouté par la maison ne peut pas être négatif.',
     "contest_starting_chips": 'Chaque joueur reçoit au moins un jeton au départ.',

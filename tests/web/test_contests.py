@@ -162,6 +162,8 @@ def test_api_refuses_numbers_past_the_bounds_in_french(client: TestClient, world
     ({"structure": "10/20 inf"}, "Ligne 1 de la structure"),  # round(inf) overflowed
     ({"seats": str(HUGE)}, "Une table de ramponneau a de 2 à 10 places."),
     ({"late_levels": str(HUGE)}, "L'inscription tardive va au plus"),
+    # Taken, its Paris time (year 10000) overflowed: every contest page answered 500.
+    ({"starts_at": "9999-12-31T23:30:00"}, "Un concours commence au plus 366 jours à l'avance."),
 ])
 def test_form_refuses_numbers_past_the_bounds_in_french(client: TestClient, world: World, change: dict,
                                                          message: str) -> None:
@@ -171,3 +173,14 @@ def test_form_refuses_numbers_past_the_bounds_in_french(client: TestClient, worl
     r = post_form(client, "/admin/concours", _form(**change), page="/admin/concours")
     assert r.status_code == 400 and message in page(r), page(r)[:2000]
     assert client.get("/api/contests").json() == []
+
+
+def test_a_start_in_year_9999_is_refused_and_the_pages_stay_up(client: TestClient, world: World) -> None:
+    """Found with issue 33 §6: a contest starting at the end of year 9999 was
+    stored, then ``/concours`` and ``/api/contests`` pages answered 500 (its
+    time in Europe/Paris is past ``datetime.max``)."""
+    login(client, "admin")
+    body = {"name": "Loin", "starts_at": "9999-12-31T23:30:00+00:00"}
+    r = client.post("/api/admin/contests", json=body, headers={"X-CSRF-Token": api_csrf(client)})
+    assert r.status_code == 400 and r.json()["code"] == "contest_start_too_far", r.text
+    assert client.get("/concours").status_code == 200 and client.get("/api/contests").json() == []

@@ -32,6 +32,8 @@ DEFAULT_BLINDS = (
 MIN_LEVEL_SECONDS = 5
 #: The longest (a bound, as every number from a form: tavern.bounds).
 MAX_LEVEL_SECONDS = MAX_COUNT
+#: How far ahead a contest may start.
+MAX_START_AHEAD = dt.timedelta(days=366)
 #: Whole percents pay at most this many places.
 MAX_PAID = 50
 SEATS_RANGE = (2, 10)  #: "seats per table (2–10)"
@@ -204,6 +206,9 @@ def check_settings(s: Settings, now: dt.datetime) -> None:
         raise ContestRuleError("contest_start_timezone")
     if s.starts_at <= now:
         raise ContestRuleError("contest_start_past")
+    if s.starts_at - now > MAX_START_AHEAD:
+        # Year 9999 was taken, then its Paris time overflowed every contest page.
+        raise ContestRuleError("contest_start_too_far", days=MAX_START_AHEAD.days)
     if s.fee < 0:
         raise ContestRuleError("contest_negative_fee")
     if s.house_prize < 0:
