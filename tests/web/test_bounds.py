@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
-from fastapi.routing import APIRoute, iter_route_contexts
+from fastapi.routing import APIRoute, APIWebSocketRoute, iter_route_contexts
 from fastapi.testclient import TestClient
 from pydantic import BaseModel, TypeAdapter
 
@@ -117,3 +117,12 @@ def test_the_served_openapi_document_has_no_unbounded_integer(client: TestClient
 def test_input_models_have_no_unbounded_integer(model: Any) -> None:
     """The WebSocket commands, and the models the forms' data goes through."""
     assert model_integers(model) == []
+
+
+def test_the_table_socket_is_the_only_websocket(app: FastAPI) -> None:
+    """Issue 33 §5 asked to check every WebSocket endpoint for binary frames:
+    there is one (web/ws.py, tested in tests/tables/test_ws.py); a new one
+    must answer binary frames and bound its numbers as well."""
+    sockets = [context.original_route.path for context in iter_route_contexts(app.routes)
+               if isinstance(context.original_route, APIWebSocketRoute)]
+    assert sockets == ["/ws/tables/{table_id}"]
