@@ -293,6 +293,11 @@ _section({
     "cave_bounds": "La cave est comprise entre {low_bb}× et {high_bb}× la grosse blinde ({low} à {high} jetons) ; "
                    "le propriétaire peut seulement resserrer ces bornes.",
     "invalid_settings": "Certaines valeurs sont invalides. {problems}",
+    # a table's options (the field, « Options », comes first)
+    "no_options": "{game} n'a pas d'option de table (« {option} » inconnue).",
+    "option_unknown": "Option inconnue pour {game} : « {option} » (au choix : {choices}).",
+    "option_too_large": "Les nombres de « {option} » valent au plus {maximum}.",
+    "option_invalid": "« {option} » : {refusal}",
     "village_needs_name": "Un village doit avoir un nom.",
     "village_exists": "Le village « {name} » existe déjà.",
     "tavern_needs_name": "Une taverne doit avoir un nom.",
@@ -337,6 +342,7 @@ _section({
     "message_too_long": "Message trop long (au plus {maximum} octets).",
     "too_many_messages": "Trop de messages : ralentissez.",
     "malformed_message": "Message mal formé : {refusal}",
+    "binary_frame": "Message binaire refusé : la table parle en texte (JSON).",
     # contest tables
     "contest_seats_drawn": "Les places d'un concours sont tirées au sort : inscrivez-vous au concours.",
     "contest_no_cave": "En concours, pas de cave : les jetons du concours ne s'achètent pas.",
@@ -472,6 +478,7 @@ _section({
     "contest_name_too_long": 'Le nom du concours fait au plus {maximum} caractères.',
     "contest_start_timezone": "L'heure de début doit préciser son fuseau horaire.",
     "contest_start_past": "L'heure de début est déjà passée.",
+    "contest_start_too_far": "Un concours commence au plus {days} jours à l'avance.",
     "contest_negative_fee": "Le droit d'entrée ne peut pas être négatif (0 : concours gratuit).",
     "contest_negative_prize": 'Le prix ajouté par la maison ne peut pas être négatif.',
     "contest_starting_chips": 'Chaque joueur reçoit au moins un jeton au départ.',
@@ -483,6 +490,9 @@ _section({
     "contest_level_positive": "Niveau {level} : les blindes et l'ante sont des nombres positifs.",
     "contest_level_small_above_big": 'Niveau {level} : la petite blinde dépasse la grosse blinde.',
     "contest_level_too_short": 'Niveau {level} : un niveau dure au moins {minimum} secondes.',
+    "contest_level_too_long": 'Niveau {level} : un niveau dure au plus {maximum} secondes.',
+    "contest_level_too_large": "Niveau {level} : les blindes et l'ante valent au plus {maximum}.",
+    "contest_amount_too_large": '{field} : au plus {maximum}.',
     "contest_levels_increase": 'Niveau {level} : les niveaux doivent augmenter (blindes ou ante plus fortes que le niveau {previous}).',
     "contest_first_blind_above_chips": 'La première grosse blinde dépasse les jetons de départ.',
     "contest_late_levels": "L'inscription tardive va au plus jusqu'à la fin du niveau {levels}.",

@@ -118,6 +118,29 @@ def test_malformed_messages_get_an_error_frame_and_the_table_carries_on(server):
     asyncio.run(scenario())
 
 
+def test_a_binary_frame_gets_an_error_frame_and_the_socket_stays_open(server):
+    """Issue 33 §5: a binary frame killed the handler (``receive_text`` →
+    ``KeyError``) and the socket dropped with 1006. docs/protocol.md "Limits":
+    a binary frame gets an ``error`` frame (``binary_frame``); the socket and
+    the table carry on."""
+
+    async def scenario():
+        c = await open_client(server, "ana")
+        await c.ws.send(b'{"type": "sync"}')
+        err = await c.recv_until(lambda m: m["type"] == "error")
+        assert protocol.messages.validate_json(json.dumps(err)).type == "error"
+        assert err["code"] == "binary_frame" and err["id"] is None
+        assert err["message"] == "Message binaire refusé : la table parle en texte (JSON)."
+        await c.ws.send(b"\x00\xff" * 10)  # not even UTF-8
+        assert (await c.recv_until(lambda m: m["type"] == "error"))["code"] == "binary_frame"
+        r = await c.send(type="sit", seat=0, cave=100)  # the same socket still plays
+        assert r["type"] == "ok" and r["result"]["chips"] == 100
+        await c.ws.close()
+        assert c.ws.close_code == 1000  # closed by the client, not dropped
+
+    asyncio.run(scenario())
+
+
 def test_a_move_without_id_is_answered_by_the_state_that_shows_it(server):
     """docs/protocol.md: a command without an ``id`` gets no ``ok`` — the next
     state shows it done; refused, it still gets its ``error`` (``id`` null)."""

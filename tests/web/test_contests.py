@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from tests.dbtools import session_scope
 from webtools import World, api_csrf, login, make_user, page, post_form
 
+from tavern.bounds import MAX_AMOUNT, MAX_COUNT
 from tavern.services import ledger
 
 pytestmark = pytest.mark.db
@@ -118,3 +119,68 @@ def test_admin_api_and_only_admins(client: TestClient, world: World) -> None:
     r = client.post("/api/admin/contests", json={**body, "payouts": [60, 30]},
                     headers={"X-CSRF-Token": api_csrf(client)})
     assert r.status_code == 400 and "90 %" in r.json()["detail"]
+
+
+HUGE = 2**63  # one past PostgreSQL's BIGINT and SQLite's INTEGER: OverflowError in the store
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    ({"fee": HUGE}, "fee"),
+    ({"house_prize": HUGE}, "house_prize"),
+    ({"starting_chips": HUGE}, "starting_chips"),
+    ({"structure": [{"small_blind": 10, "big_blind": HUGE, "seconds": 600}]}, "structure.0.big_blind"),
+    ({"structure": [{"small_blind": HUGE, "big_blind": HUGE, "seconds": 600}]}, "structure.0.small_blind"),
+    ({"structure": [{"small_blind": 10, "big_blind": 20, "ante": HUGE, "seconds": 600}]}, "structure.0.ante"),
+    ({"structure": [{"small_blind": 10, "big_blind": 20, "seconds": HUGE}]}, "structure.0.seconds"),
+    ({"seats": HUGE}, "seats"),
+    ({"payouts": [HUGE, 100 - HUGE]}, "payouts.0"),
+])
+def test_api_refuses_numbers_past_the_bounds_in_french(client: TestClient, world: World, change: dict,
+                                                        field: str) -> None:
+    """Issue 33 §6: ``POST /api/admin/contests`` answered 500 with a fee,
+    prize, starting chips, blinds or level length of 2⁶³ (``OverflowError``
+    from the store). docs/web.md: "amounts beyond 10¹² are refused at the
+    door" — in French, naming the field, nothing stored."""
+    login(client, "admin")
+    body = {"name": "API", "starts_at": (dt.datetime.now(dt.UTC) + dt.timedelta(hours=1)).isoformat(), **change}
+    r = client.post("/api/admin/contests", json=body, headers={"X-CSRF-Token": api_csrf(client)})
+    assert r.status_code == 422, r.text
+    problem = next(p for p in r.json()["params"]["problems"] if p["params"]["field"] == field)
+    bound = MAX_COUNT if field in ("seats", "payouts.0") or field.endswith("seconds") else MAX_AMOUNT
+    assert problem["code"] == "less_than_equal" and problem["params"]["le"] == bound
+    assert problem["message"].endswith(f" : au plus {bound}."), problem
+    assert client.get("/api/contests").json() == []
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"fee": str(HUGE)}, "« Droit d'entrée » : au plus 1000000000000."),
+    ({"house_prize": str(HUGE)}, "« Prix de la maison » : au plus 1000000000000."),
+    ({"starting_chips": str(HUGE)}, "« Jetons de départ » : au plus 1000000000000."),
+    ({"structure": f"10/{HUGE} 10"}, "Niveau 1 : les blindes et l'ante valent au plus 1000000000000."),
+    ({"structure": f"10/20/{HUGE} 10"}, "Niveau 1 : les blindes et l'ante valent au plus 1000000000000."),
+    ({"structure": f"10/20 {HUGE}"}, "Niveau 1 : un niveau dure au plus 1000000 secondes."),
+    ({"structure": "10/20 inf"}, "Ligne 1 de la structure"),  # round(inf) overflowed
+    ({"seats": str(HUGE)}, "Une table de ramponneau a de 2 à 10 places."),
+    ({"late_levels": str(HUGE)}, "L'inscription tardive va au plus"),
+    # Taken, its Paris time (year 10000) overflowed: every contest page answered 500.
+    ({"starts_at": "9999-12-31T23:30:00"}, "Un concours commence au plus 366 jours à l'avance."),
+])
+def test_form_refuses_numbers_past_the_bounds_in_french(client: TestClient, world: World, change: dict,
+                                                         message: str) -> None:
+    """Issue 33 §6: the admin form ``/admin/concours`` answered 500 with 2⁶³
+    in a fee, a prize, the starting chips, a blind or a level's length."""
+    login(client, "admin")
+    r = post_form(client, "/admin/concours", _form(**change), page="/admin/concours")
+    assert r.status_code == 400 and message in page(r), page(r)[:2000]
+    assert client.get("/api/contests").json() == []
+
+
+def test_a_start_in_year_9999_is_refused_and_the_pages_stay_up(client: TestClient, world: World) -> None:
+    """Found with issue 33 §6: a contest starting at the end of year 9999 was
+    stored, then ``/concours`` and ``/api/contests`` pages answered 500 (its
+    time in Europe/Paris is past ``datetime.max``)."""
+    login(client, "admin")
+    body = {"name": "Loin", "starts_at": "9999-12-31T23:30:00+00:00"}
+    r = client.post("/api/admin/contests", json=body, headers={"X-CSRF-Token": api_csrf(client)})
+    assert r.status_code == 400 and r.json()["code"] == "contest_start_too_far", r.text
+    assert client.get("/concours").status_code == 200 and client.get("/api/contests").json() == []

@@ -11,8 +11,10 @@ import re
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 from tests.tables.conftest import Harness, build_world, passive
 
+from tavern.catalogue import validation_refusals
 from tavern.web import protocol
 from tavern.web.ws import HANDLERS
 
@@ -86,3 +88,22 @@ def test_the_messages_a_table_sends_fit_their_models(session_factory) -> None:
 def test_a_bad_command_is_refused_by_the_union(raw) -> None:
     with pytest.raises(ValueError):
         protocol.commands.validate_json(raw)
+
+
+@pytest.mark.parametrize(("raw", "field"), [
+    ('{"type": "sit", "seat": 1, "cave": 9223372036854775808}', "sit.cave"),
+    ('{"type": "cave", "amount": 9223372036854775808}', "cave.amount"),
+    ('{"type": "act", "action": "raise", "seq": 9223372036854775808}', "act.seq"),
+    ('{"type": "sync", "id": 9223372036854775808}', "sync.id"),
+    ('{"type": "act", "action": "raise", "args": {"amount": 9223372036854775808}}', "act.args.amount"),
+    ('{"type": "act", "action": "bid", "args": {"bids": [1, -9223372036854775808]}}', "act.args.bids.1"),
+])
+def test_a_number_past_the_bounds_is_refused_naming_its_field(raw: str, field: str) -> None:
+    """Issue 33 §6: every integer of a WebSocket command is bounded
+    (tavern.bounds), the move's free-form arguments too; the socket answers
+    ``malformed_message`` naming the field (web/ws.py)."""
+    with pytest.raises(ValidationError) as info:
+        protocol.commands.validate_json(raw)
+    [problem] = validation_refusals(info.value.errors())
+    assert problem["code"] == "less_than_equal" and problem["params"]["field"] == field
+    assert problem["params"]["le"] == 10**12

@@ -237,3 +237,66 @@ def test_draw_poker_table_takes_its_structure_as_variant(client: TestClient, wor
     assert (table["game"], table["variant"], table["stakes"]) == ("draw", "pot-limit", {"small_bet": 2})
 
 
+
+
+def _stock_decks(client: TestClient, world: World, n: int) -> dict[str, str]:
+    """``n`` deck items bought and stored in the tavern; the API's headers."""
+    h = {"X-CSRF-Token": api_csrf(client)}
+    for _ in range(n):
+        item = client.post(f"/api/taverns/{world.tavern_id}/shop", json={"kind": "deck52"}, headers=h).json()
+        client.post(f"/api/taverns/{world.tavern_id}/inventory", json={"inventory_id": item["id"]}, headers=h)
+    return h
+
+
+HOLDEM = {"game": "ramponneau", "name": "La grande", "stakes": {"small_blind": 1, "big_blind": 2}}
+
+
+@pytest.mark.parametrize(("table", "code", "message"), [
+    # A contest table's own option, not the owner's: it was stored and every deal refused.
+    ({**HOLDEM, "options": {"first_button": [1]}}, "option_unknown",
+     "« Options » : option inconnue pour Ramponneau : « first_button » (au choix : « ante »)."),
+    ({**HOLDEM, "options": {"x": 2**64}}, "option_unknown",
+     "« Options » : option inconnue pour Ramponneau : « x » (au choix : « ante »)."),
+    ({**HOLDEM, "options": {"ante": 2**64}}, "option_too_large",
+     "« Options » : les nombres de « ante » valent au plus 1000000000000."),
+    ({"game": "rummoli", "stakes": {"unit": 1}, "options": {"pay_sections": [{"id": "x", "cards": [2**63]}]}},
+     "option_too_large", "« Options » : les nombres de « pay_sections » valent au plus 1000000000000."),
+    ({"game": "remigio", "stakes": {"unit": 1}, "options": {"two_decks": "oui"}}, "option_invalid",
+     "« Options » : « two_decks » : Oui ou non est attendu."),
+    ({"game": "rami", "stakes": {"unit": 1}, "options": {"match_target": 0}}, "option_invalid",
+     "« Options » : « match_target » : Au moins 1."),
+    # The structure of a draw poker table is its variant.
+    ({"game": "draw", "stakes": {"small_bet": 2}, "options": {"structure": "no-limit"}}, "option_unknown",
+     "« Options » : option inconnue pour Draw Poker : « structure » (au choix : « small_blind », « draws »)."),
+])
+def test_table_options_are_checked_against_the_game_s_model(client: TestClient, world: World, table: dict,
+                                                             code: str, message: str) -> None:
+    """Issue 33 §7: ``POST /api/taverns/{id}/tables`` answered 500 with a huge
+    integer inside ``options``, and stored unknown options. The options are
+    checked at the door against the game's own config model (the engine's):
+    unknown names refused, numbers bounded, a French message naming the
+    option, nothing stored."""
+    login(client, "owner")
+    h = _stock_decks(client, world, 1)
+    before = counts()
+    r = client.post(f"/api/taverns/{world.tavern_id}/tables", json=table, headers=h)
+    assert r.status_code == 400, r.text
+    [problem] = r.json()["params"]["problems"]
+    assert (problem["code"], problem["message"]) == (code, message)
+    assert problem["params"]["field"] == "options" and problem["params"]["option"] in table["options"]
+    assert counts() == before
+
+
+def test_a_game_s_options_are_taken_and_reach_its_table(client: TestClient, world: World) -> None:
+    """RULES.md, Remigio: "Deux à cinq joueurs peuvent également jouer au
+    Remigio avec deux jeux de 54 cartes" — the option ``two_decks``, valid,
+    opens the table (with its two decks) and is stored as given."""
+    login(client, "owner")
+    h = _stock_decks(client, world, 2)
+    table = {"game": "remigio", "stakes": {"unit": 1}, "seats": 4, "options": {"two_decks": True}}
+    r = client.post(f"/api/taverns/{world.tavern_id}/tables", json=table, headers=h)
+    assert r.status_code == 201, r.text
+    with session_scope() as s:
+        stored = s.get(TableConfig, r.json()["id"])
+        assert stored is not None and stored.options == {"two_decks": True}
+    assert all(i["table_id"] == r.json()["id"] for i in client.get(f"/api/taverns/{world.tavern_id}").json()["inventory"])

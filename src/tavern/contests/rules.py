@@ -10,10 +10,12 @@ them all.
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tavern.bounds import MAX_AMOUNT, MAX_COUNT
 from tavern.refusal import Refusal
 
 #: Starting chips offered on the creation form.
@@ -28,6 +30,10 @@ DEFAULT_BLINDS = (
 )
 #: The shortest level a contest may have (the tests play fast levels).
 MIN_LEVEL_SECONDS = 5
+#: The longest (a bound, as every number from a form: tavern.bounds).
+MAX_LEVEL_SECONDS = MAX_COUNT
+#: How far ahead a contest may start.
+MAX_START_AHEAD = dt.timedelta(days=366)
 #: Whole percents pay at most this many places.
 MAX_PAID = 50
 SEATS_RANGE = (2, 10)  #: "seats per table (2–10)"
@@ -200,12 +206,20 @@ def check_settings(s: Settings, now: dt.datetime) -> None:
         raise ContestRuleError("contest_start_timezone")
     if s.starts_at <= now:
         raise ContestRuleError("contest_start_past")
+    if s.starts_at - now > MAX_START_AHEAD:
+        # Year 9999 was taken, then its Paris time overflowed every contest page.
+        raise ContestRuleError("contest_start_too_far", days=MAX_START_AHEAD.days)
     if s.fee < 0:
         raise ContestRuleError("contest_negative_fee")
     if s.house_prize < 0:
         raise ContestRuleError("contest_negative_prize")
     if s.starting_chips < 1:
         raise ContestRuleError("contest_starting_chips")
+    # The API bounds its numbers at the door; the form (and any other caller)
+    # gets here with whatever int() made of the text: 2⁶³ overflowed the store.
+    for field, value in (("fee", s.fee), ("house_prize", s.house_prize), ("starting_chips", s.starting_chips)):
+        if value > MAX_AMOUNT:
+            raise ContestRuleError("contest_amount_too_large", field=field, maximum=MAX_AMOUNT)
     lo, hi = SEATS_RANGE
     if not lo <= s.seats <= hi:
         raise ContestRuleError("contest_seats_range", lo=lo, hi=hi)
@@ -220,10 +234,14 @@ def check_settings(s: Settings, now: dt.datetime) -> None:
     for i, lv in enumerate(s.structure, start=1):
         if lv.big_blind < 1 or lv.small_blind < 0 or lv.ante < 0:
             raise ContestRuleError("contest_level_positive", level=i)
+        if max(lv.small_blind, lv.big_blind, lv.ante) > MAX_AMOUNT:
+            raise ContestRuleError("contest_level_too_large", level=i, maximum=MAX_AMOUNT)
         if lv.small_blind > lv.big_blind:
             raise ContestRuleError("contest_level_small_above_big", level=i)
         if lv.seconds < MIN_LEVEL_SECONDS:
             raise ContestRuleError("contest_level_too_short", level=i, minimum=MIN_LEVEL_SECONDS)
+        if lv.seconds > MAX_LEVEL_SECONDS:
+            raise ContestRuleError("contest_level_too_long", level=i, maximum=MAX_LEVEL_SECONDS)
         if i > 1:
             prev = s.structure[i - 2]
             if (lv.big_blind < prev.big_blind or lv.small_blind < prev.small_blind or lv.ante < prev.ante
@@ -274,7 +292,8 @@ def parse_structure(text: str) -> tuple[Level, ...]:
             minutes = float(parts[1].replace(",", ".")) if len(parts) > 1 else float("nan")
         except (ValueError, IndexError):
             blinds, minutes = [], float("nan")
-        if len(parts) != 2 or len(blinds) not in (2, 3) or minutes != minutes:
+        # "inf" minutes parse as a float too, and round() of it overflows.
+        if len(parts) != 2 or len(blinds) not in (2, 3) or not math.isfinite(minutes):
             raise ContestRuleError("contest_structure_line", line=n)
         out.append(Level(blinds[0], blinds[1], blinds[2] if len(blinds) == 3 else 0, round(minutes * 60)))
     return tuple(out)

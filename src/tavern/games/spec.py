@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import BaseModel
+
 from tavern.cards import RandomSource
 
 #: (carry, players in dealing order from the dealer, table options, rng) →
@@ -70,6 +72,10 @@ class GameSpec:
     disconnect_protection: bool = False
     #: The table's terms as the engine's config.
     engine_config: Callable[[TableTerms], dict[str, Any]] = plain_config
+    #: The engine's config model. A table's options are the fields of it that
+    #: its other terms (stakes, variant, rake) do not set, checked against it
+    #: when the table opens (services/taverns.py); None: the game has no option.
+    config: type[BaseModel] | None = None
     #: Extra checks of the stakes (an error message, or None).
     check_stakes: Callable[[Mapping[str, Any]], str | None] = field(default=lambda stakes: None)
     #: How the carried chips are shared when the table closes (None: equally).

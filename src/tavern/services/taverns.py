@@ -29,11 +29,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
+from tavern.bounds import MAX_AMOUNT, Amount, Count
 from tavern.catalogue import validation_refusals
 from tavern.games import registry
 from tavern.games.registry import GAMES
+from tavern.games.spec import TableTerms
 from tavern.refusal import Invalid, Refusal
 from tavern.services import ledger
+from tavern.services.table_options import check_options
 from tavern.settings import Settings
 from tavern.store.models import Inventory, Item, Seat, TableConfig, Tavern, User, Village, utcnow
 
@@ -58,14 +61,16 @@ class TableSettings(BaseModel):
     variant: str = ""
     name: str = ""
     stakes: dict[str, Any]
+    #: The game's options (services/table_options.py), checked with the stakes.
     options: dict[str, Any] = Field(default_factory=dict)
-    buy_in_min: int | None = None
-    buy_in_max: int | None = None
-    rake_percent: int = 0
-    rake_cap: int | None = None
+    # Every number bounded (tavern.bounds): the API's and the form's too.
+    buy_in_min: Amount | None = None
+    buy_in_max: Amount | None = None
+    rake_percent: Count = 0
+    rake_cap: Amount | None = None
     no_flop_no_drop: bool = True
     #: None: the game's usual table (see :func:`default_seats`).
-    seats: int | None = None
+    seats: Count | None = None
     action_timer_seconds: int = Field(default=30, ge=5, le=600)
 
     @model_validator(mode="after")
@@ -92,6 +97,8 @@ class TableSettings(BaseModel):
             value = self.stakes.get(key)
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
                 raise Invalid("stake_positive", field=f"stakes.{key}")
+            if value > MAX_AMOUNT:
+                raise Invalid("less_than_equal", field=f"stakes.{key}", le=MAX_AMOUNT)
         problem = game.check_stakes(self.stakes)
         if problem:
             raise Invalid(problem, field="stakes")
@@ -99,6 +106,9 @@ class TableSettings(BaseModel):
             raise Invalid("rake_range", field="rake_percent", maximum=settings.max_rake_percent)
         if self.rake_cap is not None and self.rake_cap < 0:
             raise Invalid("negative_rake_cap", field="rake_cap")
+        check_options(game, TableTerms(stakes=self.stakes, options=self.options, variant=self.variant,
+                                       rake_percent=self.rake_percent, rake_cap=self.rake_cap,
+                                       no_flop_no_drop=self.no_flop_no_drop))
         bb = game.cave_unit(self.stakes)
         low, high = settings.buy_in_min_bb * bb, settings.buy_in_max_bb * bb
         self.buy_in_min = low if self.buy_in_min is None else self.buy_in_min

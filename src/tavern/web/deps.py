@@ -13,6 +13,7 @@ from fastapi.routing import APIRoute
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from tavern.bounds import MAX_ID
 from tavern.settings import Settings
 from tavern.store.batch import Batched
 from tavern.store.db import run_transaction
@@ -21,11 +22,8 @@ from tavern.web.session import SessionData, SessionUser, get_session, session_us
 
 T = TypeVar("T")
 
-#: Database ids fit a signed 32-bit integer; a larger number in a URL or a
-#: body is refused at the door (422) instead of overflowing the database.
-MAX_ID = 2**31 - 1
-#: Any amount of écus or chips a form or a JSON body may carry.
-MAX_AMOUNT = 10**12
+#: An id in a URL (tavern.bounds: every number of a request is bounded there);
+#: a larger one is refused at the door (422) instead of overflowing the database.
 Id = Annotated[int, Path(ge=1, le=MAX_ID)]
 
 def site_settings(request: Request) -> Settings:

@@ -10,25 +10,29 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+
+# Every number a client sends is bounded (tavern.bounds, docs/web.md "Bad input").
+from tavern.bounds import MAX_AMOUNT, Amount, out_of_bounds
+from tavern.refusal import Invalid
 
 # --- client → server ---------------------------------------------------------------
 
 
 class _Command(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    id: int | None = Field(default=None, description="echoed back in the reply")
+    id: Amount | None = Field(default=None, description="echoed back in the reply")
 
 
 class Sit(_Command):
     type: Literal["sit"]
     seat: int = Field(ge=0, le=9)
-    cave: int = Field(gt=0)
+    cave: Amount = Field(gt=0)
 
 
 class Cave(_Command):
     type: Literal["cave"]
-    amount: int = Field(gt=0)
+    amount: Amount = Field(gt=0)
 
 
 class Simple(_Command):
@@ -48,8 +52,17 @@ class Auto(_Command):
 class Act(_Command):
     type: Literal["act"]
     action: str = Field(min_length=1, max_length=20)
-    seq: int | None = None
+    seq: Amount | None = None
     args: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("args")
+    @classmethod
+    def _bounded(cls, args: dict[str, Any]) -> dict[str, Any]:
+        # Free-form (each game's moves take their own), but no number past the bounds.
+        where = out_of_bounds(args)
+        if where is not None:
+            raise Invalid("less_than_equal", field=f"act.args.{where}", le=MAX_AMOUNT)
+        return args
 
 
 class ClientSeed(_Command):

@@ -26,11 +26,12 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
+from tavern.bounds import MAX_ID
 from tavern.catalogue import validation_refusals
 from tavern.refusal import Refusal
 from tavern.tables.actor import CommandError
 from tavern.tables.manager import TableMoved, moved_fence
-from tavern.web.deps import MAX_ID, CurrentUser
+from tavern.web.deps import CurrentUser
 from tavern.web.protocol import commands
 from tavern.web.rendering import BROWSER_COOKIE
 from tavern.web.session import SessionData
@@ -205,17 +206,20 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
         opened()
         sender = asyncio.create_task(pump())
         while True:
-            raw = await ws.receive_text()
+            raw = await _receive(ws)
             now = time.monotonic()
             tokens = min(BURST, tokens + (now - last) * RATE_PER_SECOND)
             last = now
-            if len(raw.encode()) > MAX_MESSAGE_BYTES:
+            if raw is not None and len(raw.encode()) > MAX_MESSAGE_BYTES:
                 await _error(ws, None, CommandError("message_too_long", maximum=MAX_MESSAGE_BYTES))
                 continue
             if tokens < 1:
                 await _error(ws, None, CommandError("too_many_messages"))
                 continue
             tokens -= 1
+            if raw is None:  # a binary frame: the protocol is JSON text (docs/protocol.md "Limits")
+                await _error(ws, None, CommandError("binary_frame"))
+                continue
             try:
                 cmd = commands.validate_json(raw)
             except ValidationError as exc:
@@ -279,6 +283,17 @@ async def _answer(actor: Any, name: str, user_id: int, cmd: Any) -> tuple[bool, 
 
 def _error_text(msg_id: int | None, refusal: Refusal) -> str:
     return json.dumps({"type": "error", "id": msg_id, **refusal.as_dict()}, ensure_ascii=False)
+
+
+async def _receive(ws: WebSocket) -> str | None:
+    """The next text frame, or None for a binary one. Starlette's
+    ``receive_text`` reads a binary frame's missing text as a ``KeyError``:
+    the handler died with a traceback and the socket dropped (1006)."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    return text if isinstance(text, str) else None
 
 
 async def _error(ws: WebSocket, msg_id: int | None, refusal: Refusal) -> None:

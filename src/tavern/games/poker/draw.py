@@ -204,6 +204,7 @@ SPEC = GameSpec(
     name=GAME, label="Draw Poker", rules="draw-poker", seats=(2, 8), deck_kind="deck52",
     stakes=("small_bet",), cave_unit=lambda s: s["small_bet"], variants=STRUCTURES,
     blinds=True, disconnect_protection=True, engine_config=_engine_config, view="poker",
+    config=DrawConfig,
 )
 
 

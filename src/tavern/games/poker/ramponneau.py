@@ -97,6 +97,7 @@ SPEC = GameSpec(
     name=GAME, label="Ramponneau", rules="ramponneau", seats=(2, 10), deck_kind="deck52",
     stakes=("small_blind", "big_blind"), cave_unit=lambda s: s["big_blind"],
     blinds=True, engine_config=_engine_config, check_stakes=_check_stakes, view="poker",
+    config=RamponneauConfig,
 )
 
 

@@ -210,4 +210,5 @@ def new_deal(
 SPEC = GameSpec(
     name=GAME, label="Double rami", rules="double-rami", seats=(2, 5), deck_kind="deck52",
     stakes=("unit",), cave_unit=lambda s: 10 * s["unit"], decks=lambda n, options: 2, view="rami",
+    config=DoubleRamiConfig,
 )

@@ -502,5 +502,5 @@ def new_deal(
 
 SPEC = GameSpec(
     name=GAME, label="Rami", rules="rami", seats=(2, 5), deck_kind="deck52",
-    stakes=("unit",), cave_unit=lambda s: 10 * s["unit"], view="rami",
+    stakes=("unit",), cave_unit=lambda s: 10 * s["unit"], view="rami", config=RamiConfig,
 )

@@ -637,4 +637,5 @@ __all__ = [
 SPEC = GameSpec(
     name=GAME, label="Gin rami", rules="gin-rummy", seats=(2, 2), deck_kind="deck52",
     stakes=("unit",), cave_unit=lambda s: 10 * s["unit"], decks=lambda n, options: 2, view="rami",
+    config=GinConfig,
 )

@@ -287,4 +287,5 @@ def _remigio_decks(seats: int, options: Any) -> int:
 SPEC = GameSpec(
     name=GAME, label="Remigio", rules="remigio", seats=(2, 12), deck_kind="deck52",
     stakes=("unit",), cave_unit=lambda s: 10 * s["unit"], decks=_remigio_decks, view="rami",
+    config=RemigioConfig,
 )

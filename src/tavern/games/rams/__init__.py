@@ -90,5 +90,5 @@ def replay_output(engine: Any) -> dict[str, Any]:
 SPEC = GameSpec(
     name="rams", label="Rams", rules="rams", seats=(3, 8), deck_kind="deck32",
     stakes=("unit",), cave_unit=lambda s: 5 * s["unit"], turns_right=True,
-    carried_chips=carried_chips, view="rams",
+    carried_chips=carried_chips, view="rams", config=RamsConfig,
 )

@@ -37,7 +37,7 @@ def _share_board(carry: dict[str, Any] | None, order: list[str], options: Mappin
 SPEC = GameSpec(
     name=GAME, label="Rummoli", rules="rummoli", seats=(3, 8), deck_kind="deck52",
     stakes=("unit",), cave_unit=lambda s: 9 * s["unit"], share_carry=_share_board,
-    carried_chips=carried_chips, view="rummoli",
+    carried_chips=carried_chips, view="rummoli", config=RummoliConfig,
 )
 
 

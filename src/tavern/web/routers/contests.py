@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from tavern.bounds import Amount, Count
 from tavern.contests.rules import (
     DEFAULT_LEVEL_MINUTES,
     DEFAULT_STARTING_CHIPS,
@@ -169,26 +170,28 @@ def api_unregister(request: Request, contest_id: Id, user: CurrentUser = Depends
 # --- admins -----------------------------------------------------------------------------
 
 
+# Every number bounded at the door (tavern.bounds): 2⁶³ in a fee reached the
+# store and answered 500; the rules then check what makes sense.
 class LevelIn(BaseModel):
-    small_blind: int
-    big_blind: int
-    ante: int = 0
-    seconds: int
+    small_blind: Amount
+    big_blind: Amount
+    ante: Amount = 0
+    seconds: Count
 
 
 class ContestIn(BaseModel):
     name: str = Field(max_length=80)
     starts_at: dt.datetime = Field(description="with its zone; a naive time is Europe/Paris")
-    fee: int = 0
-    house_prize: int = 0
-    starting_chips: int = DEFAULT_STARTING_CHIPS
-    seats: int = 9
-    min_players: int = 2
-    max_players: int = 100
+    fee: Amount = 0
+    house_prize: Amount = 0
+    starting_chips: Amount = DEFAULT_STARTING_CHIPS
+    seats: Count = 9
+    min_players: Count = 2
+    max_players: Count = 100
     structure: list[LevelIn] | None = Field(None, description="default: the default structure")
-    late_levels: int = 0
-    action_timer_seconds: int = 30
-    payouts: list[int] | None = Field(None, description="percent by place; default: by the field size")
+    late_levels: Count = 0
+    action_timer_seconds: Count = 30
+    payouts: list[Count] | None = Field(None, description="percent by place; default: by the field size")
 
     def settings(self) -> Settings:
         when = self.starts_at if self.starts_at.tzinfo else self.starts_at.replace(tzinfo=PARIS)

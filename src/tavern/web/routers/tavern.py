@@ -7,7 +7,7 @@ a table still occupied) shows the form again with the reason.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from anyio import from_thread
 from fastapi import APIRouter, Depends, HTTPException, Request
@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from tavern.bounds import MAX_AMOUNT, MAX_ID, Amount
 from tavern.catalogue import french
 from tavern.games import registry
 from tavern.games.registry import GAMES
@@ -25,8 +26,6 @@ from tavern.store.models import Inventory, Seat, Tavern
 from tavern.tables.actor import CommandError
 from tavern.web.csrf import csrf_protect
 from tavern.web.deps import (
-    MAX_AMOUNT,
-    MAX_ID,
     CurrentUser,
     Id,
     ReadRoute,
@@ -47,7 +46,6 @@ pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], i
 api = APIRouter(route_class=ReadRoute, prefix="/api/taverns", tags=["ma taverne"], dependencies=[Depends(csrf_protect)])
 
 DeckKind = Literal["deck52", "deck32"]
-Amount = Annotated[int, Field(ge=0, le=MAX_AMOUNT)]
 STAKE_FIELDS = ("small_blind", "big_blind", "small_bet", "unit")
 
 
