@@ -488,6 +488,9 @@ _section({
     "contest_already_registered": 'Vous êtes déjà inscrit à ce concours.',
     "contest_full": 'Le concours est complet ({maximum} joueurs).',
     "contest_no_unregister": 'Le concours a commencé : on ne peut plus se désinscrire.',
+    "contest_no_unregister_finished": "Le concours est terminé : il n'y a plus d'inscription à retirer.",
+    "contest_no_unregister_cancelled": "Le concours a été annulé et chaque droit d'entrée remboursé : "
+                                       "il n'y a plus d'inscription à retirer.",
     "contest_not_registered": "Vous n'êtes pas inscrit à ce concours.",
     "contest_table_closes_empty": 'Une table de concours ne ferme que vide.',
     "contest_not_registering": 'Ce concours a déjà commencé ou est terminé.',

@@ -26,6 +26,19 @@ GAME_LABELS = {name: spec.label for name, spec in registry.specs().items()}
 templates.env.globals["GAME_LABELS"] = GAME_LABELS
 
 
+def duration(seconds: float) -> str:
+    """A level's length as a player reads it: « 15 s », « 10 min », « 1 min 30 s »
+    (never « 0.2 min »: a contest's level may last seconds)."""
+    total = round(seconds)
+    minutes, rest = divmod(total, 60)
+    if not minutes:
+        return f"{rest} s"
+    return f"{minutes} min" + (f" {rest} s" if rest else "")
+
+
+templates.env.filters["duration"] = duration
+
+
 BROWSER_COOKIE = "tavern_browser"
 
 
