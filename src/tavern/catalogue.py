@@ -53,6 +53,17 @@ ACTIONS = {
     "declare": "annoncer", "speak": "annoncer", "protect": "protéger", "take": "prendre", "stand": "servi",
 }
 
+#: A table's variant (its betting structure) as the pages say it; the code
+#: stays in the records and the forms' values. draw-poker.fr.txt: « Jeux aux
+#: limites fixées », « Les jeux à pot limité ».
+VARIANTS = {"fixed-limit": "limites fixées", "pot-limit": "pot limité", "no-limit": "sans limite"}
+
+
+def variant(code: str) -> str:
+    """``fixed-limit`` → ``limites fixées``; an unknown variant as it is."""
+    return VARIANTS.get(code, code)
+
+
 #: Fields of the forms and of the table options, as the forms label them.
 FIELDS = {
     "game": "Jeu", "variant": "Variante", "name": "Nom", "table_name": "Nom de la table",

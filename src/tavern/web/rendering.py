@@ -10,6 +10,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from tavern import catalogue
 from tavern.games import registry
 from tavern.web.session import get_session
 
@@ -24,6 +25,8 @@ templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
 #: Each game's French name, from its spec (games/spec.py).
 GAME_LABELS = {name: spec.label for name, spec in registry.specs().items()}
 templates.env.globals["GAME_LABELS"] = GAME_LABELS
+#: The variants' French names (a table's betting structure).
+templates.env.globals["VARIANTS"] = catalogue.VARIANTS
 
 
 def duration(seconds: float) -> str:

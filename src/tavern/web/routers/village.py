@@ -10,6 +10,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
+from tavern import catalogue
 from tavern.services import contests, ledger, seats, taverns
 from tavern.store.models import Contest, TableConfig
 from tavern.web.csrf import csrf_protect
@@ -21,7 +22,7 @@ api = APIRouter(route_class=ReadRoute, prefix="/api", tags=["village"], dependen
 
 STAKE_LABELS = {"small_blind": "petite blinde", "big_blind": "grosse blinde",
                 "small_bet": "petite mise", "unit": "unité", "structure": "structure"}
-STAKE_WORDS = {"fixed": "limites fixes", "pot": "pot limit", "no_limit": "sans limite"}
+STAKE_WORDS = {"fixed": "limites fixées", "pot": "pot limité", "no_limit": "sans limite"}
 
 
 def stakes_text(stakes: dict[str, Any]) -> str:
@@ -43,6 +44,8 @@ class TableBrief(BaseModel):
     game: str
     game_label: str
     variant: str
+    #: the variant as the pages say it (catalogue.VARIANTS): « limites fixées »
+    variant_label: str
     stakes: dict[str, Any]
     stakes_text: str
     seats: int
@@ -85,7 +88,8 @@ class TableOut(TableBrief):
 def brief(table: TableConfig, taken: int) -> TableBrief:
     return TableBrief(
         id=table.id, name=table.name, game=table.game, game_label=GAME_LABELS.get(table.game, table.game),
-        variant=table.variant, stakes=dict(table.stakes or {}), stakes_text=stakes_text(table.stakes or {}),
+        variant=table.variant, variant_label=catalogue.variant(table.variant),
+        stakes=dict(table.stakes or {}), stakes_text=stakes_text(table.stakes or {}),
         seats=table.seats, seats_taken=taken,
     )
 
