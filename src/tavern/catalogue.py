@@ -118,6 +118,14 @@ def _joined(values: Any, each: Callable[[Any], str] = str) -> str:
     return each(values)
 
 
+def _held(x: Any) -> str:
+    """One player's cards held at a Rummoli deadlock and what he paid for them."""
+    if not isinstance(x, Mapping):
+        return str(x)
+    n, paid = x.get("cards", 0), x.get("amount", 0)
+    return f"{x.get('player')} {n} carte{'s' if n > 1 else ''} ({paid} jeton{'s' if paid > 1 else ''})"
+
+
 FORMATTERS: dict[str, Callable[[Any], str]] = {
     "card": card,
     "called": card,
@@ -142,6 +150,8 @@ FORMATTERS: dict[str, Callable[[Any], str]] = {
     "extra": lambda v: _joined(v, card) if v else "aucune",
     "decks": lambda n: "un jeu de cartes" if n == 1 else f"{n} jeux de cartes",
     "given": lambda v: _joined(v) if v else "aucun",
+    "per_card": lambda n: "un jeton" if n == 1 else f"{n} jetons",
+    "held": lambda v: _joined(v, _held) if isinstance(v, list) else str(v),
     "refusal": lambda v: french(v.get("code", ""), v.get("params") or {}) if isinstance(v, Mapping) else str(v),
 }
 
@@ -591,6 +601,15 @@ _section({
                                 "« garder ».",
     "bid_too_small": "Une enchère doit battre la plus haute ({high} jetons) : au moins {minimum}.",
     "rummoli_auction_actions": "Pendant les enchères pour la veuve, on enchérit d'un nombre de jetons ou on passe.",
+})
+
+# --- how a deal ended, said in its result panel (a result's "said") ----------
+
+_section({
+    # RULES.md (Rummoli): "If nobody can restart (deadlock), the deal ends and
+    # each player puts one chip per card held into the Rummoli pot."
+    "rummoli_deadlock": "Donne bloquée : personne ne pouvait relancer la séquence. Chacun met {per_card} par carte "
+                        "qu'il tient encore dans le pot du Rummoli : {held}.",
 })
 
 
