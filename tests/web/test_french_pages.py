@@ -100,7 +100,8 @@ def test_the_demo_world_reads_in_french(client: TestClient, db_url: str) -> None
     pages = {None: ["/", "/concours", f"/concours/{contest}"],
              "alice": ["/", "/concours", f"/concours/{contest}", *(f"/tables/{t}" for t in tables)],
              "patron": ["/ma-taverne", f"/ma-taverne/{tavern}"],
-             "admin": ["/admin/tavernes", "/admin/concours", f"/admin/concours/{contest}"]}
+             "admin": ["/admin/tavernes", "/admin/concours", f"/admin/concours/{contest}", "/admin/utilisateurs",
+                       "/admin/audit", "/admin/surveillance"]}
     found, read = {}, ""
     for who, urls in pages.items():
         client.cookies.clear()
