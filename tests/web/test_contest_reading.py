@@ -107,3 +107,14 @@ def test_a_contest_table_shows_the_current_level_and_no_cave_nor_rake(client: Te
     assert "20/40" in facts and "niveau 2" in facts, facts
     assert "10/20" not in facts
     assert "Cave" not in facts and "Rake" not in facts, facts
+
+
+def test_cancelled_for_one_player_says_one_registered(client: TestClient, world: World) -> None:
+    """The start time comes with one player for a minimum of two: cancelled,
+    and the reason says « 1 inscrit », not « 1 inscrits »."""
+    cid = _contest(world.admin_id)
+    _register(cid, "ana")
+    with session_scope() as s:
+        assert svc.begin(s, cid, dt.datetime.now(dt.UTC), SeededSource(random.Random(3))) is None
+    text = page(client.get(f"/concours/{cid}"))
+    assert "Pas assez de joueurs : 1 inscrit pour 2 au minimum." in text, text

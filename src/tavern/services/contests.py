@@ -410,7 +410,8 @@ def begin(s: Session, contest_id: int, now: dt.datetime, rng: RandomSource) -> F
         raise ContestError("contest_not_registering")
     ids = players_of(s, c.id)
     if len(ids) < c.min_players:
-        cancel(s, c.id, f"Pas assez de joueurs : {len(ids)} inscrits pour {c.min_players} au minimum.")
+        n = len(ids)
+        cancel(s, c.id, f"Pas assez de joueurs : {n} inscrit{'s' if n > 1 else ''} pour {c.min_players} au minimum.")
         return None
     floor = Floor(c.seats, rng)
     tables = [open_table(s, c, i + 1) for i in range(len(table_counts(len(ids), c.seats)))]
