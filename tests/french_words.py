@@ -8,7 +8,9 @@ import re
 
 #: Words of English that French pages never use (checked as whole words).
 ENGLISH = re.compile(r"\b(the|you|your|must|cannot|is not|are|players?|table is|seats?|stakes?|"
-                     r"please|error|invalid|required|not found|forbidden|deal|cards?|welcome)\b", re.I)
+                     r"please|error|invalid|required|not found|forbidden|deal|cards?|welcome|"
+                     # a table's variant left as its code: « Draw Poker (fixed-limit) » (issue 33 §14)
+                     r"fixed|limit|registered|level)\b", re.I)
 #: Words shared by both languages or names of things, allowed as they are.
 ALLOWED = {"Rummoli", "Ramponneau", "Draw Poker", "Gin", "Rams", "Remigio", "API", "tavern"}
 

@@ -53,6 +53,17 @@ ACTIONS = {
     "declare": "annoncer", "speak": "annoncer", "protect": "protéger", "take": "prendre", "stand": "servi",
 }
 
+#: A table's variant (its betting structure) as the pages say it; the code
+#: stays in the records and the forms' values. draw-poker.fr.txt: « Jeux aux
+#: limites fixées », « Les jeux à pot limité ».
+VARIANTS = {"fixed-limit": "limites fixées", "pot-limit": "pot limité", "no-limit": "sans limite"}
+
+
+def variant(code: str) -> str:
+    """``fixed-limit`` → ``limites fixées``; an unknown variant as it is."""
+    return VARIANTS.get(code, code)
+
+
 #: Fields of the forms and of the table options, as the forms label them.
 FIELDS = {
     "game": "Jeu", "variant": "Variante", "name": "Nom", "table_name": "Nom de la table",
@@ -107,6 +118,14 @@ def _joined(values: Any, each: Callable[[Any], str] = str) -> str:
     return each(values)
 
 
+def _held(x: Any) -> str:
+    """One player's cards held at a Rummoli deadlock and what he paid for them."""
+    if not isinstance(x, Mapping):
+        return str(x)
+    n, paid = x.get("cards", 0), x.get("amount", 0)
+    return f"{x.get('player')} {n} carte{'s' if n > 1 else ''} ({paid} jeton{'s' if paid > 1 else ''})"
+
+
 FORMATTERS: dict[str, Callable[[Any], str]] = {
     "card": card,
     "called": card,
@@ -131,6 +150,8 @@ FORMATTERS: dict[str, Callable[[Any], str]] = {
     "extra": lambda v: _joined(v, card) if v else "aucune",
     "decks": lambda n: "un jeu de cartes" if n == 1 else f"{n} jeux de cartes",
     "given": lambda v: _joined(v) if v else "aucun",
+    "per_card": lambda n: "un jeton" if n == 1 else f"{n} jetons",
+    "held": lambda v: _joined(v, _held) if isinstance(v, list) else str(v),
     "refusal": lambda v: french(v.get("code", ""), v.get("params") or {}) if isinstance(v, Mapping) else str(v),
 }
 
@@ -513,6 +534,9 @@ _section({
     "contest_already_registered": 'Vous êtes déjà inscrit à ce concours.',
     "contest_full": 'Le concours est complet ({maximum} joueurs).',
     "contest_no_unregister": 'Le concours a commencé : on ne peut plus se désinscrire.',
+    "contest_no_unregister_finished": "Le concours est terminé : il n'y a plus d'inscription à retirer.",
+    "contest_no_unregister_cancelled": "Le concours a été annulé et chaque droit d'entrée remboursé : "
+                                       "il n'y a plus d'inscription à retirer.",
     "contest_not_registered": "Vous n'êtes pas inscrit à ce concours.",
     "contest_table_closes_empty": 'Une table de concours ne ferme que vide.',
     "contest_not_registering": 'Ce concours a déjà commencé ou est terminé.',
@@ -602,6 +626,15 @@ _section({
                                 "« garder ».",
     "bid_too_small": "Une enchère doit battre la plus haute ({high} jetons) : au moins {minimum}.",
     "rummoli_auction_actions": "Pendant les enchères pour la veuve, on enchérit d'un nombre de jetons ou on passe.",
+})
+
+# --- how a deal ended, said in its result panel (a result's "said") ----------
+
+_section({
+    # RULES.md (Rummoli): "If nobody can restart (deadlock), the deal ends and
+    # each player puts one chip per card held into the Rummoli pot."
+    "rummoli_deadlock": "Donne bloquée : personne ne pouvait relancer la séquence. Chacun met {per_card} par carte "
+                        "qu'il tient encore dans le pot du Rummoli : {held}.",
 })
 
 

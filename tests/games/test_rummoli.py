@@ -515,6 +515,39 @@ def test_deadlock_one_chip_per_card_into_the_rummoli_pot():
     assert [e["player"] for e in deal.log if e["event"] == "cannot_restart"] == ["B", "C", "A"]
 
 
+def test_deadlock_result_says_why_and_what_each_paid():
+    """Issue 33 §13. RULES.md: "If nobody can restart (deadlock), the deal
+    ends and each player puts one chip per card held into the Rummoli pot."
+    The result says it (a catalogue code), and the table's public result
+    carries the French sentence the result panel shows."""
+    deal = rummoli.new_deal({}, seats(50), 2, deck=S2_DECK, carry={"board": {"rummoli": 5}})
+    run(deal, DEAD_WIDOW + [("A", "lead", {"card": "2d"}), ("A", "play", {"cards": h("3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd")})])
+    run(deal, [("C", "play", {"cards": ["Ad"]}), ("C", "lead", {"card": "3s"})])
+    finish_greedily(deal)
+    res = deal.result()
+    assert res["said"] == [{"code": "rummoli_deadlock", "params": {"per_card": 1, "held": [
+        {"player": "A", "cards": 1, "amount": 1}, {"player": "B", "cards": 7, "amount": 7},
+        {"player": "C", "cards": 6, "amount": 6}]}}]
+    text = _public(res)["said"][0]["text"]
+    assert text == ("Donne bloquée : personne ne pouvait relancer la séquence. Chacun met un jeton par carte "
+                    "qu'il tient encore dans le pot du Rummoli : A 1 carte (1 jeton), B 7 cartes (7 jetons), "
+                    "C 6 cartes (6 jetons)."), text
+
+
+def test_a_deal_gone_out_says_nothing_more():
+    deal = s1()
+    run(deal, DEAD_WIDOW)
+    finish_greedily(deal)
+    res = deal.result()
+    assert res["outcome"] == "out" and "said" not in res and "said" not in _public(res)
+
+
+def _public(res):
+    from tavern.tables.actor import _public_result
+
+    return _public_result(res)
+
+
 def test_restart_passes_left_and_single_card_rule():
     """RULES.md: "A player with a single card left may play it only if it
     fits." Source: "il ne peut la jouer que si elle est de la bonne couleur

@@ -5,16 +5,22 @@ page (/docs) is for developers and stays in English."""
 
 from __future__ import annotations
 
+import datetime as dt
 from html.parser import HTMLParser
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.dbtools import session_scope
+from sqlalchemy import select
+from tests.dbtools import harness_settings, session_scope
 from tests.french_words import english_in
 from tests.tables.liveserver import PASSWORD, seed_table
 from webtools import World, login
 
-from tavern.services import archive
+from tavern.contests.rules import Level
+from tavern.contests.rules import Settings as ContestSettings
+from tavern.services import archive, contests
+from tavern.services import seed as demo
+from tavern.store.models import TableConfig, Tavern, User
 
 pytestmark = pytest.mark.db
 
@@ -73,3 +79,41 @@ def test_every_page_reads_in_french(client: TestClient, world: World, db_url: st
             if words:
                 found[f"{who or 'visitor'} {url}"] = words
     assert not found, found
+
+
+def test_the_demo_world_reads_in_french(client: TestClient, db_url: str) -> None:
+    """Issue 33 §14: the village listed « Draw Poker (fixed-limit) ». The demo
+    world (`tavern seed`: a table of every game, draw poker at fixed limits)
+    with a contest whose first level lasts 15 seconds: the village, every
+    table's page, the lobby, the contest's page, the owner's tavern and the
+    admin's pages, each scanned for English."""
+    with session_scope() as s:
+        logins = {x.username: x.password for x in demo.seed(s, harness_settings())}
+        admin = s.scalars(select(User.id).where(User.username == "admin")).one()
+        now = dt.datetime.now(dt.UTC)
+        contest = contests.create(s, admin, ContestSettings(
+            "Concours du soir", now + dt.timedelta(hours=1), 10, 0, 1000, 6, 2, 9,
+            (Level(10, 20, 0, 15), Level(20, 40, 0, 600)), 0, 30, None), now).id
+        contests.register(s, contest, s.scalars(select(User.id).where(User.username == "alice")).one(), now)
+        tables = list(s.scalars(select(TableConfig.id).where(TableConfig.status == "open")))
+        tavern = s.scalars(select(Tavern.id)).one()
+    pages = {None: ["/", "/concours", f"/concours/{contest}"],
+             "alice": ["/", "/concours", f"/concours/{contest}", *(f"/tables/{t}" for t in tables)],
+             "patron": ["/ma-taverne", f"/ma-taverne/{tavern}"],
+             "admin": ["/admin/tavernes", "/admin/concours", f"/admin/concours/{contest}", "/admin/utilisateurs",
+                       "/admin/audit", "/admin/surveillance"]}
+    found, read = {}, ""
+    for who, urls in pages.items():
+        client.cookies.clear()
+        if who:
+            login(client, who, logins[who])
+        for url in urls:
+            r = client.get(url)
+            assert r.status_code == 200, (who, url, r.status_code)
+            text = visible_text(r.text)
+            read += text
+            words = english_in(text)
+            if words:
+                found[f"{who or 'visitor'} {url}"] = words
+    assert not found, found
+    assert "Draw Poker (limites fixées)" in read  # the variant is said, not dropped

@@ -183,11 +183,16 @@ def register(s: Session, contest_id: int, user_id: int, now: dt.datetime, *, dir
     return entry
 
 
+#: Why unregistering is refused, by the contest's status (running: it began).
+_NO_UNREGISTER = {"finished": "contest_no_unregister_finished", "cancelled": "contest_no_unregister_cancelled"}
+
+
 def unregister(s: Session, contest_id: int, user_id: int) -> None:
     """Unregister before the start: the fee comes back."""
     c = _locked(s, contest_id)
     if c.status != "registering":
-        raise ContestError("contest_no_unregister")
+        # Said as it is: a finished or cancelled contest has not just "begun".
+        raise ContestError(_NO_UNREGISTER.get(c.status, "contest_no_unregister"))
     entry = s.scalars(select(ContestEntry).where(ContestEntry.contest_id == c.id,
                                                  ContestEntry.user_id == user_id)).first()
     if entry is None:
@@ -363,7 +368,9 @@ def standings(s: Session, c: Contest) -> list[Standing]:
 def summary(s: Session, c: Contest, now: dt.datetime) -> dict[str, Any]:
     """What the lobby and the contest page show (JSON-ready)."""
     levels = structure(c)
-    n = entries_count(s, c.id)
+    # A cancelled contest refunded every entry: nobody is registered any more
+    # (the entries stay, for each player's history).
+    n = entries_count(s, c.id) if c.status != "cancelled" else 0
     index, left = level_now(c, now)
     level = levels[index]
     field = n if c.status != "registering" else max(n, c.min_players)
@@ -403,7 +410,8 @@ def begin(s: Session, contest_id: int, now: dt.datetime, rng: RandomSource) -> F
         raise ContestError("contest_not_registering")
     ids = players_of(s, c.id)
     if len(ids) < c.min_players:
-        cancel(s, c.id, f"Pas assez de joueurs : {len(ids)} inscrits pour {c.min_players} au minimum.")
+        n = len(ids)
+        cancel(s, c.id, f"Pas assez de joueurs : {n} inscrit{'s' if n > 1 else ''} pour {c.min_players} au minimum.")
         return None
     floor = Floor(c.seats, rng)
     tables = [open_table(s, c, i + 1) for i in range(len(table_counts(len(ids), c.seats)))]

@@ -22,6 +22,7 @@ import orjson
 
 from tavern import fair
 from tavern.cards import CSPRNG, CardError, RandomSource
+from tavern.catalogue import french
 from tavern.games import registry
 from tavern.games.base import Engine, IllegalAction, Own, public_and_own, views
 from tavern.refusal import Refusal
@@ -962,4 +963,9 @@ def _public_result(result: dict[str, Any]) -> dict[str, Any]:
     # "outcome" (Rummoli) tell the deal's story in the result panel.
     keep = ("chips", "delta", "pots", "rake", "shown", "scores", "winner", "winners", "ending",
             "scoring", "tricks", "outcome")
-    return {k: result[k] for k in keep if k in result}
+    out = {k: result[k] for k in keep if k in result}
+    if result.get("said"):
+        # The engine says how the deal ended with catalogue codes (e.g. a
+        # Rummoli deadlock): the page shows the French sentence as it is.
+        out["said"] = [{**line, "text": french(line["code"], line.get("params"))} for line in result["said"]]
+    return out

@@ -10,6 +10,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from tavern import catalogue
 from tavern.games import registry
 from tavern.web.session import get_session
 
@@ -24,6 +25,21 @@ templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
 #: Each game's French name, from its spec (games/spec.py).
 GAME_LABELS = {name: spec.label for name, spec in registry.specs().items()}
 templates.env.globals["GAME_LABELS"] = GAME_LABELS
+#: The variants' French names (a table's betting structure).
+templates.env.globals["VARIANTS"] = catalogue.VARIANTS
+
+
+def duration(seconds: float) -> str:
+    """A level's length as a player reads it: « 15 s », « 10 min », « 1 min 30 s »
+    (never « 0.2 min »: a contest's level may last seconds)."""
+    total = round(seconds)
+    minutes, rest = divmod(total, 60)
+    if not minutes:
+        return f"{rest} s"
+    return f"{minutes} min" + (f" {rest} s" if rest else "")
+
+
+templates.env.filters["duration"] = duration
 
 
 BROWSER_COOKIE = "tavern_browser"

@@ -104,6 +104,9 @@ class RummoliDeal(WidowPhase, RamyPhase):
         self.poker_winners: list[str] = []
         self.outcome: str | None = None  # "out" or "deadlock"
         self.winner: str | None = None
+        #: at a deadlock, what each player paid into the Rummoli pot for the
+        #: cards he held (the result panel says it: issue 33 §13)
+        self.held_paid: list[dict[str, Any]] = []
         # auction
         self.bidders: list[str] = []
         self.passed: set[str] = set()
@@ -345,7 +348,17 @@ class RummoliDeal(WidowPhase, RamyPhase):
             "outcome": self.outcome,
             "winner": self.winner,
             "carry": {"board": dict(self.board)},
+            **self._said(),
         }
+
+    def _said(self) -> dict[str, Any]:
+        """How the deal ended, for the result panel, as a catalogue code and
+        its parameters (tavern.catalogue words it): a deadlock is otherwise
+        only a loss in each player's column."""
+        if self.outcome != "deadlock":
+            return {}
+        return {"said": [{"code": "rummoli_deadlock",
+                          "params": {"per_card": self.config.unit, "held": copy.deepcopy(self.held_paid)}}]}
 
     def record(self) -> dict[str, Any]:
         return hand_record(game=GAME, config=self.config.model_dump(mode="json"),

@@ -52,6 +52,7 @@ class RamyPhase:
     last_player: str | None
     outcome: str | None
     winner: str | None
+    held_paid: list[dict[str, Any]]
     log: list[Event]
 
     if TYPE_CHECKING:  # provided by the deal
@@ -191,6 +192,7 @@ class RamyPhase:
         for p in self.players:
             paid = pay_what_he_has(self.chips, p, self.config.unit * len(self.hands[p]))
             self.board[RUMMOLI_POT] += paid
+            self.held_paid.append({"player": p, "cards": len(self.hands[p]), "amount": paid})
             self.log.append({"event": "pays", "player": p, "to": RUMMOLI_POT, "cards": len(self.hands[p]), "amount": paid})
         self._finish("deadlock", None)
 

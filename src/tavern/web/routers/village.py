@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
@@ -9,8 +10,9 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
-from tavern.services import ledger, seats, taverns
-from tavern.store.models import TableConfig
+from tavern import catalogue
+from tavern.services import contests, ledger, seats, taverns
+from tavern.store.models import Contest, TableConfig
 from tavern.web.csrf import csrf_protect
 from tavern.web.deps import CurrentUser, Id, ReadRoute, optional_user, read_db, require_user
 from tavern.web.rendering import GAME_LABELS, render
@@ -20,7 +22,7 @@ api = APIRouter(route_class=ReadRoute, prefix="/api", tags=["village"], dependen
 
 STAKE_LABELS = {"small_blind": "petite blinde", "big_blind": "grosse blinde",
                 "small_bet": "petite mise", "unit": "unité", "structure": "structure"}
-STAKE_WORDS = {"fixed": "limites fixes", "pot": "pot limit", "no_limit": "sans limite"}
+STAKE_WORDS = {"fixed": "limites fixées", "pot": "pot limité", "no_limit": "sans limite"}
 
 
 def stakes_text(stakes: dict[str, Any]) -> str:
@@ -42,6 +44,8 @@ class TableBrief(BaseModel):
     game: str
     game_label: str
     variant: str
+    #: the variant as the pages say it (catalogue.VARIANTS): « limites fixées »
+    variant_label: str
     stakes: dict[str, Any]
     stakes_text: str
     seats: int
@@ -89,7 +93,8 @@ class TableOut(TableBrief):
 def brief(table: TableConfig, taken: int) -> TableBrief:
     return TableBrief(
         id=table.id, name=table.name, game=table.game, game_label=GAME_LABELS.get(table.game, table.game),
-        variant=table.variant, stakes=dict(table.stakes or {}), stakes_text=stakes_text(table.stakes or {}),
+        variant=table.variant, variant_label=catalogue.variant(table.variant),
+        stakes=dict(table.stakes or {}), stakes_text=stakes_text(table.stakes or {}),
         seats=table.seats, seats_taken=taken,
     )
 
@@ -109,6 +114,19 @@ def village_out(db: Session) -> list[VillageOut]:
     return out
 
 
+def _contest_stakes(db: Session, contest_id: int, b: TableBrief) -> TableBrief:
+    """A contest's table plays the contest's level now, not the first level
+    its row was opened with: the blinds rise on the clock (contests.level_now)."""
+    contest = db.get(Contest, contest_id)
+    if contest is None:
+        return b
+    index, _ = contests.level_now(contest, dt.datetime.now(dt.UTC))
+    level = contests.structure(contest)[index]
+    stakes = {"small_blind": level.small_blind, "big_blind": level.big_blind}
+    text = stakes_text(stakes) + (f", ante {level.ante}" if level.ante else "") + f" (niveau {index + 1})"
+    return b.model_copy(update={"stakes": stakes | ({"ante": level.ante} if level.ante else {}), "stakes_text": text})
+
+
 def table_out(db: Session, table_id: int) -> TableOut:
     table = taverns.get_table(db, table_id)
     if table is None:
@@ -117,6 +135,8 @@ def table_out(db: Session, table_id: int) -> TableOut:
                       chips=ledger.chips(db, s.user_id, table.id), sitting_out=s.sitting_out)
               for s in seats.seats(db, table.id)]
     b = brief(table, len(seated))
+    if table.contest_id is not None:
+        b = _contest_stakes(db, table.contest_id, b)
     return TableOut(
         **b.model_dump(), tavern_id=table.tavern_id, tavern_name=table.tavern.name if table.tavern is not None else "Concours",
         contest_id=table.contest_id,

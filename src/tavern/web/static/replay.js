@@ -3,7 +3,7 @@
 // move, another's hidden cards only counted, and his own view): the page
 // never holds a card he could not see at that moment.
 
-import { SAID, card, cardText, isCard } from "./cards.js";
+import { SAID, SUITS, card, cardText, isCard } from "./cards.js";
 
 const root = document.getElementById("replayer");
 
@@ -53,6 +53,8 @@ function viewOf(v) {
     if (Array.isArray(val) && val.length && val.every(isCard)) box.append(el("p", { class: "rp-pile" }, `${k} : `, faces(val)));
   }
   if (v.pot !== undefined) box.append(el("p", { class: "rp-pot" }, `Pot : ${v.pot}`));
+  // A trick game's trump, once known (Rams: the turned card's suit).
+  if (SUITS[v.trump]) box.append(el("p", { class: "rp-trump", "data-trump": v.trump }, `Atout : ${SUITS[v.trump]}`));
   return box;
 }
 

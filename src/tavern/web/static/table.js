@@ -402,12 +402,13 @@ var GAMES = { ramponneau: poker, draw: poker, rami: rami, double_rami: rami, rem
     var can = GAME.picking(ctx());
     var drawing = can && !!(GAME.discarding && GAME.discarding(ctx()));  // picked cards are the ones to change
     var wrap = h("div", { cls: "tl-myhand" + (can ? " picking" : "") + (drawing ? " discarding" : ""), "aria-label": "vos cartes" });
-    var order = sortOrder(hand);
+    var order = sortOrder(hand), bar = null;
     if (hand.length >= 7) {  // rami hands (7 to 13 cards): sorted, and the player picks how
-      var bar = h("span", { cls: "tl-sort" },
+      // The buttons on their own line above the cards, not in the cards' row
+      // (issue 33 §12: in the row they stuck out of the seat box).
+      bar = h("div", { cls: "tl-sort" },
         btn("Trier par couleur", "sort-suit", function () { setSort("suit"); }, "small" + (order === "suit" ? " on" : "")),
         btn("par rang", "sort-rank", function () { setSort("rank"); }, "small" + (order === "rank" ? " on" : "")));
-      wrap.appendChild(bar);
       hand = sortHand(hand, order);
     }
     var only = can ? GAME.playable(ctx()) : null;
@@ -419,7 +420,7 @@ var GAMES = { ramponneau: poker, draw: poker, rami: rami, double_rami: rami, rem
         onclick: ok ? function () { toggle(c); } : null
       }));
     });
-    return wrap;
+    return bar ? h("div", { cls: "tl-hand-sorted" }, bar, wrap) : wrap;
   }
 
   // A hand of 10 to 13 cards in dealing order is unreadable: sorted by suit

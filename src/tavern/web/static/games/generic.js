@@ -164,6 +164,11 @@ export function story(r) {
   }
   if (sc.paid) box.appendChild(h("p", { text: "Payé : " + Object.keys(sc.paid).map(function (p) {
     return p + " " + fmt(sc.paid[p]) + " jetons"; }).join(", ") + "." }));
+  // How the deal ended in the catalogue's words (the server adds `text`):
+  // a Rummoli deadlock and what each one paid into the Rummoli pot.
+  (Array.isArray(r.said) ? r.said : []).forEach(function (x) {
+    if (x && x.text) box.appendChild(h("p", { cls: "tl-said", "data-code": x.code, text: x.text }));
+  });
   return box;
 }
 /** A story box, or nothing when it says nothing. */

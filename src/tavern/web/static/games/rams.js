@@ -1,7 +1,7 @@
 /* Rams: the trick on the table (each card under its player's name), the
  * declarations named by what they do, only the playable cards clickable,
  * and the result's tricks with who is "rams". */
-import { h, card, back, cardText, isCard } from "../cards.js";
+import { h, card, back, cardText, isCard, SUITS } from "../cards.js";
 import * as G from "./generic.js";
 
 export var hand = G.hand, picking = G.picking, playable = G.playable, multiSelect = G.multiSelect;
@@ -16,7 +16,19 @@ function trick(d, box, skip) {
       return h("span", { cls: "tl-played" }, isCard(c.card) ? card(c.card) : back(), h("small", { text: c.player }));
     })));
 }
-export function felt(ctx) { return G.felt(ctx, trick); }
+/** The trump named on the felt for the whole deal once it is known (the
+ *  turned card's suit; with "trump set by the first card played", from the
+ *  first card on): « Atout : ♥ » (issue 33 §8). */
+export function trumpSign(suit) {
+  if (!SUITS[suit]) return null;
+  return h("div", { cls: "tl-trump" + (suit === "h" || suit === "d" ? " red" : ""), "data-trump": suit },
+    "Atout : ", h("b", { text: SUITS[suit] }));
+}
+export function felt(ctx) {
+  var f = G.felt(ctx, trick), sign = trumpSign(ctx.deal.trump);
+  if (sign) f.center.push(sign);
+  return f;
+}
 
 /** Buttons named by what they do (issue 11 §8): the declarations, the exchange kept. */
 var CHOICES = { "speak:play": "Je joue", "speak:pass": "Je passe", "speak:widow": "Prendre la fille",
