@@ -99,12 +99,14 @@ def _migrate(args: argparse.Namespace) -> int:
 
 
 def _seed(args: argparse.Namespace) -> int:
+    from tavern import logs
     from tavern.services.seed import seed
     from tavern.settings import get_settings
     from tavern.store.db import make_engine, run_transaction, session_factory
 
     # The command line is where the environment is read (as the app factory).
     settings = get_settings()
+    logs.configure(settings.log_level, settings.log_format)
     engine = make_engine(settings.database_url)
     try:
         logins = run_transaction(session_factory(engine), lambda s: seed(s, settings))

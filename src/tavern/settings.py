@@ -14,7 +14,7 @@ from __future__ import annotations
 import secrets
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -46,6 +46,13 @@ class Settings(BaseSettings):
     allowed_origins: Annotated[list[str], NoDecode] = Field(
         default_factory=lambda: ["http://127.0.0.1:8000", "http://localhost:8000"]
     )
+
+    # --- operations (docs/operations.md)
+    #: The level of the server's own log lines (DEBUG, INFO, WARNING, ERROR).
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
+    #: ``text`` for a person (``make run``), ``json`` for a log collector: one
+    #: object a line with the request id, account, table and deal (tavern/logs.py).
+    log_format: Literal["text", "json"] = "text"
 
     # --- quotas (RULES.md "Daily hands": "Counts and prices are site settings")
     free_hands_per_day: int = 20

@@ -20,7 +20,7 @@ from typing import Any, cast
 
 import orjson
 
-from tavern import fair
+from tavern import fair, logs
 from tavern.cards import CSPRNG, CardError, RandomSource
 from tavern.games import registry
 from tavern.games.base import Engine, IllegalAction, Own, public_and_own, views
@@ -233,6 +233,7 @@ class TableActor:
         return await fut
 
     async def _run(self) -> None:
+        logs.bind(table=self.info.id, request_id=None, account=None)  # this task's log lines name the table
         while True:
             item = await self._queue.get(self._next_wake())  # None: a timer is due
             changed = False
@@ -674,6 +675,7 @@ class TableActor:
             self._by_name(name).extra["hands"] = info
         self.engine = engine
         self.archive_id = archive_id
+        logs.bind(deal=archive_id)  # the deal's archive id, as the admin's deal page shows it
         self.story = [{"event": "deal", "deal": self.deals + 1, "players": [s.name for s in lineup.players],
                        "dealer": lineup.players[lineup.button].name}]
         self.story_sent = 0  # a new story: sent whole
@@ -719,6 +721,7 @@ class TableActor:
         self.revealed = {"players": set(self.dealt),
                          "fair": {**block, "deck": record["deck"], "reshuffles": record.get("reshuffles") or []}}
         self.archive_id = None
+        logs.bind(deal=None)
         self.deadlines = {}
         for seat in list(self.seats.values()):
             if seat.leave_after_deal:

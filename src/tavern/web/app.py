@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import sys
+import uuid
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -14,6 +16,7 @@ from fastapi import FastAPI, Request
 from fastapi.staticfiles import StaticFiles
 from starlette.responses import Response
 
+from tavern import logs
 from tavern.contests.manager import ContestManager
 from tavern.contests.table import ContestBank
 from tavern.settings import Settings, get_settings
@@ -36,6 +39,8 @@ from tavern.web.wslimits import ConnectionLimits
 log = logging.getLogger("tavern.web")
 
 NO_SESSION_PATHS = ("/healthz", "/static/")
+#: A request id a proxy gives (``X-Request-ID``) is kept when it looks like one.
+_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
 API_DESCRIPTION = """\
 The tavern's JSON API: everything the pages do.
@@ -50,6 +55,7 @@ Refusals answer 4xx with a readable `detail`.
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the web application for ``settings`` (default: the environment's)."""
     settings = settings or get_settings()
+    logs.configure(settings.log_level, settings.log_format)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -131,6 +137,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         codec: SessionCodec = request.app.state.codec
         sess = codec.load(request)
         request.state.session = sess
+        # The log lines of this request (and of the threads it starts) carry its id and account.
+        given = request.headers.get("x-request-id", "")
+        request_id = given if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex[:16]
+        logs.bind(request_id=request_id, account=sess.user_id, table=None, deal=None)
         try:
             response = await call_next(request)
         except Exception:  # the last net: log it, answer a clean page, never a traceback
@@ -142,6 +152,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if sess.dirty and not request.url.path.startswith(NO_SESSION_PATHS):
             codec.save(request, response, sess)
         headers.apply(response, https=request.url.scheme == "https")
+        response.headers["X-Request-ID"] = request_id
         return response
 
     errors.install(app)

@@ -20,12 +20,14 @@ import hashlib
 import json
 import logging
 import time
+import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
+from tavern import logs
 from tavern.catalogue import validation_refusals
 from tavern.refusal import Refusal
 from tavern.tables.actor import CommandError
@@ -120,6 +122,7 @@ def _note_visit(ws: WebSocket, table_id: int, user_id: int, address: str) -> Non
 
 async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, opened: Callable[[], None]) -> None:
     await ws.accept()
+    logs.bind(request_id=uuid.uuid4().hex[:16], account=user.id, table=table_id)  # this connection's log lines
     name = user.username
     outbox: asyncio.Queue[str] = asyncio.Queue()
     # Under the project's protocol (wsproto) a state is written at once when
