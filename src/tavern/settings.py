@@ -11,6 +11,7 @@ and the services as a parameter; tests build their own and hand them in.
 
 from __future__ import annotations
 
+import ipaddress
 import secrets
 from functools import lru_cache
 from pathlib import Path
@@ -53,6 +54,11 @@ class Settings(BaseSettings):
     #: ``text`` for a person (``make run``), ``json`` for a log collector: one
     #: object a line with the request id, account, table and deal (tavern/logs.py).
     log_format: Literal["text", "json"] = "text"
+    #: ``/metrics`` answers a scrape carrying ``Authorization: Bearer <token>``…
+    metrics_token: str = ""
+    #: … or coming from one of these addresses or networks (``10.0.0.0/8,127.0.0.1``).
+    #: Neither set: ``/metrics`` is refused to everybody.
+    metrics_allow: Annotated[list[str], NoDecode] = Field(default_factory=list)
 
     # --- quotas (RULES.md "Daily hands": "Counts and prices are site settings")
     free_hands_per_day: int = 20
@@ -129,6 +135,15 @@ class Settings(BaseSettings):
     surveillance_fold_gap: float = Field(default=0.3, gt=0, le=1)
     surveillance_raise_gap: float = Field(default=0.15, gt=0, le=1)
     surveillance_score: float = Field(default=1.0, gt=0)
+
+    @field_validator("metrics_allow", mode="before")
+    @classmethod
+    def _split_networks(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = [n.strip() for n in value.split(",") if n.strip()]
+        for net in value if isinstance(value, list) else []:
+            ipaddress.ip_network(net, strict=False)  # a typo stops the start, not a scrape
+        return value
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

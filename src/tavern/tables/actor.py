@@ -20,7 +20,7 @@ from typing import Any, cast
 
 import orjson
 
-from tavern import fair, logs
+from tavern import fair, logs, metrics
 from tavern.cards import CSPRNG, CardError, RandomSource
 from tavern.games import registry
 from tavern.games.base import Engine, IllegalAction, Own, public_and_own, views
@@ -140,6 +140,8 @@ class TableActor:
         self.engine: Engine | None = None
         self.dealt: dict[str, SeatState] = {}  #: players of the current deal
         self.archive_id: int | None = None
+        #: When the oldest action not yet published reached the table (metrics' latency).
+        self.pending_act: float | None = None
         self.button_seat: int | None = None
         self.carry: dict[str, Any] | None = None
         self.last_result: dict[str, Any] | None = None
@@ -229,6 +231,8 @@ class TableActor:
                 return {"seq": self.seq} if command != "disconnect" else None
             raise CommandError("table_closed")
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        if command == "act":
+            self.pending_act = metrics.acted(self.pending_act)
         self._queue.put_nowait((command, username, args, fut))
         return await fut
 
@@ -676,6 +680,7 @@ class TableActor:
         self.engine = engine
         self.archive_id = archive_id
         logs.bind(deal=archive_id)  # the deal's archive id, as the admin's deal page shows it
+        metrics.deal(self.info.game, "started")
         self.story = [{"event": "deal", "deal": self.deals + 1, "players": [s.name for s in lineup.players],
                        "dealer": lineup.players[lineup.button].name}]
         self.story_sent = 0  # a new story: sent whole
@@ -722,6 +727,7 @@ class TableActor:
                          "fair": {**block, "deck": record["deck"], "reshuffles": record.get("reshuffles") or []}}
         self.archive_id = None
         logs.bind(deal=None)
+        metrics.deal(self.info.game, "settled")
         self.deadlines = {}
         for seat in list(self.seats.values()):
             if seat.leave_after_deal:
@@ -949,6 +955,8 @@ class TableActor:
                                                            owns.get(name) if name is not None else None)))
                     for name in recipients}
         await self.broadcaster.publish(self.info.id, messages)
+        metrics.published(self.pending_act)
+        self.pending_act = None
 
 
 def _public_result(result: dict[str, Any]) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from typing import Any, TypeVar, cast
 from sqlalchemy import Table, bindparam, func, select
 from sqlalchemy.orm import Session
 
+from tavern import metrics
 from tavern.services import archive, hands, ledger, seats, taverns
 from tavern.settings import Settings
 from tavern.store.db import bound, listed, read_session_factory, run_transaction
@@ -490,4 +491,5 @@ def _void_in_progress(s: Session, table_id: int | None) -> list[int]:
                           "finished": False, "rake": 0, "hands_given_back": True}
             row.ended = _now()
             out.append(row.id)
+            metrics.deal(row.game, "voided")
     return out

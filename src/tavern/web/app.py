@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import re
 import sys
 import uuid
@@ -16,7 +17,7 @@ from fastapi import FastAPI, Request
 from fastapi.staticfiles import StaticFiles
 from starlette.responses import Response
 
-from tavern import logs
+from tavern import logs, metrics
 from tavern.contests.manager import ContestManager
 from tavern.contests.table import ContestBank
 from tavern.settings import Settings, get_settings
@@ -25,7 +26,7 @@ from tavern.tables.bank import SqlBank
 from tavern.tables.broadcast import LocalBroadcaster, RedisBroadcaster
 from tavern.tables.cluster import LocalCluster, RedisCluster
 from tavern.tables.manager import TableManager
-from tavern.web import errors, headers
+from tavern.web import errors, headers, sampler
 from tavern.web.collector import Collector
 from tavern.web.deps import socket_users
 from tavern.web.guard import RequestGuard
@@ -38,7 +39,7 @@ from tavern.web.wslimits import ConnectionLimits
 
 log = logging.getLogger("tavern.web")
 
-NO_SESSION_PATHS = ("/healthz", "/static/")
+NO_SESSION_PATHS = ("/healthz", "/static/", "/metrics")
 #: A request id a proxy gives (``X-Request-ID``) is kept when it looks like one.
 _REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
@@ -82,9 +83,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await app.state.contests.start()
             await app.state.visits.start()
             app.state.ws_limits.attach(app.state.tables.cluster)
+            sampling = asyncio.create_task(sampler.run(app), name="metrics-sampler")
             try:
                 yield
             finally:
+                sampling.cancel()
                 # A graceful stop: with several workers the running deals end and
                 # the tables move to another worker before this one exits.
                 await app.state.visits.close()
@@ -95,6 +98,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     lock.release()
         finally:
             await collector.close()  # also when the start failed: the process as it was
+            metrics.worker_gone(os.getpid())
 
     app = FastAPI(
         lifespan=lifespan,
@@ -108,6 +112,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                          **pool_options(settings.db_pool_size, settings.db_pool_timeout))
     app.state.settings = settings
     app.state.engine = engine
+    metrics.watch_engine(engine)
+    metrics.watch_gc()
     app.state.write_sessions = session_factory(engine)
     app.state.read_sessions = read_session_factory(engine)
     app.state.codec = SessionCodec(settings.get_secret_key())
@@ -148,6 +154,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             response = errors.error_response(
                 request, 500, "Une erreur inattendue est survenue ; elle a été consignée. "
                 "Réessayez plus tard.")
+        route = request.scope.get("route")
+        metrics.HTTP.labels(request.method, getattr(route, "path", "unmatched"), str(response.status_code)).inc()
         # Health probes and static files need no session: no cookie for them.
         if sess.dirty and not request.url.path.startswith(NO_SESSION_PATHS):
             codec.save(request, response, sess)

@@ -27,7 +27,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
-from tavern import logs
+from tavern import logs, metrics
 from tavern.catalogue import validation_refusals
 from tavern.refusal import Refusal
 from tavern.tables.actor import CommandError
@@ -47,6 +47,8 @@ MAX_MESSAGE_BYTES = 4096
 RATE_PER_SECOND = 10  #: commands per connection, averaged over a burst of 20
 BURST = 20
 QUEUE_LIMIT = 256  #: messages waiting for a slow client before it is dropped
+#: The send queues of this process's open table sockets (metrics: their lengths, sampled).
+OUTBOXES: set[asyncio.Queue[str]] = set()
 #: Close code "service restart": the table changed worker, reconnect (docs/protocol.md).
 MOVED = 1012
 
@@ -147,10 +149,12 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
             outbox.put_nowait(text)
 
     unsubscribe = ws.app.state.broadcaster.subscribe(table_id, name, deliver)
+    OUTBOXES.add(outbox)
     try:
         await actor.submit("connect", name)
     except TableMoved:
         unsubscribe()
+        OUTBOXES.discard(outbox)
         await ws.close(code=MOVED, reason="La table change de serveur.")
         return
 
@@ -203,6 +207,7 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
             await ws.close(code=MOVED, reason="La table change de serveur.")
     finally:
         unsubscribe()
+        OUTBOXES.discard(outbox)
         if sender is not None:
             sender.cancel()
         with contextlib.suppress(TableMoved):
@@ -245,6 +250,7 @@ async def _run(ws: WebSocket, actor: Any, name: str, user_id: int, cmd: Any) -> 
 
 async def _error(ws: WebSocket, msg_id: int | None, refusal: Refusal) -> None:
     """An ``error`` frame: the refusal's code, its French message, its parameters."""
+    metrics.REFUSALS.labels(refusal.code).inc()
     await _send(ws, json.dumps({"type": "error", "id": msg_id, **refusal.as_dict()}, ensure_ascii=False))
 
 
