@@ -10,6 +10,7 @@ from tavern.web.routers import (
     auth,
     contests,
     docs,
+    engine_room,
     health,
     history,
     metrics,
@@ -20,5 +21,5 @@ from tavern.web.routers import (
 )
 
 ROUTERS: list[APIRouter] = []
-for _module in (health, metrics, auth, village, account, history, premium, tavern, admin, surveillance, contests, docs):
+for _module in (health, metrics, auth, village, account, history, premium, tavern, admin, engine_room, surveillance, contests, docs):
     ROUTERS.extend(r for r in (getattr(_module, "pages", None), getattr(_module, "api", None)) if r)
