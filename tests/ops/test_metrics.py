@@ -112,3 +112,22 @@ def test_quantiles_from_buckets() -> None:
     assert metrics.quantile(buckets, 0.5) == pytest.approx(0.01)
     assert metrics.quantile(buckets, 0.75) == pytest.approx(0.055)
     assert metrics.quantile([(1.0, 0.0), (float("inf"), 0.0)], 0.5) is None
+
+
+def test_deals_voided_at_a_restart_are_counted_once(session_factory) -> None:
+    world = build_world(session_factory)
+    voided = _value("tavern_deals_total", game="ramponneau", outcome="voided")
+
+    async def interrupted() -> Harness:
+        h = Harness(world)
+        actor = await h.start(seated=("ana", "bob", "cid"))
+        await h.settle()
+        assert actor.dealing
+        await actor.stop()  # the process "dies" mid-deal: the deal stays archived as in progress
+        return h
+
+    h = asyncio.run(interrupted())
+    assert len(h.bank.void_interrupted()) == 1  # what a restart does first
+    assert _value("tavern_deals_total", game="ramponneau", outcome="voided") - voided == 1
+    assert h.bank.void_interrupted() == []
+    assert _value("tavern_deals_total", game="ramponneau", outcome="voided") - voided == 1
