@@ -132,27 +132,33 @@ class RecentErrors(logging.Handler):
 RECENT_ERRORS = RecentErrors()
 RECENT_ERRORS.addFilter(ContextFilter())
 _HANDLER_NAME = "tavern"
-#: Loggers the server writes through, its own and uvicorn's (in JSON mode
-#: uvicorn's lines are JSON too: one format a line for the collector).
-# ("uvicorn.error" writes through "uvicorn"'s handler; "uvicorn.access" has its own.)
-LOGGERS = ("tavern", "uvicorn", "uvicorn.access")
+#: uvicorn's own loggers, which do not propagate (uvicorn's logging config):
+#: in JSON mode their lines are JSON too — one format a line for the collector.
+UVICORN = ("uvicorn", "uvicorn.access")
 
 
 def configure(level: str = "INFO", fmt: str = "text") -> None:
-    """Configure the ``tavern`` logger (and, in JSON, uvicorn's) once; a
-    second call replaces the first's handler instead of adding one."""
+    """Configure logging once; a second call replaces the first's handler
+    instead of adding one. The handler is the root logger's, so a library's
+    lines (asyncio's "task exception was never retrieved", SQLAlchemy's
+    warnings) come out in the same format; the ``tavern`` loggers log at
+    ``level``, the others from WARNING. The ``tavern`` records still
+    propagate to the root (pytest's ``caplog`` sees them there)."""
     handler = logging.StreamHandler()
     handler.set_name(_HANDLER_NAME)
     handler.addFilter(ContextFilter())
     handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter())
-    names = LOGGERS if fmt == "json" else LOGGERS[:1]
-    for name in names:
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        if old.get_name() == _HANDLER_NAME or old is RECENT_ERRORS:
+            root.removeHandler(old)
+    root.addHandler(handler)
+    root.addHandler(RECENT_ERRORS)
+    if root.level == logging.NOTSET or root.level > logging.WARNING:
+        root.setLevel(logging.WARNING)
+    logging.getLogger("tavern").setLevel(level)
+    for name in UVICORN if fmt == "json" else ():
         logger = logging.getLogger(name)
         for old in list(logger.handlers):
-            if name != "tavern" or old.get_name() == _HANDLER_NAME or old is RECENT_ERRORS:
-                logger.removeHandler(old)
+            logger.removeHandler(old)
         logger.addHandler(handler)
-        if name == "tavern":
-            logger.setLevel(level)
-            logger.addHandler(RECENT_ERRORS)
-            logger.propagate = False  # one line per record, not a second through the root
