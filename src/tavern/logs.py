@@ -21,6 +21,7 @@ import contextvars
 import datetime as dt
 import logging
 import re
+import sys
 from collections import deque
 from typing import Any
 
@@ -116,6 +117,20 @@ class TextFormatter(logging.Formatter):
         return f"{line} [{where}] {_message(record, self)}" if where else f"{line} {_message(record, self)}"
 
 
+class StderrHandler(logging.StreamHandler):
+    """Writes to whatever ``sys.stderr`` is at each line (as logging's own
+    last resort does): a test's captured stream, swapped after it, is never
+    written to closed."""
+
+    @property
+    def stream(self) -> Any:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: Any) -> None:
+        pass
+
+
 class RecentErrors(logging.Handler):
     """The last errors of this process, for the engine room (admin page)."""
 
@@ -144,7 +159,7 @@ def configure(level: str = "INFO", fmt: str = "text") -> None:
     warnings) come out in the same format; the ``tavern`` loggers log at
     ``level``, the others from WARNING. The ``tavern`` records still
     propagate to the root (pytest's ``caplog`` sees them there)."""
-    handler = logging.StreamHandler()
+    handler = StderrHandler()
     handler.set_name(_HANDLER_NAME)
     handler.addFilter(ContextFilter())
     handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter())

@@ -10,12 +10,14 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
 from tavern.web import engine_room
-from tavern.web.deps import CurrentUser, require_admin
+from tavern.web.csrf import csrf_protect
+from tavern.web.deps import CurrentUser, ReadRoute, require_admin
 from tavern.web.rendering import render
 from tavern.web.sampler import sample_now
 
-pages = APIRouter(prefix="/admin", include_in_schema=False)
-api = APIRouter(prefix="/api/admin", tags=["administration"])
+# As the other admin routers (web/routers/admin.py): the CSRF check, though both are reads.
+pages = APIRouter(route_class=ReadRoute, prefix="/admin", dependencies=[Depends(csrf_protect)], include_in_schema=False)
+api = APIRouter(route_class=ReadRoute, prefix="/api/admin", tags=["administration"], dependencies=[Depends(csrf_protect)])
 
 
 async def _figures(request: Request) -> dict[str, Any]:

@@ -18,10 +18,11 @@ from starlette.responses import Response
 from tavern import metrics
 from tavern.refusal import Refusal
 from tavern.settings import Settings
+from tavern.web.deps import ReadRoute
 from tavern.web.refusals import Refused
 from tavern.web.sampler import sample_now
 
-pages = APIRouter(include_in_schema=False)
+pages = APIRouter(route_class=ReadRoute, include_in_schema=False)
 
 
 def allowed(settings: Settings, address: str | None, authorization: str | None) -> bool:
