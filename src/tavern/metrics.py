@@ -22,7 +22,6 @@ publication that follows actions (docs/benchmarks.md "Metrics").
 from __future__ import annotations
 
 import gc
-import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -30,6 +29,7 @@ from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, disable_created_metrics, generate_latest
 from prometheus_client import multiprocess as _multiprocess
+from prometheus_client import values as _values
 
 # No ``_created`` series beside every counter and histogram: a third of a
 # scrape's lines, which no alert or panel here reads.
@@ -37,8 +37,10 @@ disable_created_metrics()
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
-#: The multiprocess directory, when the workers were started with one.
-MULTIPROC_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or None
+#: Multiprocess mode: as prometheus-client decided when it was imported
+#: (``PROMETHEUS_MULTIPROC_DIR`` set: its values are files); the library reads
+#: the variable itself, this module does not (tests/test_settings_flow.py).
+MULTIPROCESS = _values.ValueClass is not _values.MutexValue
 
 # Latency buckets for a player: from a fraction of a millisecond to seconds.
 _LATENCY = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
@@ -168,7 +170,7 @@ _games_seen: set[str] = set()
 def registry() -> CollectorRegistry:
     """What a scrape reads: every worker's files in multiprocess mode, this
     process's metrics otherwise."""
-    if MULTIPROC_DIR:
+    if MULTIPROCESS:
         reg = CollectorRegistry()
         _multiprocess.MultiProcessCollector(reg)
         return reg
@@ -183,7 +185,7 @@ def scrape() -> bytes:
 
 def worker_gone(pid: int) -> None:
     """A worker exited: its live gauges leave the sums (multiprocess mode)."""
-    if MULTIPROC_DIR:
+    if MULTIPROCESS:
         _multiprocess.mark_process_dead(pid)
 
 

@@ -1,9 +1,9 @@
 """The one settings object. Every knob of the site is here, read from
 environment variables prefixed ``TAVERN_`` (``TAVERN_DATABASE_URL``, …).
 
-Nothing else in the project reads ``os.environ`` (but for
-``PROMETHEUS_MULTIPROC_DIR``, prometheus-client's own switch, which must be
-set before the workers start: tavern/metrics.py). Only the places that start
+Nothing else in the project reads ``os.environ`` (prometheus-client reads
+its own ``PROMETHEUS_MULTIPROC_DIR``, which must be set before the workers
+start: tavern/metrics.py). Only the places that start
 the program read the settings from it, with :func:`get_settings`: the app
 factory (``tavern.web.app.create_app``), the command line (``tavern.cli``) and
 Alembic's ``migrations/env.py``. Everything else receives them: routes

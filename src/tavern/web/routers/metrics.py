@@ -46,5 +46,5 @@ async def scrape(request: Request) -> Response:
         raise Refused(403, Refusal("metrics_forbidden"))
     sample_now(request.app)
     # In multiprocess mode the scrape reads every worker's files: off the loop.
-    body = await asyncio.to_thread(metrics.scrape) if metrics.MULTIPROC_DIR else metrics.scrape()
+    body = await asyncio.to_thread(metrics.scrape) if metrics.MULTIPROCESS else metrics.scrape()
     return Response(body, media_type=metrics.CONTENT_TYPE)
