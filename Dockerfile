@@ -26,5 +26,8 @@ EXPOSE 8000
 # One worker by default; more need TAVERN_REDIS_URL (the workers share the
 # tables through leases in Redis): the app refuses them without it, saying why.
 ENV TAVERN_WORKERS=1
+# /metrics reads every worker's figures from files here (prometheus-client's
+# multiprocess mode), emptied at each start: the last run's are not ours.
+ENV PROMETHEUS_MULTIPROC_DIR=/tmp/tavern-metrics
 # `tavern migrate` = alembic upgrade head (alembic.ini is in /app).
-CMD ["sh", "-c", "tavern migrate && exec uvicorn tavern.web.app:create_app --factory --host 0.0.0.0 --port 8000 --workers ${TAVERN_WORKERS} --proxy-headers --ws tavern.web.wsproto:TableSocketProtocol"]
+CMD ["sh", "-c", "rm -rf \"$PROMETHEUS_MULTIPROC_DIR\" && mkdir -p \"$PROMETHEUS_MULTIPROC_DIR\" && tavern migrate && exec uvicorn tavern.web.app:create_app --factory --host 0.0.0.0 --port 8000 --workers ${TAVERN_WORKERS} --proxy-headers --ws tavern.web.wsproto:TableSocketProtocol"]

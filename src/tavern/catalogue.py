@@ -197,6 +197,9 @@ _section({
     # an HTTP refusal with no code of its own (tavern.web.errors.STATUS_CODES)
     "login_required": "Connectez-vous pour continuer.",
     "forbidden": "Accès refusé.",
+    # /metrics (docs/operations.md): only for the operator's addresses or token
+    "metrics_forbidden": ("Les mesures ne se lisent que depuis une adresse autorisée (TAVERN_METRICS_ALLOW) "
+                          "ou avec le jeton de l'exploitant (TAVERN_METRICS_TOKEN)."),
     "not_found": "Cette page n'existe pas.",
     "method_not_allowed": "Cette adresse n'accepte pas cette méthode.",
     "conflict": "Cette demande entre en conflit avec l'état présent.",

@@ -142,12 +142,14 @@ def _migrate(args: argparse.Namespace) -> int:
 
 
 def _seed(args: argparse.Namespace) -> int:
+    from tavern import logs
     from tavern.services.seed import seed
     from tavern.settings import get_settings
     from tavern.store.db import make_engine, run_transaction, session_factory
 
     # The command line is where the environment is read (as the app factory).
     settings = get_settings()
+    logs.configure(settings.log_level, settings.log_format)
     engine = make_engine(settings.database_url)
     try:
         logins = run_transaction(session_factory(engine), lambda s: seed(s, settings))
@@ -156,6 +158,92 @@ def _seed(args: argparse.Namespace) -> int:
     print("Demo logins (username / password):")
     for login in logins:
         print(f"  {login.username:<8} / {login.password:<12} {login.role:<7} {login.note}")
+    return 0
+
+
+PG_BACKUP = ("La base est PostgreSQL : sauvegardez-la avec ses outils, serveur en marche :\n"
+             "  pg_dump --format=custom --file=tavern.dump \"$DATABASE_URL\"\n"
+             "et restaurez, serveurs arrêtés, avec pg_restore --clean --if-exists puis « tavern restore --after-pg » "
+             "(docs/operations.md « Sauvegarder et restaurer »).")
+
+
+def _backup(args: argparse.Namespace) -> int:
+    """0: copied; 2: refused (PostgreSQL, an existing file, no store)."""
+    from tavern import logs
+    from tavern.settings import get_settings
+    from tavern.store.backup import BackupError, backup, sqlite_path
+
+    settings = get_settings()
+    logs.configure(settings.log_level, settings.log_format)
+    try:
+        if sqlite_path(settings.database_url) is None:
+            print(PG_BACKUP, file=sys.stderr)
+            return 2
+        copied = backup(settings.database_url, Path(args.path))
+    except BackupError as exc:
+        print(f"Sauvegarde refusée : {exc}", file=sys.stderr)
+        return 2
+    print(f"Sauvegarde écrite : {copied.path} ({copied.size} octets ; donnes en cours à cet instant : "
+          f"{copied.deals_in_progress}, annulées et remboursées par une restauration).")
+    return 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    """Put a backup in place of the store (SQLite), or finish a pg_restore
+    (``--after-pg``), then do what a restart does: the schema brought up to
+    date, the deals of the backup's moment voided and their hands given
+    back, and the ledger audited. 0: restored and balanced; 1: refused
+    while a server uses the store, or the audit does not balance; 2: refused
+    (not a backup, PostgreSQL without --after-pg)."""
+    from alembic import command
+
+    from tavern import logs
+    from tavern.services import ledger
+    from tavern.settings import get_settings
+    from tavern.store.backup import BackupError, restore, sqlite_path
+    from tavern.store.db import make_engine, read_session, session_factory
+    from tavern.tables.bank import SqlBank
+    from tavern.web.single import live_holders
+
+    settings = get_settings()
+    logs.configure(settings.log_level, settings.log_format)
+    running = live_holders(settings.data_dir)
+    if running:
+        who = ", ".join(f"processus {h.get('pid')} ({h.get('host')})" for h in running)
+        print(f"Restauration refusée : un serveur utilise cette base ({who}). Arrêtez-le d'abord ; "
+              "la restauration remplace la base sous ses pieds sinon.", file=sys.stderr)
+        return 1
+    try:
+        if sqlite_path(settings.database_url) is None:
+            if not args.after_pg:
+                print(PG_BACKUP, file=sys.stderr)
+                return 2
+            kept = None
+        else:
+            if args.path is None:
+                print("Restauration refusée : donnez le fichier de sauvegarde (tavern restore CHEMIN).", file=sys.stderr)
+                return 2
+            kept = restore(Path(args.path), settings.database_url)
+    except BackupError as exc:
+        print(f"Restauration refusée : {exc}", file=sys.stderr)
+        return 2
+    cfg = _alembic_config()
+    cfg.attributes["url"] = settings.database_url
+    command.upgrade(cfg, "head")  # a backup older than the code: its schema brought up to date
+    engine = make_engine(settings.database_url)
+    try:
+        voided = SqlBank(session_factory(engine), settings).void_interrupted()
+        with read_session(engine) as s:
+            audit = ledger.audit(s)
+    finally:
+        engine.dispose()
+    if kept is not None:
+        print(f"L'ancienne base est gardée : {kept}")
+    print(f"Base restaurée. Donnes en cours au moment de la sauvegarde, annulées et remboursées : {len(voided)}.")
+    if not audit.ok:
+        print(f"ALERTE : le grand livre ne s'équilibre pas : {audit}", file=sys.stderr)
+        return 1
+    print("Grand livre vérifié : équilibré.")
     return 0
 
 
@@ -176,6 +264,13 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(func=_migrate)
     p = sub.add_parser("seed", help="create the demo village, tavern, tables and players (idempotent)")
     p.set_defaults(func=_seed)
+    p = sub.add_parser("backup", help="copy the SQLite store into PATH while the server runs (PostgreSQL: says how)")
+    p.add_argument("path")
+    p.set_defaults(func=_backup)
+    p = sub.add_parser("restore", help="put a backup in place of the store (servers stopped), void its deals in progress, audit")
+    p.add_argument("path", nargs="?")
+    p.add_argument("--after-pg", action="store_true", help="PostgreSQL: after pg_restore, void and audit only")
+    p.set_defaults(func=_restore)
     args = parser.parse_args(argv)
     return args.func(args)
 

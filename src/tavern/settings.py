@@ -1,7 +1,9 @@
 """The one settings object. Every knob of the site is here, read from
 environment variables prefixed ``TAVERN_`` (``TAVERN_DATABASE_URL``, …).
 
-Nothing else in the project reads ``os.environ``. Only the places that start
+Nothing else in the project reads ``os.environ`` (prometheus-client reads
+its own ``PROMETHEUS_MULTIPROC_DIR``, which must be set before the workers
+start: tavern/metrics.py). Only the places that start
 the program read the settings from it, with :func:`get_settings`: the app
 factory (``tavern.web.app.create_app``), the command line (``tavern.cli``) and
 Alembic's ``migrations/env.py``. Everything else receives them: routes
@@ -11,10 +13,11 @@ and the services as a parameter; tests build their own and hand them in.
 
 from __future__ import annotations
 
+import ipaddress
 import secrets
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -46,6 +49,18 @@ class Settings(BaseSettings):
     allowed_origins: Annotated[list[str], NoDecode] = Field(
         default_factory=lambda: ["http://127.0.0.1:8000", "http://localhost:8000"]
     )
+
+    # --- operations (docs/operations.md)
+    #: The level of the server's own log lines (DEBUG, INFO, WARNING, ERROR).
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
+    #: ``text`` for a person (``make run``), ``json`` for a log collector: one
+    #: object a line with the request id, account, table and deal (tavern/logs.py).
+    log_format: Literal["text", "json"] = "text"
+    #: ``/metrics`` answers a scrape carrying ``Authorization: Bearer <token>``…
+    metrics_token: str = ""
+    #: … or coming from one of these addresses or networks (``10.0.0.0/8,127.0.0.1``).
+    #: Neither set: ``/metrics`` is refused to everybody.
+    metrics_allow: Annotated[list[str], NoDecode] = Field(default_factory=list)
 
     # --- quotas (RULES.md "Daily hands": "Counts and prices are site settings")
     free_hands_per_day: int = 20
@@ -122,6 +137,15 @@ class Settings(BaseSettings):
     surveillance_fold_gap: float = Field(default=0.3, gt=0, le=1)
     surveillance_raise_gap: float = Field(default=0.15, gt=0, le=1)
     surveillance_score: float = Field(default=1.0, gt=0)
+
+    @field_validator("metrics_allow", mode="before")
+    @classmethod
+    def _split_networks(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = [n.strip() for n in value.split(",") if n.strip()]
+        for net in value if isinstance(value, list) else []:
+            ipaddress.ip_network(net, strict=False)  # a typo stops the start, not a scrape
+        return value
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

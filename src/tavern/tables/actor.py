@@ -20,7 +20,7 @@ from typing import Any, cast
 
 import orjson
 
-from tavern import fair
+from tavern import fair, logs, metrics
 from tavern.cards import CSPRNG, CardError, RandomSource
 from tavern.catalogue import french
 from tavern.games import registry
@@ -141,6 +141,8 @@ class TableActor:
         self.engine: Engine | None = None
         self.dealt: dict[str, SeatState] = {}  #: players of the current deal
         self.archive_id: int | None = None
+        #: When the oldest action not yet published reached the table (metrics' latency).
+        self.pending_act: float | None = None
         self.button_seat: int | None = None
         self.carry: dict[str, Any] | None = None
         self.last_result: dict[str, Any] | None = None
@@ -230,10 +232,13 @@ class TableActor:
                 return {"seq": self.seq} if command != "disconnect" else None
             raise CommandError("table_closed")
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        if command == "act":
+            self.pending_act = metrics.acted(self.pending_act)
         self._queue.put_nowait((command, username, args, fut))
         return await fut
 
     async def _run(self) -> None:
+        logs.bind(table=self.info.id, request_id=None, account=None)  # this task's log lines name the table
         while True:
             item = await self._queue.get(self._next_wake())  # None: a timer is due
             changed = False
@@ -675,6 +680,8 @@ class TableActor:
             self._by_name(name).extra["hands"] = info
         self.engine = engine
         self.archive_id = archive_id
+        logs.bind(deal=archive_id)  # the deal's archive id, as the admin's deal page shows it
+        metrics.deal(self.info.game, "started")
         self.story = [{"event": "deal", "deal": self.deals + 1, "players": [s.name for s in lineup.players],
                        "dealer": lineup.players[lineup.button].name}]
         self.story_sent = 0  # a new story: sent whole
@@ -722,6 +729,8 @@ class TableActor:
                          "fair": {**block, "game": record["game"], "config": record["config"],
                                   "deck": record["deck"], "reshuffles": record.get("reshuffles") or []}}
         self.archive_id = None
+        logs.bind(deal=None)
+        metrics.deal(self.info.game, "settled")
         self.deadlines = {}
         for seat in list(self.seats.values()):
             if seat.leave_after_deal:
@@ -953,6 +962,8 @@ class TableActor:
                                                            owns.get(name) if name is not None else None)))
                     for name in recipients}
         await self.broadcaster.publish(self.info.id, messages)
+        metrics.published(self.pending_act)
+        self.pending_act = None
 
 
 def _public_result(result: dict[str, Any]) -> dict[str, Any]:

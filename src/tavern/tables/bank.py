@@ -27,6 +27,7 @@ from typing import Any, TypeVar, cast
 from sqlalchemy import Table, bindparam, func, select
 from sqlalchemy.orm import Session
 
+from tavern import metrics
 from tavern.services import archive, hands, ledger, seats, taverns
 from tavern.settings import Settings
 from tavern.store.db import bound, listed, read_session_factory, run_transaction
@@ -247,6 +248,7 @@ class SqlBank:
         voided = self._tx(work, urgent=True)
         if voided is not None:
             self.fences[table_id] = fence
+            _count_voided(voided)
         return voided
 
     def table_fence(self, table_id: int) -> int:
@@ -468,10 +470,23 @@ class SqlBank:
         player holds what he put into it; mark it voided for good and give
         back the hands it counted."""
 
-        return self._tx(lambda s: _void_in_progress(s, table_id))
+        voided = self._tx(lambda s: _void_in_progress(s, table_id))
+        _count_voided(voided)  # once committed: a retried transaction counts once
+        return voided
 
     def seat_rows_for_user(self, user_id: int) -> list[Seat]:
         return self._tx(lambda s: list(s.scalars(select(Seat).where(Seat.user_id == user_id))))
+
+
+class _Voided(list[int]):
+    """The ids of the deals voided, and their games (for the metrics)."""
+
+    games: list[str]
+
+
+def _count_voided(voided: list[int]) -> None:
+    for game in getattr(voided, "games", []):
+        metrics.deal(game, "voided")
 
 
 def _void_in_progress(s: Session, table_id: int | None) -> list[int]:
@@ -482,7 +497,8 @@ def _void_in_progress(s: Session, table_id: int | None) -> list[int]:
     stmt = select(ArchivedHand).where(ArchivedHand.voided.is_(True))
     if table_id is not None:
         stmt = stmt.where(ArchivedHand.table_id == table_id)
-    out = []
+    out = _Voided()
+    out.games = []
     for row in s.scalars(stmt):
         if (row.result or {}).get("in_progress"):
             hands.give_back(s, (row.result or {}).get("spent") or {})
@@ -490,4 +506,5 @@ def _void_in_progress(s: Session, table_id: int | None) -> list[int]:
                           "finished": False, "rake": 0, "hands_given_back": True}
             row.ended = _now()
             out.append(row.id)
+            out.games.append(row.game)
     return out

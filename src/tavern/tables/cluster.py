@@ -43,6 +43,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from tavern import metrics
 from tavern.tables.broadcast import redis_client
 
 log = logging.getLogger(__name__)
@@ -400,7 +401,10 @@ class RedisCluster:
                                                                    for _, fence in held)]) if held else []
                     lost = [held[int(n) - 1] for n in gone]
                     renewed_at = time.monotonic()
+                    metrics.LEASES.labels("renewed").inc(len(held) - len(lost))
+                    metrics.LEASES.labels("lost").inc(len(lost))
                 except Exception:
+                    metrics.LEASES.labels("failed").inc(len(held))
                     log.warning("cluster: could not renew the leases", exc_info=True)
                     if time.monotonic() - renewed_at < self.lease_ms / 1000:
                         continue

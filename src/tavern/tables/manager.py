@@ -31,6 +31,7 @@ from typing import Any
 
 import orjson
 
+from tavern import metrics
 from tavern.store.batch import Batched
 from tavern.tables.actor import CommandError, TableActor
 from tavern.tables.bank import SqlBank, TableStart
@@ -236,6 +237,8 @@ class TableManager:
                 await raise_fence(table_key(table_id), known)
             await self.cluster.release(table_key(table_id))
             raise _StaleFence(table_id)
+        if fence > 1:  # held by another worker before (or by this one before a restart)
+            metrics.MOVES.labels("taken").inc()
         if voided:
             log.warning("table %s: claimed with fence %s, voided the interrupted deals %s", table_id, fence, voided)
             self.voided.extend(voided)
@@ -271,6 +274,8 @@ class TableManager:
         (still ``live``: another worker should take it over)."""
         self.bank.fences.pop(table_id, None)
         if self.cluster.shared:
+            if live:
+                metrics.MOVES.labels("let_go").inc()
             spawn(self._let_go(table_id, live=live), "letting a table go")
 
     async def _let_go(self, table_id: int, *, live: bool) -> None:
@@ -285,6 +290,7 @@ class TableManager:
             return
         actor = self.actors.pop(int(key.split(":", 1)[1]), None)
         if actor is not None:
+            metrics.MOVES.labels("lost").inc()
             self.bank.fences.pop(actor.info.id, None)
             spawn(actor.stop(), "stopping a lost table")
 

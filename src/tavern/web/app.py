@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import re
 import sys
+import uuid
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -14,6 +17,7 @@ from fastapi import FastAPI, Request
 from fastapi.staticfiles import StaticFiles
 from starlette.responses import Response
 
+from tavern import logs, metrics
 from tavern.contests.manager import ContestManager
 from tavern.contests.table import ContestBank
 from tavern.settings import Settings, get_settings
@@ -22,7 +26,7 @@ from tavern.tables.bank import SqlBank
 from tavern.tables.broadcast import LocalBroadcaster, RedisBroadcaster
 from tavern.tables.cluster import LocalCluster, RedisCluster
 from tavern.tables.manager import TableManager
-from tavern.web import errors, headers
+from tavern.web import errors, headers, sampler
 from tavern.web.collector import Collector
 from tavern.web.deps import socket_users
 from tavern.web.guard import RequestGuard
@@ -35,7 +39,9 @@ from tavern.web.wslimits import ConnectionLimits
 
 log = logging.getLogger("tavern.web")
 
-NO_SESSION_PATHS = ("/healthz", "/static/")
+NO_SESSION_PATHS = ("/healthz", "/static/", "/metrics")
+#: A request id a proxy gives (``X-Request-ID``) is kept when it looks like one.
+_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
 API_DESCRIPTION = """\
 The tavern's JSON API: everything the pages do.
@@ -50,6 +56,7 @@ Refusals answer 4xx with a readable `detail`.
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the web application for ``settings`` (default: the environment's)."""
     settings = settings or get_settings()
+    logs.configure(settings.log_level, settings.log_format)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -76,9 +83,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await app.state.contests.start()
             await app.state.visits.start()
             app.state.ws_limits.attach(app.state.tables.cluster)
+            sampling = asyncio.create_task(sampler.run(app), name="metrics-sampler")
             try:
                 yield
             finally:
+                sampling.cancel()
                 # A graceful stop: with several workers the running deals end and
                 # the tables move to another worker before this one exits.
                 await app.state.visits.close()
@@ -89,6 +98,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     lock.release()
         finally:
             await collector.close()  # also when the start failed: the process as it was
+            metrics.worker_gone(os.getpid())
 
     app = FastAPI(
         lifespan=lifespan,
@@ -102,6 +112,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                          **pool_options(settings.db_pool_size, settings.db_pool_timeout))
     app.state.settings = settings
     app.state.engine = engine
+    metrics.watch_engine(engine)
+    metrics.watch_gc()
     app.state.write_sessions = session_factory(engine)
     app.state.read_sessions = read_session_factory(engine)
     app.state.codec = SessionCodec(settings.get_secret_key())
@@ -131,6 +143,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         codec: SessionCodec = request.app.state.codec
         sess = codec.load(request)
         request.state.session = sess
+        # The log lines of this request (and of the threads it starts) carry its id and account.
+        given = request.headers.get("x-request-id", "")
+        request_id = given if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex[:16]
+        logs.bind(request_id=request_id, account=sess.user_id, table=None, deal=None)
         try:
             response = await call_next(request)
         except Exception:  # the last net: log it, answer a clean page, never a traceback
@@ -138,10 +154,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             response = errors.error_response(
                 request, 500, "Une erreur inattendue est survenue ; elle a été consignée. "
                 "Réessayez plus tard.")
+        route = request.scope.get("route")
+        metrics.HTTP.labels(request.method, getattr(route, "path", "unmatched"), str(response.status_code)).inc()
         # Health probes and static files need no session: no cookie for them.
         if sess.dirty and not request.url.path.startswith(NO_SESSION_PATHS):
             codec.save(request, response, sess)
         headers.apply(response, https=request.url.scheme == "https")
+        response.headers["X-Request-ID"] = request_id
         return response
 
     errors.install(app)

@@ -22,6 +22,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from tavern import metrics
 from tavern.catalogue import validation_refusals
 from tavern.web.refusals import Refused
 from tavern.web.rendering import render
@@ -70,6 +71,8 @@ def error_response(request: Request, status: int, detail: str,
                    problems: list[str] | None = None,
                    headers: dict[str, str] | None = None,
                    code: str | None = None, params: dict[str, Any] | None = None) -> Response:
+    if 400 <= status < 500 and status != 404:  # a refusal (not a mistyped address)
+        metrics.REFUSALS.labels(code or STATUS_CODES.get(status, "refused")).inc()
     if wants_json(request):
         body: dict[str, Any] = {"code": code or STATUS_CODES.get(status, "refused"), "message": detail,
                                 "params": params or {}, "detail": detail}
@@ -118,6 +121,7 @@ def install(app: FastAPI) -> None:
         # Every database connection is busy: say so at once (db_pool_timeout),
         # rather than hold the visitor until a 30-second failure.
         log.warning("database pool exhausted on %s %s", request.method, request.url.path)
+        metrics.POOL_TIMEOUTS.inc()
         return error_response(request, 503, BUSY, headers={"Retry-After": "2"})
 
     @app.exception_handler(Exception)

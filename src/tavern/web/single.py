@@ -75,6 +75,25 @@ class TablesLock:
             self.path.unlink(missing_ok=True)
 
 
+def live_holders(data_dir: Path) -> list[dict]:
+    """The processes holding a tables lock in ``data_dir`` that may still run
+    (``tavern restore`` refuses while there is one): those of this host
+    that are alive, and any of another host (whose life cannot be told here)."""
+    here = socket.gethostname()
+    out = []
+    for path in sorted(Path(data_dir).glob(".tables-*.lock")):
+        try:
+            holder = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        if not isinstance(holder, dict):
+            continue
+        pid = int(holder.get("pid", 0) or 0)
+        if holder.get("host") != here or (pid > 0 and _alive(pid)):
+            out.append({**holder, "lock": str(path)})
+    return out
+
+
 def check_workers(workers: int, shared: bool = False) -> None:
     if workers > 1 and not shared:
         raise SecondProcess(f"TAVERN_WORKERS={workers} : {WHY}.")

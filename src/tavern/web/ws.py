@@ -20,12 +20,14 @@ import hashlib
 import json
 import logging
 import time
+import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
+from tavern import logs, metrics
 from tavern.bounds import MAX_ID
 from tavern.catalogue import validation_refusals
 from tavern.refusal import Refusal
@@ -46,6 +48,8 @@ MAX_MESSAGE_BYTES = 4096
 RATE_PER_SECOND = 10  #: commands per connection, averaged over a burst of 20
 BURST = 20
 QUEUE_LIMIT = 256  #: messages waiting for a slow client before it is dropped
+#: The send queues of this process's open table sockets (metrics: their lengths, sampled).
+OUTBOXES: set[asyncio.Queue[str]] = set()
 #: Close code "service restart": the table changed worker, reconnect (docs/protocol.md).
 MOVED = 1012
 
@@ -123,6 +127,7 @@ def _note_visit(ws: WebSocket, table_id: int, user_id: int, address: str) -> Non
 
 async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, opened: Callable[[], None]) -> None:
     await ws.accept()
+    logs.bind(request_id=uuid.uuid4().hex[:16], account=user.id, table=table_id)  # this connection's log lines
     name = user.username
     outbox: asyncio.Queue[str] = asyncio.Queue()
     # Under the project's protocol (wsproto) a state is written at once when
@@ -176,10 +181,12 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
             deliver(state)
 
     unsubscribe = ws.app.state.broadcaster.subscribe(table_id, name, deliver)
+    OUTBOXES.add(outbox)
     try:
         await actor.submit("connect", name)
     except TableMoved:
         unsubscribe()
+        OUTBOXES.discard(outbox)
         await ws.close(code=MOVED, reason="La table change de serveur.")
         return
 
@@ -235,6 +242,7 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
             await ws.close(code=MOVED, reason="La table change de serveur.")
     finally:
         unsubscribe()
+        OUTBOXES.discard(outbox)
         if sender is not None:
             sender.cancel()
         with contextlib.suppress(TableMoved):
@@ -282,6 +290,8 @@ async def _answer(actor: Any, name: str, user_id: int, cmd: Any) -> tuple[bool, 
 
 
 def _error_text(msg_id: int | None, refusal: Refusal) -> str:
+    """Every error frame is built here, so every refusal is counted here."""
+    metrics.REFUSALS.labels(refusal.code).inc()
     return json.dumps({"type": "error", "id": msg_id, **refusal.as_dict()}, ensure_ascii=False)
 
 
