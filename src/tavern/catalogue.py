@@ -310,6 +310,11 @@ _section({
     "owner_only_closes": "Seul le patron de la taverne peut fermer une table.",
     "players_still_seated": "Des joueurs sont encore assis à cette table : elle ne peut pas fermer.",
     "chips_still_out": "Des jetons sont encore en jeu à cette table : elle ne peut pas fermer.",
+    # « Mes donnes »: a player's archived deals
+    "not_your_deal": "Vous n'avez pas joué cette donne.",
+    "deal_in_progress": "Cette donne est en cours : elle se rejouera pas à pas une fois finie.",
+    "deal_voided_no_replay": "Cette donne a été annulée (le serveur s'est arrêté pendant la donne) : "
+                             "elle ne se rejoue pas, mais sa graine est révélée.",
 })
 
 
@@ -395,6 +400,16 @@ _section({
     "record_unreadable": "Le relevé est illisible : {detail}",
     "record_malformed": "Relevé mal formé ({kind} : {detail}).",
     "record_not_object": "Un relevé de donne est un objet JSON.",
+    "record_file_missing": "Le fichier « {path} » n'existe pas.",
+    "record_file_directory": "« {path} » est un dossier, pas un fichier de relevé.",
+    "record_file_denied": "Le fichier « {path} » ne peut pas être lu : accès refusé.",
+    "record_file_unreadable": "Le fichier « {path} » ne peut pas être lu (erreur du système n° {errno}).",
+    "record_not_utf8": "Le fichier « {path} » n'est pas un texte UTF-8 (octet illisible à la position {position}) : "
+                       "un relevé de donne est du JSON en UTF-8.",
+    "record_empty": "Le fichier « {path} » est vide : un relevé de donne est un objet JSON.",
+    "record_not_json": "Le fichier « {path} » n'est pas du JSON (erreur ligne {line}, colonne {column}).",
+    "record_json_not_object": "Le fichier « {path} » contient {kind}, pas un objet JSON : un relevé de donne "
+                              "est un objet.",
     "record_format": "Format de relevé non pris en charge : {value}.",
     "no_reshuffles": "{game} ne remélange jamais son talon : les remélanges du relevé doivent être vides.",
     "carry_nothing": "Une donne de {game} ne reporte rien de la précédente.",
@@ -641,4 +656,32 @@ _section({
     "big_gin_needs_all": "Le grand gin demande vos 11 cartes en combinaisons ; restent {deadwood}.",
     "gin_deck_order": "Un paquet de gin a 104 cartes : le jeu de la donne, puis le jeu mis de côté.",
     "close_needs_all": "Pour fermer, vos 10 cartes forment toutes des combinaisons ; restent {deadwood}.",
+})
+
+
+# --- the provably fair shuffle (tavern.fair, `tavern verify`) ----------------
+
+_section({
+    "fair_client_seed": "Une graine de joueur tient en 64 caractères au plus : lettres, chiffres, _ et -.",
+    "fair_server_seed_size": "Une graine du serveur fait {size} octets.",
+    "fair_draw_range": "Impossible de tirer un nombre au-dessous de {n}.",
+    "fair_no_block": "Ce relevé n'a pas de bloc « fair » : la donne n'a pas été mélangée de façon vérifiable.",
+    "fair_scheme": "Schéma inconnu « {scheme} » (attendu : {wanted}).",
+    "fair_block_malformed": "Bloc « fair » mal formé ({kind} : {detail}).",
+    "fair_commitment": "La graine révélée ne correspond pas à l'engagement publié avant la donne.",
+    "fair_seats": "Les graines du bloc « fair » ne sont pas celles des joueurs de la donne, dans l'ordre des places.",
+    "fair_unknown_game": "Le relevé nomme un jeu inconnu (« {game} ») : impossible de savoir de quel paquet "
+                         "la donne part.",
+    "fair_table_refused": "Le paquet d'une table de {game} ne se déduit pas de ce relevé : {refusal}",
+    "fair_no_deck": "Le relevé n'a pas de paquet (« deck ») lisible : une liste de cartes.",
+    "fair_sizes_cover": "Les mélanges annoncés ({shuffles} cartes) ne couvrent pas le paquet de {size} cartes.",
+    "fair_reshuffle_count": "Le bloc « fair » annonce {announced} remélange(s), le relevé en contient {found}.",
+    "fair_reshuffle_size": "Un remélange du relevé n'a pas la taille annoncée.",
+    "fair_packs": "Une donne de {game} à cette table mélange des paquets de {pack_sizes} cartes ; "
+                  "le relevé annonce des mélanges de {announced} cartes pour un paquet de {size} cartes.",
+    "fair_not_the_pack": "Le paquet du mélange n° {index} n'est pas celui d'une table de {game} "
+                         "(manquent : {missing} ; en trop : {extra}) : aucune graine ne peut le donner.",
+    "fair_foreign_reshuffle": "Le remélange (mélange n° {index}) contient des cartes que le paquet d'une table "
+                              "de {game} n'a pas : {extra}.",
+    "fair_shuffle_mismatch": "Le mélange n° {index} ({size} cartes) ne découle pas des graines.",
 })

@@ -7,10 +7,51 @@ import json
 import sys
 from pathlib import Path
 
+#: A JSON value that is not an object, as the refusal names it.
+_JSON_KINDS = {list: "une liste", str: "un texte", int: "un nombre", float: "un nombre", bool: "un booléen",
+               type(None): "null"}
+
+
+def _load_json(path: str) -> object:
+    """The file's JSON value (``-``: standard input), or a :class:`Refusal`
+    naming what is wrong in French: a missing or unreadable file, bytes that
+    are not UTF-8, an empty file, text that is not JSON."""
+    from tavern.refusal import Refusal
+
+    where = "l'entrée standard" if path == "-" else path
+    try:
+        raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except FileNotFoundError:
+        raise Refusal("record_file_missing", path=where) from None
+    except IsADirectoryError:
+        raise Refusal("record_file_directory", path=where) from None
+    except PermissionError:
+        raise Refusal("record_file_denied", path=where) from None
+    except OSError as exc:
+        raise Refusal("record_file_unreadable", path=where, errno=exc.errno or 0) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:  # random bytes, a Latin-1 file
+        raise Refusal("record_not_utf8", path=where, position=exc.start) from None
+    if not text.strip():
+        raise Refusal("record_empty", path=where)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise Refusal("record_not_json", path=where, line=exc.lineno, column=exc.colno) from None
+    except RecursionError:  # thousands of nested brackets
+        raise Refusal("record_not_json", path=where, line=1, column=1) from None
+
 
 def _read_record(path: str) -> dict:
-    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    return json.loads(text)
+    """A hand record read from ``path``: a JSON object, or a :class:`Refusal`."""
+    from tavern.refusal import Refusal
+
+    value = _load_json(path)
+    if not isinstance(value, dict):
+        raise Refusal("record_json_not_object", path="l'entrée standard" if path == "-" else path,
+                      kind=_JSON_KINDS.get(type(value), "autre chose"))
+    return value
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -21,9 +62,10 @@ def _replay(args: argparse.Namespace) -> int:
     from tavern.catalogue import french
     from tavern.games.base import IllegalAction, RecordError
     from tavern.games.registry import replay
+    from tavern.refusal import Refusal
 
     try:
-        record = _read_record(args.record)
+        record = _load_json(args.record)  # not an object: check_record says so, with its field
         out = replay(record)
     except RecordError as exc:
         print(json.dumps({"error": exc.message, "field": exc.field, "code": exc.code, "params": exc.params},
@@ -33,9 +75,8 @@ def _replay(args: argparse.Namespace) -> int:
         print(json.dumps({"error": exc.message, "code": exc.code, "params": exc.params},
                          ensure_ascii=False, default=str))
         return 1
-    except (OSError, json.JSONDecodeError) as exc:
-        print(json.dumps({"error": french("record_unreadable", {"detail": str(exc)}), "code": "record_unreadable",
-                          "params": {"detail": str(exc)}}, ensure_ascii=False))
+    except Refusal as exc:  # the file itself: missing, not UTF-8, not JSON
+        print(json.dumps({"error": exc.message, "code": exc.code, "params": exc.params}, ensure_ascii=False))
         return 2
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         # A shape no check above foresaw: still a clear refusal, not a traceback.
@@ -49,19 +90,21 @@ def _replay(args: argparse.Namespace) -> int:
 
 def _verify(args: argparse.Namespace) -> int:
     """Recompute a deal's deck from its revealed seeds (docs/fairness.md):
-    0 when it matches, 1 when it does not, 2 when the file cannot be read."""
+    0 when it matches, 1 when it does not, 2 when the file is not a record
+    (missing, unreadable, not UTF-8, empty, not JSON, not an object) — one
+    French line on standard error, never a traceback."""
     from tavern.fair import FairError, verify
+    from tavern.refusal import Refusal
 
     try:
         record = _read_record(args.record)
-        if not isinstance(record, dict):
-            raise FairError("un relevé de donne est un objet JSON")
-        said = verify(record)
-    except (OSError, json.JSONDecodeError) as exc:
-        print(f"illisible : {exc}", file=sys.stderr)
+    except Refusal as exc:
+        print(f"ILLISIBLE : {exc.message}", file=sys.stderr)
         return 2
+    try:
+        said = verify(record)
     except FairError as exc:
-        print(f"ÉCHEC : {exc}")
+        print(f"ÉCHEC : {exc.message}")
         return 1
     for line in said:
         print(f"ok : {line}")

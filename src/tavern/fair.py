@@ -23,6 +23,12 @@ The scheme, ``tavern-fair-1``:
 * a deal's shuffles (Gin's two packs, a draw poker or rami stock rebuilt
   from the discards) all read the same stream, one after the other, and the
   record keeps their sizes in order.
+
+Verifying a record (:func:`verify`) starts from the deck the record's game
+deals at its table — the game's packs for its config and number of players
+(:func:`table_packs`) — and never from the record's own cards: a deck holding
+a card twice, a joker the game has not, or one card too many is refused even
+when it is a shuffle of the seeds.
 """
 
 from __future__ import annotations
@@ -31,11 +37,13 @@ import hashlib
 import hmac
 import re
 import secrets
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tavern.cards import CSPRNG, RANKS, SUITS, RandomSource, is_joker
+from tavern.cards import CSPRNG, RANKS, SUITS, RandomSource, check_card, is_joker
+from tavern.refusal import Refusal
 
 SCHEME = "tavern-fair-1"
 SEED_BYTES = 32
@@ -44,8 +52,9 @@ CLIENT_SEED = re.compile(r"[A-Za-z0-9_-]{0,64}")
 _LIMIT = 1 << 32
 
 
-class FairError(ValueError):
-    """A seed, a commitment or a fairness block that is not well formed."""
+class FairError(Refusal, ValueError):
+    """A seed, a commitment or a record that does not check: a refusal with
+    its code (``tavern.catalogue`` words it in French)."""
 
 
 def canonical_key(card: str) -> int:
@@ -73,7 +82,7 @@ def commitment(server_seed: bytes) -> str:
 
 def check_client_seed(seed: object) -> str:
     if not isinstance(seed, str) or CLIENT_SEED.fullmatch(seed) is None:
-        raise FairError("une graine de joueur tient en 64 caractères au plus : lettres, chiffres, _ et -")
+        raise FairError("fair_client_seed")
     return seed
 
 
@@ -86,7 +95,7 @@ class FairStream:
 
     def __init__(self, server_seed: bytes, table: int, deal: int, client_seeds: Sequence[str]) -> None:
         if len(server_seed) != SEED_BYTES:
-            raise FairError(f"a server seed is {SEED_BYTES} bytes")
+            raise FairError("fair_server_seed_size", size=SEED_BYTES)
         self._key = server_seed
         seeds = [check_client_seed(s) for s in client_seeds]
         self._suffix = f"|{SCHEME}|{int(table)}|{int(deal)}|{len(seeds)}|" + "|".join(seeds)
@@ -104,7 +113,7 @@ class FairStream:
 
     def randbelow(self, n: int) -> int:
         if not 0 < n <= _LIMIT:
-            raise FairError(f"cannot draw below {n}")
+            raise FairError("fair_draw_range", n=n)
         keep = _LIMIT - _LIMIT % n
         while True:
             v = self._word()
@@ -145,53 +154,133 @@ class DealSeed:
 # --- verification -----------------------------------------------------------
 
 
+def table_packs(game: object, config: object, players: int) -> list[list[str]]:
+    """The packs a table of ``game`` shuffles at the start of a deal, in
+    order, as the game's own module gives them for this config and number of
+    players (``deck_packs`` when a game shuffles several packs apart, as Gin
+    does, else its one ``deck_composition``): the deck kind, how many decks
+    and jokers. ``static/fair.js`` (``tablePacks``) mirrors it."""
+    from tavern.games import registry  # here: the registry loads every engine
+
+    if not isinstance(game, str) or game not in registry.GAMES:
+        raise FairError("fair_unknown_game", game=str(game))
+    module = registry.load(game)
+    packs = getattr(module, "deck_packs", None)
+    try:
+        if packs is not None:
+            return [list(p) for p in packs(config, players)]
+        return [list(module.deck_composition(config, players))]
+    except Refusal as exc:  # a config or a number of players the game refuses
+        raise FairError("fair_table_refused", game=game, refusal={"code": exc.code, "params": exc.params}) from None
+    except (TypeError, ValueError, AttributeError) as exc:  # a config that is not even an object
+        raise FairError("fair_table_refused", game=game,
+                        refusal={"code": "record_malformed", "params": {"kind": type(exc).__name__,
+                                                                        "detail": str(exc)}}) from None
+
+
 def _outputs(record: dict[str, Any], sizes: list[int]) -> list[list[str]]:
     """The deal's shuffles in the order they were made: the deck cut into
     its first shuffles, then each rebuilt stock."""
     deck = record.get("deck")
     reshuffles = record.get("reshuffles") or []
-    if not isinstance(deck, list) or not isinstance(reshuffles, list):
-        raise FairError("le relevé n'a pas de paquet (« deck ») lisible")
+    if not isinstance(deck, list) or not isinstance(reshuffles, list) or not all(
+            isinstance(r, list) and all(isinstance(c, str) for c in r) for r in [deck, *reshuffles]):
+        raise FairError("fair_no_deck")
     out, at = [], 0
     for size in sizes:
         if at < len(deck):
             out.append(deck[at:at + size])
             at += size
     if at != len(deck):
-        raise FairError(f"les mélanges annoncés ({sizes}) ne couvrent pas le paquet de {len(deck)} cartes")
+        raise FairError("fair_sizes_cover", shuffles=sizes, size=len(deck))
     rest = sizes[len(out):]
     if len(rest) != len(reshuffles):
-        raise FairError(f"{len(rest)} remélanges annoncés, {len(reshuffles)} dans le relevé")
+        raise FairError("fair_reshuffle_count", announced=len(rest), found=len(reshuffles))
     for size, shuffled in zip(rest, reshuffles, strict=True):
         if not isinstance(shuffled, list) or len(shuffled) != size:
-            raise FairError("un remélange du relevé n'a pas la taille annoncée")
+            raise FairError("fair_reshuffle_size")
         out.append(list(shuffled))
     return out
 
 
-def verify(record: dict[str, Any]) -> list[str]:
-    """Check a hand record's deck against its revealed seed. Returns what was
-    checked (sentences for people); raises :class:`FairError` on any mismatch."""
+def _block(record: dict[str, Any]) -> tuple[bytes, int, int, list[str], list[int], str]:
     fair = record.get("fair")
     if not isinstance(fair, dict):
-        raise FairError("ce relevé n'a pas de bloc « fair » : la donne n'a pas été mélangée de façon vérifiable")
+        raise FairError("fair_no_block")
     if fair.get("scheme") != SCHEME:
-        raise FairError(f"schéma inconnu {fair.get('scheme')!r} (attendu {SCHEME})")
+        raise FairError("fair_scheme", scheme=str(fair.get("scheme")), wanted=SCHEME)
     try:
         seed = bytes.fromhex(fair["server_seed"])
         table, deal = int(fair["table"]), int(fair["deal"])
         seeds = [check_client_seed(c["seed"]) for c in fair["client_seeds"]]
         sizes = [int(n) for n in fair["shuffles"]]
         promised = str(fair["commitment"])
+    except FairError:
+        raise
     except (KeyError, TypeError, ValueError) as exc:
-        raise FairError(f"bloc « fair » mal formé : {exc}") from None
+        raise FairError("fair_block_malformed", kind=type(exc).__name__, detail=str(exc)) from None
+    return seed, table, deal, seeds, sizes, promised
+
+
+def verify(record: dict[str, Any]) -> list[str]:
+    """Check a hand record's deck against its revealed seed. Returns what was
+    checked (sentences for people); raises :class:`FairError` on any mismatch.
+
+    Each first shuffle must be the game's own pack (:func:`table_packs`, for
+    the record's ``game``, ``config`` and its players, one client seed each)
+    shuffled by the stream; a rebuilt stock must be a shuffle of cards that
+    pack holds. That the rebuilt stock is exactly the discards of that moment
+    is the replay's check (``tavern replay``)."""
+    seed, table, deal, seeds, sizes, promised = _block(record)
     said = []
     if not hmac.compare_digest(commitment(seed), promised):
-        raise FairError("la graine révélée ne correspond pas à l'engagement publié avant la donne")
+        raise FairError("fair_commitment")
     said.append(f"graine du serveur conforme à l'engagement {promised[:16]}…")
+    seats = record.get("seats")
+    if seats is not None:  # the revealed block alone (the API's) has none
+        named = [s.get("player") if isinstance(s, dict) else None for s in seats] if isinstance(seats, list) else None
+        if named != [c.get("player") for c in record["fair"]["client_seeds"]]:
+            raise FairError("fair_seats")
+    game = record.get("game")
+    packs = table_packs(game, record.get("config"), len(seeds))
+    wanted, deck = [len(p) for p in packs], record.get("deck")
+    if isinstance(deck, list) and all(isinstance(c, str) for c in deck):  # else _outputs says so
+        if sizes[:len(packs)] != wanted or len(deck) != sum(wanted):
+            # a card too many or too few, or the packs cut another way (one
+            # shuffle of Gin's 104 cards): not how this table deals
+            raise FairError("fair_packs", game=str(game), pack_sizes=wanted, announced=sizes[:len(packs)],
+                            size=len(deck))
+    parts = _outputs(record, sizes)
+    every = Counter(c for p in packs for c in p)
     stream = FairStream(seed, table, deal, seeds)
-    for k, shuffled in enumerate(_outputs(record, sizes), start=1):
-        if stream.shuffle(shuffled) != list(shuffled):
-            raise FairError(f"le mélange n° {k} ({len(shuffled)} cartes) ne découle pas des graines")
+    for k, shuffled in enumerate(parts, start=1):
+        if k <= len(packs):
+            start = packs[k - 1]
+            missing, extra = Counter(start) - Counter(shuffled), Counter(shuffled) - Counter(start)
+            if missing or extra:
+                raise FairError("fair_not_the_pack", index=k, game=str(game),
+                                missing=_said(missing), extra=_said(extra))
+        else:  # a rebuilt stock: cards of the deal's packs, never more copies
+            extra = Counter(shuffled) - every
+            if extra:
+                raise FairError("fair_foreign_reshuffle", index=k, game=str(game), extra=_said(extra))
+            start = list(shuffled)
+        if stream.shuffle(start) != list(shuffled):
+            raise FairError("fair_shuffle_mismatch", index=k, size=len(shuffled))
         said.append(f"mélange n° {k} : {len(shuffled)} cartes, identiques à celles tirées des graines")
     return said
+
+
+def _said(cards: Counter[Any]) -> list[str]:
+    """Cards for a message: each code as often as it counts, in canonical
+    order (anything that is no card code at all said as it was written)."""
+    out = [str(c) for c in cards.elements()]
+    return sorted(out, key=lambda c: (canonical_key(c) if _is_code(c) else 10_000, c))
+
+
+def _is_code(card: str) -> bool:
+    try:
+        check_card(card)
+    except ValueError:
+        return False
+    return True

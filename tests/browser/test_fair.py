@@ -11,8 +11,10 @@ import random
 import pytest
 from sqlalchemy import select
 from tests.browser.test_table_page import ARTIFACTS, LIVE, passive, play, result_shown, start_server
+from tests.test_fair import TABLE_DECKS, _fair_deal, _forgeries, _packs, _shuffles_of_seeds
 
 from tavern import cards, fair
+from tavern.games import registry
 from tavern.store.db import make_engine, session_factory
 from tavern.store.models import ArchivedHand
 
@@ -102,10 +104,71 @@ def test_a_player_seeds_plays_and_verifies_his_deal(browser, players, db_url, tm
         ana.screenshot(path=str(ARTIFACTS / "replay.png"), full_page=True)
 
         # A tampered reveal fails in the page too.
-        bad = json.loads(json.dumps(record["fair"]))
+        bad = _revealed(record)
         bad["deck"] = record["deck"][1:] + record["deck"][:1]
-        bad["reshuffles"] = record.get("reshuffles") or []
         ok = ana.evaluate("async (f) => (await (await import('/static/fair.js')).verify(f, new Set())).ok", bad)
         assert ok is False
+    finally:
+        srv.stop()
+
+
+def _revealed(record: dict) -> dict:
+    """What a deal's players receive (tables/actor.py): the fair block with
+    the game, its config, the deck and the rebuilt stocks."""
+    return {**json.loads(json.dumps(record["fair"])), "game": record["game"], "config": record["config"],
+            "deck": record["deck"], "reshuffles": record.get("reshuffles") or []}
+
+
+JS_VERIFY = """async (reveals) => {
+  const m = await import('/static/fair.js');
+  const out = [];
+  for (const f of reveals) out.push(await m.verify(f, new Set()));
+  return out;
+}"""
+
+
+def test_the_page_starts_from_the_games_own_deck_and_refuses_a_forged_one(browser, players, db_url, tmp_path):
+    """Issue 33: the page's check must, like `tavern verify`, start from the
+    game's deck — its packs for every game equal the server's, a true deal of
+    every deck kind checks out, and a deck with a card twice, a joker added,
+    a card replaced or a card too few is refused though it is a shuffle of
+    the seeds."""
+    srv = start_server(db_url, tmp_path)
+    try:
+        page = players(srv)["ana"].page
+        cases = [p.values for p in TABLE_DECKS]
+        js_packs = page.evaluate("""async (cases) => {
+          const m = await import('/static/fair.js');
+          return cases.map(([game, config, players]) => m.tablePacks(game, config, players).map(m.canonical));
+        }""", [[g, c, n] for g, c, n, _ in cases])
+        for (game, config, n, _), packs in zip(cases, js_packs, strict=True):
+            assert packs == [fair.canonical(p) for p in fair.table_packs(game, config, n)], (game, config, n)
+
+        true, forged, names = [], [], []
+        for game, config, n, _ in cases:
+            record = _fair_deal(game, config, [f"p{i}" for i in range(n)])
+            true.append(_revealed(record))
+            for name, (packs, _code) in _forgeries(_packs(record)).items():
+                forged.append(_revealed(_shuffles_of_seeds(record, packs)))
+                names.append(f"{game} {config} {name}")
+        for f, result in zip(true, page.evaluate(JS_VERIFY, true), strict=True):
+            assert result["ok"], (f["game"], result["lines"])
+        for name, result in zip(names, page.evaluate(JS_VERIFY, forged), strict=True):
+            assert not result["ok"], name
+            last = result["lines"][-1]
+            assert "n'est pas celui de cette table" in last or "mélange des paquets de" in last, (name, last)
+        # The auditor's two records, word for word: two 2♣ (no 3♣), a joker for the A♠.
+        record = _fair_deal("ramponneau", {"small_blind": 1, "big_blind": 2}, ["a", "b", "c"])
+        twice = [c if c != "3c" else "2c" for c in cards.deck52()]
+        joker = [c if c != "As" else "X1" for c in cards.deck52()]
+        results = page.evaluate(JS_VERIFY, [_revealed(_shuffles_of_seeds(record, [d])) for d in (twice, joker)])
+        assert results[0]["lines"][-1] == ("Le paquet du mélange n° 1 n'est pas celui de cette table (manquent : 3♣ ; "
+                                           "en trop : 2♣) : aucune graine ne peut le donner.")
+        assert "manquent : A♠ ; en trop : Joker" in results[1]["lines"][-1]
+        # A rebuilt stock holding a card the deal's packs lack.
+        stranger = _revealed(record)
+        stranger["reshuffles"], stranger["shuffles"] = [["X1"]], [52, 1]
+        assert page.evaluate(JS_VERIFY, [stranger])[0]["ok"] is False
+        assert {g for g, *_ in cases} == set(registry.GAMES)
     finally:
         srv.stop()

@@ -144,3 +144,16 @@ def test_every_game_counts_the_refused_action_from_one(game, tmp_path, capsys) -
     error = out["error"]
     assert error.startswith(expected + f"({first} dance"), error
     assert out["code"] == "in_action" and out["params"]["index"] == int(expected.split()[1])
+
+
+@pytest.mark.parametrize("content,code", [
+    (b"\xe9t\xe9", "record_not_utf8"), (b"", "record_empty"), (b"{not json", "record_not_json"),
+])
+def test_replay_says_why_a_file_is_no_record(content, code, tmp_path, capsys) -> None:
+    """Issue 33: the file that is no record (not UTF-8, empty, not JSON) is
+    named in one French JSON line with its code, exit 2, as `tavern verify` does."""
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    assert cli(["replay", str(path)]) == 2
+    out = json.loads(capsys.readouterr().out)
+    assert out["code"] == code and out["error"].startswith(f"Le fichier « {path} » ")

@@ -195,6 +195,46 @@ def test_the_same_browser_at_one_table_is_flagged() -> None:
     assert report.suspicious() == [ab]  # a shared address alone (a café, a family) stays below the threshold
 
 
+def test_clients_without_a_browser_cookie_share_no_browser() -> None:
+    """Issue 33: every pair of clients sending no browser cookie (bots, the
+    API, a fresh private window) was flagged ``same_browser`` — the missing
+    cookie was noted "-" and grouped — and with ``same_address`` scored 1.5,
+    listed as suspicious. An absent cookie (None; "-" in the rows written
+    before migration 0007) is no shared browser; a real shared cookie still is."""
+    visits = [(3, "bot1", "10.0.0.9", None), (3, "bot2", "10.0.0.9", None),    # no cookie, one address
+              (3, "bot3", "10.0.0.9", "-"), (3, "bot4", "10.0.0.7", "-"),      # the old rows' "-"
+              (3, "ana", "10.0.0.1", "h1"), (3, "bruno", "10.0.0.2", "h1")]    # one real cookie, two places
+    report = surveillance.analyse([], visits)
+    pairs = {frozenset(names_of(p)): p for p in report.pairs}
+    for a, b in (("bot1", "bot2"), ("bot1", "bot3"), ("bot2", "bot3")):
+        assert [f.kind for f in pairs[frozenset((a, b))].flags] == ["same_address"], (a, b)
+    assert frozenset(("bot3", "bot4")) not in pairs  # nothing shared at all
+    assert [f.kind for f in pairs[frozenset(("ana", "bruno"))].flags] == ["same_browser"]
+    assert report.suspicious() == [pairs[frozenset(("ana", "bruno"))]]
+
+
+@pytest.mark.db
+def test_a_visit_without_cookie_is_stored_absent_once(session) -> None:
+    """The visit of a client without a cookie is stored with no browser
+    (NULL), and its next visit finds that row again instead of adding one."""
+    import datetime as dt
+
+    from sqlalchemy import select
+    from tests.services.helpers import make_table, make_user
+
+    from tavern.store.models import TableVisit
+
+    owner, bot = make_user(session, "patron"), make_user(session, "bot")
+    t1 = make_table(session, owner).id
+    day = dt.datetime(2026, 1, 15, 12, 0, tzinfo=dt.UTC)
+    surveillance.record_visits(session, {(t1, bot.id, "1.2.3.4", None): day})
+    later = day + dt.timedelta(hours=1)
+    surveillance.record_visits(session, {(t1, bot.id, "1.2.3.4", None): later})
+    session.expire_all()
+    rows = [(v.browser, v.first_seen, v.last_seen) for v in session.scalars(select(TableVisit))]
+    assert rows == [(None, day, later)]
+
+
 @pytest.mark.db
 def test_visits_are_recorded_in_batches_one_row_per_table_player_address_and_browser(session) -> None:
     """web/visits.py writes what the table sockets noted in one batch: a new

@@ -40,3 +40,48 @@ def test_upgrade_to_head_keeps_ledger_rows(tmp_path, postgres_url):
         with make_engine(url).begin() as c:
             c.execute(text("DELETE FROM ledger_entries"))
             c.execute(text("DELETE FROM ledger_accounts"))
+
+
+
+@pytest.mark.db
+def test_upgrade_turns_the_old_no_cookie_visits_into_absent_browsers(tmp_path, postgres_url):
+    """Issue 33: the visits written before 0007 noted a missing browser cookie
+    as "-"; the upgrade makes them NULL (no browser) and keeps the real ones;
+    the downgrade writes "-" again."""
+    from tests.services.helpers import make_table, make_user
+
+    from tavern.store.db import session_factory
+
+    url = postgres_url or f"sqlite:///{tmp_path / 'visits.db'}"
+    cfg = alembic_config(url)
+    if postgres_url:
+        command.downgrade(cfg, "base")
+    command.upgrade(cfg, "head")
+    engine = make_engine(url)
+    with session_factory(engine)() as s:  # a player and a table, through the models
+        owner, ana = make_user(s, "patron"), make_user(s, "ana")
+        table_id, ana_id = make_table(s, owner).id, ana.id
+        s.commit()
+    engine.dispose()
+    command.downgrade(cfg, "0006")
+    engine = make_engine(url)
+    insert = text("INSERT INTO table_visits (table_id, user_id, address, browser, first_seen, last_seen) "
+                  "VALUES (:t, :u, :a, :b, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)")
+    with engine.begin() as c:
+        c.execute(insert, [{"t": table_id, "u": ana_id, "a": "1.2.3.4", "b": "-"},
+                           {"t": table_id, "u": ana_id, "a": "1.2.3.4", "b": "h1"}])
+    engine.dispose()
+    command.upgrade(cfg, "head")
+    engine = make_engine(url)
+    browsers = "SELECT browser FROM table_visits ORDER BY id"
+    with engine.begin() as c:
+        assert [r[0] for r in c.execute(text(browsers))] == [None, "h1"]
+    engine.dispose()
+    command.downgrade(cfg, "0006")
+    engine = make_engine(url)
+    with engine.begin() as c:
+        assert [r[0] for r in c.execute(text(browsers))] == ["-", "h1"]
+    engine.dispose()
+    if postgres_url:  # leave the shared database empty at head, as the other tests expect it
+        command.downgrade(cfg, "base")
+        command.upgrade(cfg, "head")

@@ -61,6 +61,9 @@ class HighCard:
     def timeout_action(self, player: str) -> dict[str, Any]:
         return {"action": "fold"}
 
+    def seen(self, action: dict[str, Any], player: str | None) -> dict[str, Any]:
+        return dict(action)  # a show's card is in the views, a fold names none
+
     def view(self, player: str | None) -> dict[str, Any]:
         return {"game": GAME, "to_act": self.to_act()[0] if not self.over else None,
                 "players": [{"player": p, "cards": [self.cards[p]] if p == player or p in self.shown else None}

@@ -57,6 +57,8 @@ def test_a_deal_is_committed_seeded_revealed_and_verifiable(session_factory) -> 
     for name in ("ana", "bob", "cid"):
         assert h.held(name)["fair"]["server_seed"] == block["server_seed"]
         assert h.held(name)["fair"]["deck"] == record["deck"]
+        # and the game with its config: the page starts each shuffle from its packs (issue 33)
+        assert (h.held(name)["fair"]["game"], h.held(name)["fair"]["config"]) == (record["game"], record["config"])
     assert all(block["server_seed"] not in json.dumps(m) for m in h.inbox[None])
     assert all(block["server_seed"] not in json.dumps(m) for m in h.inbox["dan"])
     # Another client seed would have given another deck from the same server seed.

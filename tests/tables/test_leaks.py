@@ -3,7 +3,9 @@
 Issue: "over many random deals, no message sent to a player ever contains
 another player's hidden card before showdown, nor any card of the deck."
 Checked at the source: every publication of the actor, against the engine's
-own state at that moment.
+own state at that moment. The replay of the archived deals (« Mes donnes »)
+is held to the same, step by step and for every game, in
+tests/web/test_replay_leaks.py.
 """
 
 from __future__ import annotations

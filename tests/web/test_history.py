@@ -111,8 +111,59 @@ def test_a_voided_deal_still_reveals_its_seed_to_its_players(settings, client: T
     revealed = client.get(f"/api/me/deals/{deal}/fair")
     assert revealed.status_code == 200
     assert fair.verify(revealed.json())  # what `tavern verify` reads
+    assert revealed.json()["config"]["big_blind"] > 0  # the table's config: its packs (issue 33)
     assert "sa graine" in client.get("/mes-donnes").text
     client.post("/logout")
     client.cookies.clear()
     login(client, "cid")  # not dealt in
     assert client.get(f"/api/me/deals/{deal}/fair").status_code == 404
+
+
+def test_a_deal_in_progress_is_listed_en_cours_without_its_steps(settings, client: TestClient,
+                                                                  session_factory) -> None:
+    """Issue 33 §9: « Mes donnes » listed a deal still being played as
+    ``"voided": true`` with an end time. It is listed in progress — no end,
+    not voided, no result — and its steps and seed wait for its end: a replay
+    must not show more than the live table did while it goes on."""
+    from tavern.services import users
+    from tavern.tables.bank import SqlBank
+
+    world = build_world(session_factory, stakes={"small_blind": 1, "big_blind": 2},
+                        password_hash=users.hash_password("correct horse battery", settings))
+
+    async def scenario():
+        h = Harness(world, deal_pause=60.0)
+        actor = await h.start(seated=("ana", "bob"))
+        actor.next_deal_at = actor.clock()
+        await h.settle()
+        await h.settle()
+        assert actor.engine is not None and not actor.engine.over
+        await actor.stop()  # the deal stays archived as it started, as while it is played
+
+    asyncio.run(scenario())
+    with session_factory() as s:
+        deal = s.scalars(select(ArchivedHand.id).where(ArchivedHand.table_id == world.table_id)).one()
+    login(client, "ana")
+    listed = client.get("/api/me/deals").json()
+    assert [(d["id"], d["voided"], d["ended"], d["delta"], d.get("in_progress")) for d in listed] == \
+        [(deal, False, None, None, True)]
+    steps = client.get(f"/api/me/deals/{deal}")
+    assert steps.status_code == 409 and steps.json()["code"] == "deal_in_progress"
+    assert "en cours" in steps.json()["message"] and not CARD.search(steps.text)
+    page = client.get(f"/mes-donnes/{deal}")
+    assert page.status_code == 409 and "Cette donne est en cours" in page.text
+    mine = client.get("/mes-donnes").text
+    assert "en cours" in mine and f'href="/mes-donnes/{deal}"' not in mine and "sa graine" not in mine
+    # Voided by the restart: now it has ended, voided, with its seed and no replay.
+    SqlBank(session_factory, settings).void_interrupted(world.table_id)
+    listed = client.get("/api/me/deals").json()
+    assert [(d["in_progress"], d["voided"], d["delta"]) for d in listed] == [(False, True, None)]
+    assert listed[0]["ended"] is not None
+    refused = client.get(f"/api/me/deals/{deal}")
+    assert refused.status_code == 409 and refused.json()["code"] == "deal_voided_no_replay"
+    assert "sa graine" in client.get("/mes-donnes").text
+    # Somebody else's deal is still not his to see.
+    client.post("/logout")
+    client.cookies.clear()
+    login(client, "cid")
+    assert client.get(f"/api/me/deals/{deal}").json()["code"] == "not_your_deal"

@@ -116,3 +116,30 @@ def test_two_accounts_from_one_browser_are_noted(client: TestClient, world: Worl
     row = html[html.index('data-pair="ana+bruno"'):]
     assert 'data-flag="same_browser"' in row[:row.index("</tr>")]
     assert f"même navigateur à la table {table_id}" in row
+
+
+def test_two_accounts_without_a_browser_cookie_are_not_one_browser(client: TestClient, world: World, table) -> None:
+    """Issue 33: clients that send no browser cookie (bots, the API) were
+    noted "-" and flagged « même navigateur » together; their visit is now
+    noted without a browser, and they share only the address."""
+    table_id, _ = table
+    origin = {"Origin": client.app.state.settings.allowed_origins[0]}
+    for name in ("ana", "bruno"):
+        login(client, name, PASSWORD)
+        client.cookies.delete("tavern_browser")  # as a bot or the API: no page visited, no cookie
+        with client.websocket_connect(f"/ws/tables/{table_id}", headers=origin) as ws:
+            assert ws.receive_json()["type"] == "state"
+        client.post("/logout", data={}, follow_redirects=False)
+    for _ in range(50):  # written in batches (web/visits.py), within a second
+        with session_scope() as s:
+            visits = s.scalars(select(TableVisit).where(TableVisit.table_id == table_id)).all()
+        if len(visits) >= 2:
+            break
+        time.sleep(0.1)
+    assert len(visits) == 2 and [v.browser for v in visits] == [None, None]
+    login(client, "admin")
+    html = page(client.get("/admin/surveillance"))
+    suspicious, others = html[:html.index('id="pairs"')], html[html.index('id="pairs"'):]
+    assert 'data-pair="ana+bruno"' not in suspicious  # before: « même navigateur », score 1.5
+    row = others[others.index('data-pair="ana+bruno"'):]
+    assert "<td>0.5</td>" in row[:row.index("</tr>")]  # the shared address alone

@@ -28,7 +28,12 @@ carry: dict | None = None) -> Engine``
     record's actions are the table's hand-in rather than decisions (a post to enter).
 
 ``deck_composition(config: dict, n_players: int) -> list[str]``
-    The unshuffled cards the deal uses (the table needs it for deck items).
+    The unshuffled cards the deal uses (the table needs it for deck items);
+    ``tavern verify`` starts a deal's shuffle from it, never from the record's cards.
+
+``deck_packs(config: dict, n_players: int) -> list[list[str]]`` (optional; Gin)
+    When a deal shuffles several packs apart, each pack in the order shuffled
+    (their cards together are ``deck_composition``).
 
 ``carried_chips(carry: dict | None) -> int`` (games whose carry holds chips)
     The chips a carry holds for the next deal (a Rams pot, the Rummoli board).
@@ -143,6 +148,15 @@ class Engine(Protocol):
         """The projection sent to ``player`` (``None``: spectators). Never another
         player's hidden cards, the stock, the widow or the deck order."""
 
+    def seen(self, action: dict[str, Any], player: str | None) -> dict[str, Any]:
+        """A recorded ``action`` of this deal as ``player`` saw it at the table
+        (``None``: a spectator), asked of the deal just after it: his own move
+        whole; another's without the cards the table never showed him (draw
+        poker's discards, the card the Rams dealer gave for the turned card,
+        a face-down lead), said as :func:`hidden`. The replay of « Mes
+        donnes » shows each step so, beside :meth:`view`
+        (:func:`tavern.games.registry.seen_steps`)."""
+
     def result(self) -> dict[str, Any]:
         """Once over: ``{"chips": {player: end chips}, "delta": {player: won/lost},
         "rake": int, "pots": [...] or scoring, "shown": {player: cards},
@@ -152,6 +166,13 @@ class Engine(Protocol):
         """The full hand record (``format``, ``game``, ``config``, ``seats``,
         ``button``, ``deck``, ``reshuffles``, ``actions``, plus ``carry`` if any),
         made by :func:`tavern.games.records.hand_record`."""
+
+
+def hidden(action: dict[str, Any], cards: int) -> dict[str, Any]:
+    """Another player's move as the table showed it: who, what, and how many
+    cards it hid (``{"player": "bruno", "action": "draw", "hidden": 2}``)
+    — never which (:meth:`Engine.seen`)."""
+    return {"player": action["player"], "action": action["action"], "hidden": cards}
 
 
 def views(engine: Engine, players: Iterable[str | None]) -> dict[str | None, dict[str, Any]]:

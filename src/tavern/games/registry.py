@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import importlib
 from collections.abc import Iterator
 from types import ModuleType
@@ -13,7 +14,8 @@ from tavern.games.base import IllegalAction, RecordError, in_action, record_erro
 from tavern.games.records import HandRecord
 from tavern.games.spec import GameSpec
 
-__all__ = ["GAMES", "HandRecord", "check_record", "load", "register", "replay", "replay_steps", "spec", "specs"]
+__all__ = ["GAMES", "HandRecord", "check_record", "load", "register", "replay", "replay_steps", "seen_steps", "spec",
+           "specs"]
 
 GAMES: dict[str, str] = {
     "ramponneau": "tavern.games.poker.ramponneau",
@@ -96,6 +98,20 @@ def replay_steps(record: Any) -> Iterator[tuple[Any, dict[str, Any] | None]]:
                 raise
             raise in_action(k, a["player"], a["action"], exc) from None
         yield engine, a
+
+
+def seen_steps(record: Any, player: str) -> Iterator[dict[str, Any]]:
+    """The deal of ``record`` step by step as ``player`` saw it at the table
+    (the replayer of « Mes donnes »): before the first action, then after
+    each one, the action as he saw it (``engine.seen``: another's discards
+    or face-down cards only counted) and his own view (``engine.view``: no
+    card hidden from him at that moment). The one place a record is cut
+    down for one player; the whole record stays with the admins and
+    ``tavern replay``/``tavern verify``."""
+    for engine, action in replay_steps(record):
+        # Copied: a view may share lists with the deal, which the next action changes.
+        yield {"action": None if action is None else engine.seen(action, player),
+               "view": copy.deepcopy(engine.view(player))}
 
 
 def replay(record: Any) -> dict[str, Any]:

@@ -99,6 +99,13 @@ def complete_hand(session: Session, hand_id: int, record: dict[str, Any], result
     expire_held(session, ArchivedHand, [hand_id])
 
 
+def in_progress(hand: ArchivedHand) -> bool:
+    """Whether the deal is still being played: archived as it started
+    (:func:`open_hand`; ``voided`` in the row so that a crash leaves it so)
+    and neither completed nor voided for good since."""
+    return bool((hand.result or {}).get("in_progress"))
+
+
 def get_hand(session: Session, hand_id: int) -> ArchivedHand | None:
     return session.get(ArchivedHand, hand_id)
 
@@ -130,13 +137,10 @@ def list_hands(
 
 
 def deal_steps(hand: ArchivedHand, player: str) -> list[dict[str, Any]]:
-    """An archived deal as ``player`` saw it, step by step: his own view
-    (``engine.view(player)``: never a card he could not see at that moment)
-    before the first action and after each one, with the action. Refused
-    (``LookupError``) unless he was dealt in."""
+    """An archived deal as ``player`` saw it, step by step
+    (:func:`registry.seen_steps`: each action as he saw it and his own view,
+    never a card he could not see at that moment). Refused (``LookupError``)
+    unless he was dealt in."""
     if player not in (hand.players or []):
         raise LookupError("not dealt in this deal")
-    out = []
-    for engine, action in registry.replay_steps(hand.record):
-        out.append({"action": action, "view": engine.view(player)})
-    return out
+    return list(registry.seen_steps(hand.record, player))

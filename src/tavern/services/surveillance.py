@@ -226,11 +226,12 @@ class _Analysis:
 
 
 def analyse(deals: Iterable[tuple[int, dict[str, Any], dict[str, Any]]],
-            visits: Iterable[tuple[int, str, str, str]] = (),
+            visits: Iterable[tuple[int, str, str, str | None]] = (),
             thresholds: Thresholds | None = None,
             now: dt.datetime | None = None) -> Report:
     """The report over ``deals`` — ``(deal id, record, result)`` — and the
-    table ``visits`` — ``(table id, player, address, browser)``."""
+    table ``visits`` — ``(table id, player, address, browser)``, the
+    browser None when the client sent no cookie."""
     t = thresholds or Thresholds()
     run = _Analysis()
     for deal_id, record, result in deals:
@@ -242,11 +243,17 @@ def analyse(deals: Iterable[tuple[int, dict[str, Any], dict[str, Any]]],
     return Report(pairs, run.deals, len(run.players), t, now or dt.datetime.now(dt.UTC))
 
 
-def _shared_places(run: _Analysis, visits: Iterable[tuple[int, str, str, str]]) -> None:
+#: A browser nobody can share: no cookie was sent (stored as NULL; "-" in the
+#: rows written before migration 0007, which turns them into NULL).
+NO_BROWSER = frozenset({None, "", "-"})
+
+
+def _shared_places(run: _Analysis, visits: Iterable[tuple[int, str, str, str | None]]) -> None:
     by_place: dict[tuple[int, str, str], set[str]] = defaultdict(set)
     for table_id, player, address, browser in visits:
         by_place[(table_id, "address", address)].add(player)
-        by_place[(table_id, "browser", browser)].add(player)
+        if browser not in NO_BROWSER:  # clients without a cookie share no browser
+            by_place[(table_id, "browser", str(browser))].add(player)
     for (table_id, kind, _), players in by_place.items():
         names = sorted(players)
         for i, x in enumerate(names):
@@ -326,7 +333,7 @@ def archived_deals(s: Session) -> Iterator[tuple[int, dict[str, Any], dict[str, 
             yield deal_id, record, result
 
 
-def table_visits(s: Session) -> Iterator[tuple[int, str, str, str]]:
+def table_visits(s: Session) -> Iterator[tuple[int, str, str, str | None]]:
     stmt = (select(TableVisit.table_id, User.username, TableVisit.address, TableVisit.browser)
             .join(User, User.id == TableVisit.user_id))
     for row in s.execute(stmt):
@@ -337,10 +344,11 @@ def report(s: Session, thresholds: Thresholds | None = None) -> Report:
     return analyse(archived_deals(s), table_visits(s), thresholds)
 
 
-def record_visits(s: Session, visits: dict[tuple[int, int, str, str], dt.datetime]) -> None:
+def record_visits(s: Session, visits: dict[tuple[int, int, str, str | None], dt.datetime]) -> None:
     """Note that each player opened each table from this address and browser
     — ``(table id, user id, address, browser) → when``; ``browser``: a hash
-    of the page's browser cookie, never the cookie: a new row the first
+    of the page's browser cookie, never the cookie, or None without one
+    (compared in Python below, so a NULL finds its row too): a new row the first
     time, its ``last_seen`` moved otherwise. A few statements for the whole
     batch (a restart's thousands of reconnections), not two per visit."""
     items = list(visits.items())

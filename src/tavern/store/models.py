@@ -456,6 +456,8 @@ class TableVisit(Base):
     table_id: Mapped[int] = mapped_column(ForeignKey("table_configs.id"), index=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     address: Mapped[str] = mapped_column(String(64))
-    browser: Mapped[str] = mapped_column(String(64))
+    #: None: the client sent no browser cookie (a bot, the API, a fresh
+    #: private window) — no browser anybody could share.
+    browser: Mapped[str | None] = mapped_column(String(64), nullable=True)
     first_seen: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
     last_seen: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)

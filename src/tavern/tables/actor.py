@@ -715,9 +715,11 @@ class TableActor:
         self.last_result = {"deal": self.deals, "result": _public_result(result)}
         self.settling = False
         # Revealed to the deal's players only (message_for): the seed and
-        # everything the page needs to recompute the deck itself.
+        # everything the page needs to recompute the deck itself — the game
+        # and its config too, since each shuffle starts from that game's packs.
         self.revealed = {"players": set(self.dealt),
-                         "fair": {**block, "deck": record["deck"], "reshuffles": record.get("reshuffles") or []}}
+                         "fair": {**block, "game": record["game"], "config": record["config"],
+                                  "deck": record["deck"], "reshuffles": record.get("reshuffles") or []}}
         self.archive_id = None
         self.deadlines = {}
         for seat in list(self.seats.values()):

@@ -27,8 +27,8 @@ FLUSH_SECONDS = 0.5
 #: a visit again (its ``last_seen`` moves): harmless.
 MAX_SEEN = 100_000
 
-#: (table id, user id, address, hashed browser cookie)
-Visit = tuple[int, int, str, str]
+#: (table id, user id, address, hashed browser cookie — None without a cookie)
+Visit = tuple[int, int, str, str | None]
 
 
 class VisitBook:

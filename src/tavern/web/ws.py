@@ -112,9 +112,11 @@ async def _open(ws: WebSocket, table_id: int, opened: Callable[[], None]) -> Non
 def _note_visit(ws: WebSocket, table_id: int, user_id: int, address: str) -> None:
     """Who plays from where, for the collusion report (web/visits.py: written
     in batches, off the connection's path). The browser cookie is hashed:
-    only equality matters."""
+    only equality matters. No cookie (a bot, the API, a fresh private
+    window) is noted as absent (None), never as a value two clients could
+    share: an absent cookie is no shared browser."""
     cookie = ws.cookies.get(BROWSER_COOKIE, "")
-    browser = hashlib.sha256(cookie.encode()).hexdigest() if cookie else "-"
+    browser = hashlib.sha256(cookie.encode()).hexdigest() if cookie else None
     ws.app.state.visits.note((table_id, user_id, address[:64], browser))
 
 

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from tavern.cards import RandomSource, check_deck_order, deck52, shuffle
-from tavern.games.base import Event, IllegalAction, LegalAction, Own
+from tavern.games.base import Event, IllegalAction, LegalAction, Own, hidden
 from tavern.games.poker.betting import _AFTER, Betting, Rake, build_pots, split
 from tavern.games.poker.evaluator import category_of
 from tavern.games.records import hand_record
@@ -454,6 +454,14 @@ class PokerDeal:
 
     def view(self, player: str | None) -> dict[str, Any]:
         return self.views([player])[player]
+
+    def seen(self, action: dict[str, Any], player: str | None) -> dict[str, Any]:
+        """Another player's draw shows how many cards he changed, never which
+        (the table says only the count: ``drawn``); every other move of
+        poker names no hidden card."""
+        if action["action"] == "draw" and action["player"] != player:
+            return hidden(action, len(action.get("discard") or []))
+        return dict(action)
 
     def views(self, players: Iterable[str | None]) -> dict[str | None, dict[str, Any]]:
         """The views of several recipients at once (the table's publication

@@ -384,6 +384,12 @@ class DrawDiscardDeal:
         """The timed-out player's play once he has drawn."""
         raise NotImplementedError
 
+    def seen(self, action: dict[str, Any], player: str | None) -> dict[str, Any]:
+        """Every argument of a rami move is public: a draw names its pile,
+        never the card; discards, melds, lay-offs, a knock or a close are
+        put face up."""
+        return dict(action)
+
     def view(self, player: str | None) -> dict[str, Any]:
         v: dict[str, Any] = {
             "game": self.game,

@@ -578,6 +578,13 @@ def deck_composition(config: dict[str, Any], n_players: int) -> list[str]:
     return deck52() + deck52()
 
 
+def deck_packs(config: dict[str, Any], n_players: int) -> list[list[str]]:
+    """The packs shuffled apart, in order: the playing deck, then the deck
+    lying aside (what ``tavern verify`` starts each shuffle from)."""
+    deck_composition(config, n_players)  # the same checks
+    return [deck52(), deck52()]
+
+
 def _check_order(order: list[str]) -> None:
     if not isinstance(order, list) or len(order) != 104:
         raise IllegalAction("gin_deck_order")
@@ -604,7 +611,7 @@ def new_deal(
     if deck is None:
         # Each deck shuffled apart: the second one lies aside, its top turned.
         source = rng or CSPRNG
-        deck = shuffle(deck52(), source) + shuffle(deck52(), source)
+        deck = [c for pack in deck_packs(config, len(seats)) for c in shuffle(pack, source)]
     else:
         _check_order(deck)
     if reshuffles:
@@ -618,6 +625,7 @@ __all__ = [
     "GinEngine",
     "MatchSheet",
     "deck_composition",
+    "deck_packs",
     "knock_arrangement",
     "knock_limit",
     "lay_off",

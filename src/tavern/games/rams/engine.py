@@ -15,7 +15,7 @@ import copy
 from typing import Any
 
 from tavern.cards import suit
-from tavern.games.base import Event, IllegalAction, LegalAction
+from tavern.games.base import Event, IllegalAction, LegalAction, hidden
 from tavern.games.rams import stakes
 from tavern.games.rams.config import RamsConfig
 from tavern.games.rams.layout import Layout, deal, layout
@@ -365,6 +365,22 @@ class RamsEngine:
         where["turned"] = [self.turned] if self.turned_on_table and self.turned else []
         where["tricks"] = self.tricks.played_cards() if self.tricks else []
         return where
+
+    def seen(self, action: dict[str, Any], player: str | None) -> dict[str, Any]:
+        """Another player's move without the cards the table hid from the
+        others: the card the dealer gave for the turned card (it goes face
+        down; that he took the turned card is public) and a face-down lead
+        (the view never turns it: only its player sees it)."""
+        if action["player"] == player or "card" not in action:
+            return dict(action)
+        if action["action"] == "exchange" or (action["action"] == "play" and self._played_blind(action)):
+            return hidden(action, 1)
+        return dict(action)
+
+    def _played_blind(self, action: dict[str, Any]) -> bool:
+        """Whether ``action``'s card went face down (one deck: a card is played once)."""
+        plays = (p for trick in (self.tricks.tricks if self.tricks else []) for p in trick.plays)
+        return any(p.blind for p in plays if p.player == action["player"] and p.card == action["card"])
 
     def view(self, player: str | None) -> dict[str, Any]:
         t = self.tricks

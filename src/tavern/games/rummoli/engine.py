@@ -285,6 +285,12 @@ class RummoliDeal(WidowPhase, RamyPhase):
 
     # ------------------------------------------------------------- outputs
 
+    def seen(self, action: dict[str, Any], player: str | None) -> dict[str, Any]:
+        """Every argument of a Rummoli move is public: the widow's exchange,
+        the auction and the betting name no card; leads and plays are face
+        up."""
+        return dict(action)
+
     def view(self, player: str | None) -> dict[str, Any]:
         seen = player if player in self.players else None
         out: dict[str, Any] = {

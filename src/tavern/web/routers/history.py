@@ -1,5 +1,10 @@
 """« Mes donnes »: a player's archived deals and a step-by-step replayer
-that shows him only what he saw at the time (issue 11)."""
+that shows him only what he saw at the time (issue 11).
+
+A deal still being played is listed « en cours »: no end, no result, not
+voided (its row says voided only so that a crash leaves it so), and no
+steps nor seed until it ends — the live table shows it as it goes, and its
+replay would have nothing to add that the table did not show (issue 33)."""
 
 from __future__ import annotations
 
@@ -10,9 +15,11 @@ from fastapi.responses import Response
 from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
+from tavern.refusal import Refusal
 from tavern.services import archive
 from tavern.web.csrf import csrf_protect
 from tavern.web.deps import CurrentUser, Id, ReadRoute, read_db, require_user
+from tavern.web.refusals import Refused
 from tavern.web.rendering import GAME_LABELS, render
 
 pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
@@ -25,10 +32,11 @@ class DealOut(BaseModel):
     id: int
     table_id: int
     game: str
-    ended: str
+    ended: str | None  #: None while the deal is being played
     players: list[str]
-    voided: bool
-    delta: int | None  #: what this player won (+) or lost (−), None when voided
+    in_progress: bool  #: being played: no end, no result, no steps nor seed until it ends
+    voided: bool  #: cancelled by a crash (nobody paid); never while in progress
+    delta: int | None  #: what this player won (+) or lost (−), None when voided or in progress
 
 
 def _deals(db: Session, user: CurrentUser) -> list[DealOut]:
@@ -36,21 +44,25 @@ def _deals(db: Session, user: CurrentUser) -> list[DealOut]:
     for hand in archive.list_hands(db, player=user.username, limit=LISTED):
         if (hand.record or {}).get("closing"):
             continue
+        playing = archive.in_progress(hand)
+        voided = hand.voided and not playing
         delta = (hand.result or {}).get("delta") or {}
-        out.append(DealOut(id=hand.id, table_id=hand.table_id, game=hand.game, ended=hand.ended.isoformat(),
-                           players=list(hand.players or []), voided=hand.voided,
-                           delta=None if hand.voided else delta.get(user.username)))
+        out.append(DealOut(id=hand.id, table_id=hand.table_id, game=hand.game,
+                           ended=None if playing else hand.ended.isoformat(), players=list(hand.players or []),
+                           in_progress=playing, voided=voided,
+                           delta=None if voided or playing else delta.get(user.username)))
     return out
 
 
 def _steps(db: Session, user: CurrentUser, deal_id: int) -> list[dict[str, Any]]:
     hand = archive.get_hand(db, deal_id)
-    try:
-        if hand is None or hand.voided:
-            raise LookupError
-        return archive.deal_steps(hand, user.username)
-    except LookupError:
-        raise HTTPException(status_code=404, detail="Vous n'avez pas joué cette donne.") from None
+    if hand is None or user.username not in (hand.players or []):
+        raise Refused(404, Refusal("not_your_deal"))
+    if archive.in_progress(hand):
+        raise Refused(409, Refusal("deal_in_progress"))
+    if hand.voided:
+        raise Refused(409, Refusal("deal_voided_no_replay"))
+    return archive.deal_steps(hand, user.username)
 
 
 @pages.get("/mes-donnes")
@@ -73,17 +85,18 @@ def api_deals(user: CurrentUser = Depends(require_user), db: Session = Depends(r
 
 @api.get("/deals/{deal_id}/fair", summary="The revealed seed and deck of one of my deals (docs/fairness.md)")
 def api_fair(deal_id: Id, user: CurrentUser = Depends(require_user), db: Session = Depends(read_db)) -> dict[str, Any]:
-    """What ``tavern verify`` reads: the deal's ``fair`` block, its deck and
-    its rebuilt stocks — for a deal he was dealt in, finished or voided by a
+    """What ``tavern verify`` reads: the deal's game and config, its ``fair``
+    block, its deck and its rebuilt stocks — for a deal he was dealt in, finished or voided by a
     crash (« a deal voided by a crash still reveals its seed »), never while
     it is being played."""
     hand = archive.get_hand(db, deal_id)
     if hand is None or user.username not in (hand.players or []):
-        raise HTTPException(status_code=404, detail="Vous n'avez pas joué cette donne.")
+        raise Refused(404, Refusal("not_your_deal"))
     record = hand.record or {}
-    if (hand.result or {}).get("in_progress") or "fair" not in record:
+    if archive.in_progress(hand) or "fair" not in record:
         raise HTTPException(status_code=404, detail="Cette donne n'a pas de graine révélée (elle est peut-être en cours).")
-    return {"game": hand.game, "fair": record["fair"], "deck": record.get("deck"),
+    # The game and its config: verify starts each shuffle from that game's packs.
+    return {"game": hand.game, "config": record.get("config"), "fair": record["fair"], "deck": record.get("deck"),
             "reshuffles": record.get("reshuffles") or []}
 
 

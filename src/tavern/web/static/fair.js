@@ -19,6 +19,67 @@ export function canonical(cards) {
   return [...cards].sort((a, b) => canonicalKey(a) - canonicalKey(b));
 }
 
+/** Cards in canonical order: ``decks`` packs of 52 (32 with ``short``: A K Q
+ * J T 9 8 7), then ``jokers`` distinct jokers — as cards.deck() in Python. */
+function deck({ decks = 1, jokers = 0, short = false } = {}) {
+  const ranks = short ? "789TJQKA" : RANKS;
+  const one = [];
+  for (const s of SUITS) for (const r of ranks) one.push(r + s);
+  const out = [];
+  for (let k = 0; k < decks; k++) out.push(...one);
+  for (let i = 1; i <= jokers; i++) out.push(`X${i}`);
+  return out;
+}
+
+/** Remigio's 54-card decks: "trois jeux pour six à huit joueurs, quatre pour neuf à douze". */
+function remigioDecks(players, twoDecks) {
+  if (!(players >= 2 && players <= 12)) throw new Error("le Remigio se joue de 2 à 12 joueurs");
+  if (players <= 5) return twoDecks ? 2 : 1;
+  return players <= 8 ? 3 : 4;
+}
+
+/** The packs a table of ``game`` shuffles when a deal starts, in order, for
+ * its config and number of players: each shuffle starts from them, never
+ * from the revealed cards. Mirrors fair.table_packs (the games' own
+ * deck_composition / deck_packs); tests/browser/test_fair.py compares them. */
+export function tablePacks(game, config, players) {
+  const c = config || {};
+  switch (game) {
+    case "ramponneau": case "draw": case "rummoli": return [deck()];
+    case "rams": return [deck({ short: true })];
+    case "gin": return [deck(), deck()];  // the playing deck, then the deck lying aside
+    case "rami": return [deck({ jokers: c.joker === true ? 1 : 0 })];
+    case "double_rami": return [deck({ decks: 2, jokers: 2 })];
+    case "remigio": {
+      const n = remigioDecks(players, c.two_decks === true);
+      return [deck({ decks: n, jokers: 2 * n })];  // each 54-card deck brings its two jokers
+    }
+    default: throw new Error(`jeu inconnu « ${game} » : impossible de savoir de quel paquet la donne part`);
+  }
+}
+
+/** The cards of ``a`` that ``b`` lacks, each as often as it is missing. */
+function beyond(a, b) {
+  const left = new Map();
+  for (const c of b) left.set(c, (left.get(c) || 0) + 1);
+  const out = [];
+  for (const c of a) {
+    const k = left.get(c) || 0;
+    if (k > 0) left.set(c, k - 1); else out.push(c);
+  }
+  return out;
+}
+
+const FACES = { T: "10", J: "V", Q: "D", K: "R" };
+const SYMBOLS = { c: "♣", d: "♦", h: "♥", s: "♠" };
+/** Cards said as the catalogue says them: 10♦, D♥, Joker; « aucune » for none. */
+function said(cards) {
+  if (!cards.length) return "aucune";
+  return cards.map((c) => (typeof c === "string" && c[0] === "X" ? "Joker"
+    : typeof c === "string" && c.length === 2 && SYMBOLS[c[1]] ? (FACES[c[0]] || c[0]) + SYMBOLS[c[1]]
+    : String(c))).join(", ");
+}
+
 function hexToBytes(hex) {
   if (!/^([0-9a-f]{2})*$/i.test(hex)) throw new Error("graine illisible");
   const out = new Uint8Array(hex.length / 2);
@@ -102,11 +163,41 @@ export async function verify(fair, seen) {
     lines.push(`Graine du serveur conforme à l'engagement ${fair.commitment.slice(0, 16)}…`);
     if (seen && seen.has(fair.commitment)) lines.push("Cet engagement était affiché ici avant la donne.");
     const seeds = fair.client_seeds.map((c) => c.seed);
+    // Each first shuffle starts from the game's own packs, a rebuilt stock
+    // from cards those packs hold: a card twice, a joker the game has not,
+    // a card too few are refused even when they are a shuffle of the seeds.
+    const packs = tablePacks(fair.game, fair.config, seeds.length);
+    const sizes = packs.map((p) => p.length);
+    const total = sizes.reduce((a, b) => a + b, 0);
+    if (fair.shuffles.slice(0, packs.length).join() !== sizes.join() || fair.deck.length !== total) {
+      // a card too many or too few, or the packs cut another way: not how this table deals
+      return { ok: false, lines: lines.concat(`Une donne de ce jeu à cette table mélange des paquets de ${sizes.join(", ")} ` +
+                                              `cartes ; le relevé annonce des mélanges de ` +
+                                              `${fair.shuffles.slice(0, packs.length).join(", ")} cartes pour un paquet de ` +
+                                              `${fair.deck.length} cartes.`) };
+    }
+    const parts = outputs(fair);
+    const every = packs.flat();
     const stream = await Stream.open(fair.server_seed, fair.table, fair.deal, seeds);
     let k = 0;
-    for (const shuffled of outputs(fair)) {
+    for (const shuffled of parts) {
       k += 1;
-      const again = await stream.shuffle(shuffled);
+      let start = shuffled;
+      if (k <= packs.length) {
+        start = packs[k - 1];
+        const missing = beyond(start, shuffled), extra = beyond(shuffled, start);
+        if (missing.length || extra.length) {
+          return { ok: false, lines: lines.concat(`Le paquet du mélange n° ${k} n'est pas celui de cette table (manquent : ` +
+                                                  `${said(missing)} ; en trop : ${said(extra)}) : aucune graine ne peut le donner.`) };
+        }
+      } else {
+        const extra = beyond(shuffled, every);
+        if (extra.length) {
+          return { ok: false, lines: lines.concat(`Le remélange (mélange n° ${k}) contient des cartes que le paquet de ` +
+                                                  `cette table n'a pas : ${said(extra)}.`) };
+        }
+      }
+      const again = await stream.shuffle(start);
       if (again.join() !== shuffled.join()) {
         return { ok: false, lines: lines.concat(`Le mélange n° ${k} ne découle pas des graines.`) };
       }

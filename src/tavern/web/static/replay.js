@@ -1,6 +1,7 @@
 // « Mes donnes »: one archived deal replayed step by step, as the player saw
-// it. The server sends his own view at each step (GET /api/me/deals/{id}):
-// the page never holds a card he could not see at that moment.
+// it. The server sends each step as he saw it (GET /api/me/deals/{id}: the
+// move, another's hidden cards only counted, and his own view): the page
+// never holds a card he could not see at that moment.
 
 import { SAID, card, cardText, isCard } from "./cards.js";
 
@@ -19,6 +20,15 @@ function faces(cards) {
 
 function moveText(a) {
   if (!a) return "Les cartes sont distribuées.";
+  if (typeof a.hidden === "number") {  // another's move: the server counts the cards the table hid, never names them
+    const n = a.hidden === 1 ? "une carte" : `${a.hidden} cartes`;
+    if (a.action === "draw") return a.hidden ? `${a.player} change ${n}.` : `${a.player} garde ses cartes.`;
+    if (a.action === "exchange") return `${a.player} échange ${n} contre la retournée.`;
+    return `${a.player} ${SAID[a.action] || a.action} ${n} face cachée.`;
+  }
+  if (a.action === "draw" && Array.isArray(a.discard)) {  // his own draw at draw poker: the cards he threw
+    return a.discard.length ? `${a.player} change ${a.discard.map(cardText).join(" ")}.` : `${a.player} garde ses cartes.`;
+  }
   const args = Object.entries(a).filter(([k]) => k !== "player" && k !== "action")
     .map(([, v]) => (isCard(v) ? cardText(v) : Array.isArray(v) && v.every(isCard) ? v.map(cardText).join(" ")
       : typeof v === "object" ? "" : String(v))).filter(Boolean).join(" ");
