@@ -474,6 +474,8 @@ _section({
     "export_range_too_long": "Une exportation couvre au plus {days} jours : choisissez une période plus courte.",
     "export_not_your_deals": "Vous n'avez pas joué ces donnes : {ids}.",
     "export_format": "Formats d'exportation : {formats}.",
+    "board_no_such_player": "Aucun joueur ne s'appelle « {name} ».",
+    "board_unknown_game": "Il n'y a pas de classement pour ce jeu.",
 })
 
 

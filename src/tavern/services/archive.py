@@ -12,6 +12,7 @@ from sqlalchemy import Table, bindparam, select
 from sqlalchemy.orm import Session
 
 from tavern.games import registry
+from tavern.services import stats
 from tavern.store.db import expire_held
 from tavern.store.direct import Direct
 from tavern.store.models import ArchivedHand, TableConfig
@@ -97,6 +98,8 @@ def complete_hand(session: Session, hand_id: int, record: dict[str, Any], result
     if done != 1:
         raise LookupError(f"no archived deal {hand_id} to complete")
     expire_held(session, ArchivedHand, [hand_id])
+    # Its players' figures, in the settlement's transaction (services/stats.py).
+    stats.count_deal(session, record, result, ended=ended)
 
 
 def in_progress(hand: ArchivedHand) -> bool:

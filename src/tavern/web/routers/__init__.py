@@ -4,8 +4,23 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from tavern.web.routers import account, admin, auth, contests, docs, health, history, premium, records, surveillance, tavern, village
+from tavern.web.routers import (
+    account,
+    admin,
+    auth,
+    boards,
+    contests,
+    docs,
+    health,
+    history,
+    premium,
+    profile,
+    records,
+    surveillance,
+    tavern,
+    village,
+)
 
 ROUTERS: list[APIRouter] = []
-for _module in (health, auth, village, account, history, records, premium, tavern, admin, surveillance, contests, docs):
+for _module in (health, auth, village, account, history, records, profile, boards, premium, tavern, admin, surveillance, contests, docs):
     ROUTERS.extend(r for r in (getattr(_module, "pages", None), getattr(_module, "api", None)) if r)

@@ -1,0 +1,67 @@
+"""Issue 31 §1: a player's statistics kept current as deals settle (a deal
+killed mid-hand counts nothing), his private page, and a public profile
+that shows nothing private."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from fastapi.testclient import TestClient
+from tests.tables.conftest import Harness, build_world
+from webtools import login
+
+pytestmark = pytest.mark.db
+
+
+def test_a_settled_deal_counts_in_the_statistics_and_the_public_profile(settings, client: TestClient,
+                                                                       session_factory) -> None:
+    from tests.web.test_history import _play_one_deal
+
+    from tavern.services import users
+
+    _play_one_deal(session_factory, users.hash_password("correct horse battery", settings))
+    login(client, "ana")  # she folded at once, bob and cid went to the showdown
+    (ana,) = client.get("/api/me/stats").json()
+    assert (ana["game"], ana["deals"], ana["showdowns"], ana["practice"]) == ("ramponneau", 1, 0, False)
+    page = client.get("/mes-statistiques")
+    assert page.status_code == 200 and "Ramponneau" in page.text and "VPIP" in page.text
+    client.post("/logout")
+    client.cookies.clear()
+    login(client, "bob")
+    (bob,) = client.get("/api/me/stats").json()
+    assert bob["deals"] == 1 and bob["showdowns"] == 1 and bob["won"] == bob["showdowns_won"]
+    assert bob["chips_won"] - bob["chips_lost"] == bob["net"] != 0
+    # The public profile: name, since, games, places, taverns — no chips.
+    profile = client.get("/api/players/ana").json()
+    assert profile["username"] == "ana" and profile["games"] == {"ramponneau": 1}
+    assert set(profile) == {"username", "since", "games", "places", "taverns"}
+    assert "ana" in client.get("/joueurs/ana").text
+    missing = client.get("/api/players/personne")
+    assert missing.status_code == 404 and missing.json()["message"] == "Aucun joueur de ce nom."
+
+
+def test_a_deal_killed_mid_hand_counts_nothing(settings, client: TestClient, session_factory) -> None:
+    from tavern.services import users
+    from tavern.tables.bank import SqlBank
+
+    world = build_world(session_factory, stakes={"small_blind": 1, "big_blind": 2},
+                        password_hash=users.hash_password("correct horse battery", settings))
+
+    async def scenario():
+        h = Harness(world, deal_pause=60.0)
+        actor = await h.start(seated=("ana", "bob"))
+        actor.next_deal_at = actor.clock()
+        await h.settle()
+        await h.settle()
+        assert actor.engine is not None and not actor.engine.over
+        await actor.stop()  # the process dies mid-deal
+
+    asyncio.run(scenario())
+    SqlBank(session_factory, settings).void_interrupted(world.table_id)  # the restart voids it
+    login(client, "ana")
+    assert client.get("/api/me/stats").json() == []
+    assert client.get("/api/players/ana").json()["games"] == {}
+    client.post("/logout")
+    client.cookies.clear()
+    assert client.get("/api/me/stats").status_code == 401
