@@ -476,6 +476,13 @@ _section({
     "export_format": "Formats d'exportation : {formats}.",
     "board_no_such_player": "Aucun joueur ne s'appelle « {name} ».",
     "board_unknown_game": "Il n'y a pas de classement pour ce jeu.",
+    "delete_no_account": "Ce compte n'existe plus.",
+    "delete_wrong_password": "Mot de passe incorrect : votre compte n'a pas été supprimé.",
+    "delete_last_admin": "C'est le dernier compte administrateur : nommez d'abord un autre administrateur.",
+    "delete_in_contest": "Vous êtes inscrit au concours « {contest} », qui n'est pas fini : votre compte pourra "
+                         "être supprimé quand il sera terminé (ou après votre désinscription).",
+    "delete_at_table": "Vous êtes encore assis avec des jetons ({tables}) : quittez d'abord vos tables, vos "
+                       "jetons seront changés en écus, puis supprimez votre compte.",
 })
 
 

@@ -13,6 +13,7 @@ from tavern.web.routers import (
     docs,
     health,
     history,
+    me,
     premium,
     profile,
     records,
@@ -22,5 +23,6 @@ from tavern.web.routers import (
 )
 
 ROUTERS: list[APIRouter] = []
-for _module in (health, auth, village, account, history, records, profile, boards, premium, tavern, admin, surveillance, contests, docs):
+for _module in (health, auth, village, account, history, records, profile, boards, me, premium, tavern, admin,
+                surveillance, contests, docs):
     ROUTERS.extend(r for r in (getattr(_module, "pages", None), getattr(_module, "api", None)) if r)
