@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import String, cast, select
 from sqlalchemy.orm import Session
 
 from tavern.games.base import IllegalAction
@@ -51,6 +51,15 @@ def shown_to(steps: Iterable[dict[str, Any]], player: str) -> set[str]:
     return out
 
 
+def mentions(player: str) -> Any:
+    """A pre-filter on the deals that name ``player``: the JSON list of
+    names as text contains ``"player"`` (portable: SQLite and PostgreSQL
+    both write a JSON string between double quotes; ``_`` and ``%`` are
+    escaped). The caller still checks ``player in hand.players``: the
+    JSON containment operators differ between the two."""
+    return cast(ArchivedHand.players, String).contains(f'"{player}"', autoescape=True)
+
+
 def check_range(start: dt.date, end: dt.date) -> None:
     """``start`` to ``end``, both days included: in order, at most a year."""
     if end < start:
@@ -72,7 +81,8 @@ def his_deals(db: Session, player: str, start: dt.date, end: dt.date, games: Ite
     check_range(start, end)
     lo, hi = _bounds(start, end)
     stmt = (select(ArchivedHand).where(ArchivedHand.ended >= lo, ArchivedHand.ended < hi,
-                                       ArchivedHand.voided.is_(False), ArchivedHand.game.in_(list(games)))
+                                       ArchivedHand.voided.is_(False), ArchivedHand.game.in_(list(games)),
+                                       mentions(player))
             .order_by(ArchivedHand.ended, ArchivedHand.id))
     wanted = sorted(set(ids)) if ids is not None else None
     if wanted is not None:

@@ -19,7 +19,7 @@ from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from tavern.refusal import Refusal
-from tavern.services.hand_export import player_view
+from tavern.services.hand_export import mentions, player_view
 from tavern.store.models import (
     ArchivedHand,
     Contest,
@@ -69,7 +69,8 @@ def export_data(session: Session, user: User) -> dict[str, Any]:
                           "reference": e.reference, "table_id": mine.table_id,
                           "amount": e.amount if e.credit_id in accounts else -e.amount})
     deals = []
-    for hand in session.scalars(select(ArchivedHand).order_by(ArchivedHand.id).execution_options(yield_per=200)):
+    for hand in session.scalars(select(ArchivedHand).where(mentions(user.username)).order_by(ArchivedHand.id)
+                                .execution_options(yield_per=200)):
         if user.username not in (hand.players or []):
             continue
         entry: dict[str, Any] = {"id": hand.id, "table_id": hand.table_id, "game": hand.game,
@@ -139,7 +140,7 @@ def delete_account(session: Session, user_id: int) -> str:
     if tables or at_table:
         raise PrivacyError("delete_at_table", tables=", ".join(t or "?" for t in tables) or "—")
     old, new = user.username, pseudonym(user.id)
-    for hand in session.scalars(select(ArchivedHand).execution_options(yield_per=200)):
+    for hand in session.scalars(select(ArchivedHand).where(mentions(old)).execution_options(yield_per=200)):
         if old in (hand.players or []):
             hand.players = [new if p == old else p for p in hand.players]
             hand.record = _rename(hand.record, old, new)
