@@ -5,8 +5,8 @@ flags for the leaderboards (issue 31 §1-2, docs/statistics.md)
 Revision ID: 0008
 Revises: 0007
 
-The table starts empty: deals settled before it are not counted (the
-figures come from the archive: a rebuild from it is left for later).
+The tables start empty: ``tavern stats-rebuild`` (server stopped) counts
+the deals settled before them from the archive.
 """
 
 from __future__ import annotations

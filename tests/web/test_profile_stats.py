@@ -65,3 +65,29 @@ def test_a_deal_killed_mid_hand_counts_nothing(settings, client: TestClient, ses
     client.post("/logout")
     client.cookies.clear()
     assert client.get("/api/me/stats").status_code == 401
+
+
+def test_the_figures_rebuilt_from_the_archive_are_those_counted_at_settlement(settings, session_factory) -> None:
+    """`tavern stats-rebuild` (deals settled before migration 0008): the
+    same rows as the settlements wrote."""
+    from sqlalchemy import select
+    from tests.dbtools import session_scope
+    from tests.web.test_history import _play_one_deal
+
+    from tavern.services import stats, users
+    from tavern.store.models import PlayerStats, PlayerWeek
+
+    _play_one_deal(session_factory, users.hash_password("correct horse battery", settings))
+
+    def rows(s):
+        return (sorted(tuple(getattr(r, c.name) for c in PlayerStats.__table__.columns if c.name != "id")
+                       for r in s.scalars(select(PlayerStats))),
+                sorted((r.user_id, r.game, r.week, r.deals, r.net) for r in s.scalars(select(PlayerWeek))))
+
+    with session_scope() as s:
+        settled = rows(s)
+        assert len(settled[0]) == 3 and sum(r[4] for r in settled[1]) == 0  # three players; chips only moved
+    with session_scope() as s:
+        assert stats.rebuild(s) == 1
+    with session_scope() as s:
+        assert rows(s) == settled

@@ -23,7 +23,7 @@ from functools import cache
 from typing import Any, cast
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import Table, case, select
+from sqlalchemy import Table, case, delete, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
@@ -211,3 +211,25 @@ def public_profile(session: Session, username: str) -> dict[str, Any] | None:
         .join(TableVisit, TableVisit.table_id == TableConfig.id).where(TableVisit.user_id == user.id))))
     return {"username": user.username, "since": user.created.date().isoformat(), "games": games,
             "places": places, "taverns": taverns}
+
+
+def rebuild(session: Session) -> int:
+    """Every figure and week counted again from the archive (the settled
+    deals: not voided, not in progress): for the deals settled before the
+    figures existed (migration 0008), or after a change of what is counted.
+    Run it with the server stopped: a deal settling meanwhile could be
+    counted twice or not at all. Returns the number of deals counted."""
+    from tavern.store.models import ArchivedHand
+
+    session.execute(delete(PlayerStats))
+    session.execute(delete(PlayerWeek))
+    counted = 0
+    stmt = (select(ArchivedHand).where(ArchivedHand.voided.is_(False)).order_by(ArchivedHand.id)
+            .execution_options(yield_per=500))
+    for hand in session.scalars(stmt):
+        record, result = hand.record or {}, hand.result or {}
+        if result.get("in_progress") or record.get("closing"):
+            continue
+        count_deal(session, record, result, ended=hand.ended)
+        counted += 1
+    return counted
