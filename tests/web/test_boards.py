@@ -87,3 +87,31 @@ def test_contest_points_by_place(client: TestClient) -> None:
     rows = client.get("/api/leaderboards/contests").json()
     # 1st 10, 2nd 7, 3rd 5, any place past 6th 1; a running contest counts nothing yet.
     assert [(r["player"], r["points"], r["contests"]) for r in rows] == [("bob", 17, 2), ("ana", 15, 2), ("cid", 1, 1)]
+
+
+def test_a_contest_deal_counts_in_his_statistics_but_not_on_the_weekly_board() -> None:
+    from tests.services.helpers import make_table
+
+    from tavern.services import archive
+    from tavern.store.models import PlayerStats, PlayerWeek
+
+    record = {"game": "gin", "seats": [{"player": "ana", "chips": 500}, {"player": "bob", "chips": 500}]}
+    with session_scope() as s:
+        owner = s.scalars(select(User).where(User.username == "owner")).one()
+        table = make_table(s, owner)
+        c = Contest(name="Coupe", status="running", starts_at=dt.datetime.now(dt.UTC), starting_chips=1000, seats=6,
+                    min_players=2, max_players=9, structure=[], created_by=owner.id)
+        s.add(c)
+        s.flush()
+        hands = []
+        for contest_id in (c.id, None):
+            hand = archive.archive_hand(s, table.id, record, {"in_progress": True})
+            hand.contest_id = contest_id
+            s.flush()
+            hands.append(hand.id)
+        for hand_id in hands:
+            archive.complete_hand(s, hand_id, record, {"delta": {"ana": 40, "bob": -40}}, 0, dt.datetime.now(dt.UTC))
+    with session_scope() as s:
+        ana = s.scalars(select(User.id).where(User.username == "ana")).one()
+        assert s.scalars(select(PlayerStats.deals).where(PlayerStats.user_id == ana)).one() == 2
+        assert s.scalars(select(PlayerWeek.deals).where(PlayerWeek.user_id == ana)).one() == 1

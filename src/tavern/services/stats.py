@@ -148,10 +148,11 @@ def _week_upsert(dialect: str) -> Any:
 
 
 def count_deal(session: Session, record: dict[str, Any], result: dict[str, Any], *, practice: bool = False,
-               ended: dt.datetime | None = None) -> None:
+               ended: dt.datetime | None = None, weekly: bool = True) -> None:
     """Add one settled deal to its players' figures and to their week's net
     at its game (``ended``, default now), in the caller's transaction (the
-    settlement's). Practice deals stay off the weekly leaderboards."""
+    settlement's). Practice deals, and contest deals (``weekly`` false: their
+    chips are not money), stay off the weekly leaderboards."""
     game = str(record.get("game") or "")
     figures = deal_figures(game, record, result)
     if not game or not figures:
@@ -162,7 +163,7 @@ def count_deal(session: Session, record: dict[str, Any], result: dict[str, Any],
     if rows:
         conn = session.connection()
         conn.execute(_upsert(conn.dialect.name), rows)
-        if not practice:
+        if weekly and not practice:
             week = week_of(ended or dt.datetime.now(dt.UTC))
             conn.execute(_week_upsert(conn.dialect.name),
                          [{"user_id": r["user_id"], "game": game, "week": week, "deals": 1,
@@ -230,6 +231,6 @@ def rebuild(session: Session) -> int:
         record, result = hand.record or {}, hand.result or {}
         if result.get("in_progress") or record.get("closing"):
             continue
-        count_deal(session, record, result, ended=hand.ended)
+        count_deal(session, record, result, ended=hand.ended, weekly=hand.contest_id is None)
         counted += 1
     return counted

@@ -66,7 +66,9 @@ def hide_form(request: Request, _: CurrentUser = Depends(require_admin),
     act(request, lambda s: boards.set_off_boards(s, name, hidden))
     get_session(request).flash(f"{name} n'apparaît plus dans les classements." if hidden
                                else f"{name} apparaît de nouveau dans les classements.")
-    return RedirectResponse("/classements", status_code=303)
+    # Back where the admin was: the surveillance report, else the boards (never an outside address).
+    back = "/admin/surveillance" if form.get("next") == "/admin/surveillance" else "/classements"
+    return RedirectResponse(back, status_code=303)
 
 
 @api.get("/contests", summary="Contest points by place (docs/statistics.md)")
