@@ -8,8 +8,11 @@ import asyncio
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.dbtools import session_scope
 from tests.tables.conftest import Harness, build_world
 from webtools import login
+
+from tavern.store.models import ArchivedHand
 
 pytestmark = pytest.mark.db
 
@@ -20,18 +23,26 @@ def test_a_settled_deal_counts_in_the_statistics_and_the_public_profile(settings
 
     from tavern.services import users
 
-    _play_one_deal(session_factory, users.hash_password("correct horse battery", settings))
-    login(client, "ana")  # she folded at once, bob and cid went to the showdown
-    (ana,) = client.get("/api/me/stats").json()
-    assert (ana["game"], ana["deals"], ana["showdowns"], ana["practice"]) == ("ramponneau", 1, 0, False)
+    deal = _play_one_deal(session_factory, users.hash_password("correct horse battery", settings))
+    with session_scope() as s:
+        hand = s.get(ArchivedHand, deal)
+        record, result = hand.record, hand.result
+    folded = {a["player"] for a in record["actions"] if a["action"] == "fold"}
+    still_in = [p for p in ("ana", "bob", "cid") if p not in folded]
+    winners = {w for pot in result["pots"] for w in pot["winners"]}
+    for name in ("ana", "bob", "cid"):
+        client.post("/logout")
+        client.cookies.clear()
+        login(client, name)
+        (mine,) = client.get("/api/me/stats").json()
+        delta = result["delta"][name]
+        assert (mine["game"], mine["deals"], mine["practice"]) == ("ramponneau", 1, False)
+        assert (mine["won"], mine["net"], mine["chips_won"], mine["chips_lost"]) == \
+            (int(delta > 0), delta, max(delta, 0), max(-delta, 0))
+        went = name in still_in and len(still_in) > 1
+        assert (mine["showdowns"], mine["showdowns_won"]) == (int(went), int(went and name in winners))
     page = client.get("/mes-statistiques")
     assert page.status_code == 200 and "Ramponneau" in page.text and "VPIP" in page.text
-    client.post("/logout")
-    client.cookies.clear()
-    login(client, "bob")
-    (bob,) = client.get("/api/me/stats").json()
-    assert bob["deals"] == 1 and bob["showdowns"] == 1 and bob["won"] == bob["showdowns_won"]
-    assert bob["chips_won"] - bob["chips_lost"] == bob["net"] != 0
     # The public profile: name, since, games, places, taverns — no chips.
     profile = client.get("/api/players/ana").json()
     assert profile["username"] == "ana" and profile["games"] == {"ramponneau": 1}
