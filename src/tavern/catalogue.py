@@ -490,8 +490,29 @@ _section({
     "phh_no_post": "PHH ne sait pas dire le paiement pour entrer hors position de {name}.",
     "phh_no_protect": "PHH ne sait pas dire un joueur protégé après une déconnexion.",
     "phh_whole_hand": "Le relevé s'arrête avant la fin de la donne : PHH demande une main entière.",
+    "stars_poker_only": "Seules les donnes de poker (Ramponneau, draw poker) s'écrivent au format PokerStars.",
+    "stars_no_post": "Le format PokerStars ne sait pas dire le paiement pour entrer hors position de {name}.",
+    "stars_no_protect": "Le format PokerStars ne sait pas dire un joueur protégé après une déconnexion.",
+    "stars_whole_hand": "Le relevé s'arrête avant la fin de la donne : le format PokerStars demande une main entière.",
     "rake_not_a_number": "Le pourcentage du rake est un nombre.",
     "draw_small_blind_half": "Au draw poker, la petite blinde est la moitié de la grosse, arrondie en dessous ({half}).",
+})
+
+# Issue 31: a player's data out (his deals, his archive).
+_section({
+    "export_range_upside_down": "La période est à l'envers : le {start} vient après le {end}.",
+    "export_range_too_long": "Une exportation couvre au plus {days} jours : choisissez une période plus courte.",
+    "export_not_your_deals": "Vous n'avez pas joué ces donnes : {ids}.",
+    "export_format": "Formats d'exportation : {formats}.",
+    "board_no_such_player": "Aucun joueur ne s'appelle « {name} ».",
+    "board_unknown_game": "Il n'y a pas de classement pour ce jeu.",
+    "delete_no_account": "Ce compte n'existe plus.",
+    "delete_wrong_password": "Mot de passe incorrect : votre compte n'a pas été supprimé.",
+    "delete_last_admin": "C'est le dernier compte administrateur : nommez d'abord un autre administrateur.",
+    "delete_in_contest": "Vous êtes inscrit au concours « {contest} », qui n'est pas fini : votre compte pourra "
+                         "être supprimé quand il sera terminé (ou après votre désinscription).",
+    "delete_at_table": "Vous êtes encore assis avec des jetons ({tables}) : quittez d'abord vos tables, vos "
+                       "jetons seront changés en écus, puis supprimez votre compte.",
 })
 
 

@@ -247,6 +247,20 @@ def _restore(args: argparse.Namespace) -> int:
     return 0
 
 
+def _stats_rebuild(args: argparse.Namespace) -> int:
+    from tavern.services import stats
+    from tavern.settings import get_settings
+    from tavern.store.db import make_engine, run_transaction, session_factory
+
+    engine = make_engine(get_settings().database_url)
+    try:
+        counted = run_transaction(session_factory(engine), stats.rebuild)
+    finally:
+        engine.dispose()
+    print(f"{counted} donnes comptées dans les statistiques et les classements.")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tavern", description="tavern card-game server tools")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -259,6 +273,9 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("export-phh", help="write a Ramponneau hand record as PHH")
     p.add_argument("record")
     p.set_defaults(func=_export_phh)
+    p = sub.add_parser("stats-rebuild", help="count every settled deal of the archive again into the players' "
+                       "statistics and weekly leaderboards (server stopped)")
+    p.set_defaults(func=_stats_rebuild)
     p = sub.add_parser("migrate", help="bring the database schema up to date (alembic upgrade)")
     p.add_argument("revision", nargs="?", default="head")
     p.set_defaults(func=_migrate)

@@ -12,6 +12,7 @@ from sqlalchemy import Table, bindparam, select
 from sqlalchemy.orm import Session
 
 from tavern.games import registry
+from tavern.services import stats
 from tavern.store.db import expire_held
 from tavern.store.direct import Direct
 from tavern.store.models import ArchivedHand, TableConfig
@@ -97,6 +98,10 @@ def complete_hand(session: Session, hand_id: int, record: dict[str, Any], result
     if done != 1:
         raise LookupError(f"no archived deal {hand_id} to complete")
     expire_held(session, ArchivedHand, [hand_id])
+    # Its players' figures, in the settlement's transaction (services/stats.py);
+    # a contest's chips are not money: its deals stay off the weekly boards.
+    contest = session.scalar(select(ArchivedHand.contest_id).where(ArchivedHand.id == hand_id))
+    stats.count_deal(session, record, result, ended=ended, weekly=contest is None)
 
 
 def in_progress(hand: ArchivedHand) -> bool:

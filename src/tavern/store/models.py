@@ -95,6 +95,10 @@ class User(Base):
     created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
     #: Set by an admin: the account cannot log in, its sessions are ended.
     banned: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: A player of the house (a bot): never on a leaderboard (issue 31 §2).
+    house: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: Hidden from the leaderboards by an admin (an account the surveillance report flags).
+    off_boards: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class WebSession(Base):
@@ -461,3 +465,47 @@ class TableVisit(Base):
     browser: Mapped[str | None] = mapped_column(String(64), nullable=True)
     first_seen: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
     last_seen: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class PlayerStats(Base):
+    """A player's figures at one game (issue 31 §1), kept current as deals
+    settle: :func:`tavern.services.stats.count_deal` adds each finished deal
+    in the transaction that settles it, so a deal is counted exactly when its
+    chips moved (a server killed mid-deal counts nothing; the voided deal
+    never settles). ``practice`` keeps practice deals apart (no practice
+    table yet: always false)."""
+
+    __tablename__ = "player_stats"
+    __table_args__ = (UniqueConstraint("user_id", "game", "practice"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    game: Mapped[str] = mapped_column(String(30))
+    practice: Mapped[bool] = mapped_column(Boolean, default=False)
+    deals: Mapped[int] = mapped_column(BigInteger, default=0)
+    won: Mapped[int] = mapped_column(BigInteger, default=0)  #: deals he ended with more chips
+    chips_won: Mapped[int] = mapped_column(BigInteger, default=0)
+    chips_lost: Mapped[int] = mapped_column(BigInteger, default=0)
+    biggest_pot: Mapped[int] = mapped_column(BigInteger, default=0)  #: the most he took in one deal
+    vpip: Mapped[int] = mapped_column(BigInteger, default=0)  #: poker: deals he put chips in before the flop/draw by choice
+    pfr: Mapped[int] = mapped_column(BigInteger, default=0)  #: poker: deals he bet or raised before the flop/draw
+    showdowns: Mapped[int] = mapped_column(BigInteger, default=0)
+    showdowns_won: Mapped[int] = mapped_column(BigInteger, default=0)
+    matches_won: Mapped[int] = mapped_column(BigInteger, default=0)  #: Gin and rami: matches he won
+    rams_made: Mapped[int] = mapped_column(BigInteger, default=0)  #: Rams: « rams général » announced and made
+
+
+class PlayerWeek(Base):
+    """A player's net chips and deals at one game in one week (Monday to
+    Sunday, Paris time): the weekly leaderboards, kept current with
+    :class:`PlayerStats` in the settlement's transaction."""
+
+    __tablename__ = "player_weeks"
+    __table_args__ = (UniqueConstraint("user_id", "game", "week"), Index("ix_player_weeks_game_week", "game", "week"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    game: Mapped[str] = mapped_column(String(30))
+    week: Mapped[dt.date] = mapped_column(Date)  #: the week's Monday, Paris time
+    deals: Mapped[int] = mapped_column(BigInteger, default=0)
+    net: Mapped[int] = mapped_column(BigInteger, default=0)

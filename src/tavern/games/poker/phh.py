@@ -17,6 +17,7 @@ position and a protected (disconnected) player.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from typing import Any
 
 from tavern.games.base import IllegalAction, in_action
@@ -29,9 +30,12 @@ def _toml(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def to_phh(record: dict[str, Any]) -> str:
+def to_phh(record: dict[str, Any], *, hidden: Collection[str] = ()) -> str:
     """The PHH text of a Ramponneau hand record (the deal is replayed first,
-    so an inconsistent record raises :class:`IllegalAction`)."""
+    so an inconsistent record raises :class:`IllegalAction`). The hole cards
+    of the players in ``hidden`` are written unknown (``????``) and their
+    hands mucked: a player's export of his own deal names those whose cards
+    he never saw."""
     if record.get("game") != ramponneau.GAME:
         raise IllegalAction("phh_ramponneau_only")
     for s in record.get("seats") or []:
@@ -44,7 +48,8 @@ def to_phh(record: dict[str, Any]) -> str:
                                  deck=record["deck"])
     players = engine.players
     p = {name: f"p{i + 1}" for i, name in enumerate(players)}
-    lines = [f"d dh {p[name]} {''.join(engine.hole[i])}" for i, name in enumerate(players)]
+    lines = [f"d dh {p[name]} {'????' if name in hidden else ''.join(engine.hole[i])}"
+             for i, name in enumerate(players)]
     board = 0
 
     def deal_board() -> None:
@@ -77,7 +82,7 @@ def to_phh(record: dict[str, Any]) -> str:
     if not engine.over:
         raise IllegalAction("phh_whole_hand")
     for i in engine.sd_order:
-        if i in engine.mucked:
+        if i in engine.mucked or players[i] in hidden:
             lines.append(f"p{i + 1} sm")
         else:
             lines.append(f"p{i + 1} sm {''.join(engine.hole[i])}")

@@ -8,18 +8,23 @@ from tavern.web.routers import (
     account,
     admin,
     auth,
+    boards,
     contests,
     docs,
     engine_room,
     health,
     history,
+    me,
     metrics,
     premium,
+    profile,
+    records,
     surveillance,
     tavern,
     village,
 )
 
 ROUTERS: list[APIRouter] = []
-for _module in (health, metrics, auth, village, account, history, premium, tavern, admin, engine_room, surveillance, contests, docs):
+for _module in (health, metrics, auth, village, account, history, records, profile, boards, me, premium, tavern, admin,
+                engine_room, surveillance, contests, docs):
     ROUTERS.extend(r for r in (getattr(_module, "pages", None), getattr(_module, "api", None)) if r)

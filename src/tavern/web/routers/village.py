@@ -149,7 +149,10 @@ def table_out(db: Session, table_id: int) -> TableOut:
 @pages.get("/")
 def village_page(request: Request, _: CurrentUser | None = Depends(optional_user),
                  db: Session = Depends(read_db)) -> Response:
-    return render(request, "village.html", {"villages": village_out(db)})
+    from tavern.web.routers import boards  # the week's leaderboards (issue 31 §2)
+
+    return render(request, "village.html", {"villages": village_out(db), "board": boards.summary(db),
+                                            "labels": GAME_LABELS})
 
 
 @pages.get("/tables/{table_id}")
