@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import logging
+
 from alembic import context
 
 from tavern.store.db import make_engine
@@ -13,8 +15,11 @@ config = context.config
 target_metadata = Base.metadata
 
 # Log like the alembic CLI when run from it; programmatic callers (tests,
-# ``tavern migrate``) keep their own logging.
-if config.config_file_name is not None and "url" not in config.attributes:
+# ``tavern migrate``, ``tavern restore``) keep their own logging. fileConfig
+# closes and replaces every handler of the root logger: run inside a process
+# whose logging is configured (tavern.logs), it dropped the JSON handler for a
+# plain one that masks nothing, and left tests a handler on a closed stream.
+if config.config_file_name is not None and "url" not in config.attributes and not logging.getLogger().handlers:
     from logging.config import fileConfig
 
     fileConfig(config.config_file_name, disable_existing_loggers=False)

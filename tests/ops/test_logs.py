@@ -96,3 +96,24 @@ def test_redact_masks_named_secrets(text: str) -> None:
     out = logs.redact(f"before {text} after")
     assert out.startswith("before ") and out.endswith(" after") and logs.MASK in out
     assert not any(v in out for v in ("hunter2", "abc.def", "00ff", "Ah", "xyz"))
+
+
+def test_a_migration_run_in_the_process_keeps_its_logging(tmp_path, monkeypatch) -> None:
+    """``tavern migrate`` and ``tavern restore`` run Alembic inside a process
+    whose logging is configured: alembic.ini's fileConfig closed and replaced
+    the root's handlers, the JSON one by a plain one that masks nothing."""
+    monkeypatch.setenv("TAVERN_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("TAVERN_DATABASE_URL", f"sqlite:///{tmp_path}/tavern.db")
+    root = logging.getLogger()
+    saved, level = root.handlers[:], root.level
+    root.handlers = []  # as in the command's own process (pytest adds its capture handlers)
+    try:
+        logs.configure("INFO", "json")
+        from tavern import cli
+
+        assert cli.main(["migrate"]) == 0
+        handlers = root.handlers[:]
+    finally:
+        root.handlers, root.level = saved, level
+    assert [h.get_name() for h in handlers if isinstance(h, logging.StreamHandler)] == ["tavern"]
+    assert isinstance(next(h for h in handlers if h.get_name() == "tavern").formatter, logs.JsonFormatter)
