@@ -41,7 +41,7 @@ def weekly(session: Session, game: str, week: dt.date, limit: int = SHOWN) -> li
     rows = session.execute(
         select(User.username, PlayerWeek.net, PlayerWeek.deals).join(User, User.id == PlayerWeek.user_id)
         .where(PlayerWeek.game == game, PlayerWeek.week == week, _listed())
-        .order_by(PlayerWeek.net.desc(), PlayerWeek.deals, User.username).limit(limit)).tuples()
+        .order_by(PlayerWeek.net.desc(), PlayerWeek.deals, User.username).limit(limit))
     return [{"rank": k + 1, "player": name, "net": net, "deals": deals} for k, (name, net, deals) in enumerate(rows)]
 
 
@@ -56,7 +56,7 @@ def contests(session: Session, limit: int = SHOWN) -> list[dict[str, Any]]:
         select(User.username, score.label("points"), func.count(ContestEntry.id))
         .join(ContestEntry, ContestEntry.user_id == User.id).join(Contest, Contest.id == ContestEntry.contest_id)
         .where(Contest.status == "finished", ContestEntry.place.is_not(None), _listed())
-        .group_by(User.username).order_by(score.desc(), User.username).limit(limit)).tuples()
+        .group_by(User.username).order_by(score.desc(), User.username).limit(limit))
     return [{"rank": k + 1, "player": name, "points": int(pts), "contests": n}
             for k, (name, pts, n) in enumerate(rows)]
 

@@ -112,7 +112,7 @@ def export(db: Session, player: str, start: dt.date, end: dt.date, fmt: str,
         raise ExportError("export_format", formats=", ".join(FORMATS))
     hands = his_deals(db, player, start, end, FORMATS[fmt], ids)
     tables = dict(db.execute(select(TableConfig.id, TableConfig.name)
-                             .where(TableConfig.id.in_({h.table_id for h in hands}))).tuples().all())
+                             .where(TableConfig.id.in_({h.table_id for h in hands}))).all())
     parts: list[str] = []
     out = Export(text="")
     for hand in hands:

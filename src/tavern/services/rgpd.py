@@ -89,7 +89,7 @@ def export_data(session: Session, user: User) -> dict[str, Any]:
     contests = [{"contest": name, "registered": _iso(reg), "place": place, "prize": prize}
                 for name, reg, place, prize in session.execute(
                     select(Contest.name, ContestEntry.registered, ContestEntry.place, ContestEntry.prize)
-                    .join(Contest).where(ContestEntry.user_id == user.id).order_by(ContestEntry.id)).tuples()]
+                    .join(Contest).where(ContestEntry.user_id == user.id).order_by(ContestEntry.id))]
     return {
         "format": "tavern-rgpd-1",
         "exported": dt.datetime.now(dt.UTC).isoformat(),

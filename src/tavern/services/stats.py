@@ -157,7 +157,7 @@ def count_deal(session: Session, record: dict[str, Any], result: dict[str, Any],
     figures = deal_figures(game, record, result)
     if not game or not figures:
         return
-    ids = dict(session.execute(select(User.username, User.id).where(User.username.in_(list(figures)))).tuples().all())
+    ids = dict(session.execute(select(User.username, User.id).where(User.username.in_(list(figures)))).all())
     rows = [{"user_id": ids[p], "game": game, "practice": practice, **asdict(f)}
             for p, f in figures.items() if p in ids]
     if rows:
@@ -201,12 +201,12 @@ def public_profile(session: Session, username: str) -> dict[str, Any] | None:
     if user is None:
         return None
     games = dict(session.execute(select(PlayerStats.game, PlayerStats.deals).where(
-        PlayerStats.user_id == user.id, PlayerStats.practice.is_(False))).tuples().all())
+        PlayerStats.user_id == user.id, PlayerStats.practice.is_(False))).all())
     places = [{"contest": name, "place": place, "date": when.date().isoformat() if when else None}
               for name, place, when in session.execute(
                   select(Contest.name, ContestEntry.place, Contest.finished_at).join(Contest)
                   .where(ContestEntry.user_id == user.id, ContestEntry.place.is_not(None),
-                         Contest.status == "finished").order_by(Contest.finished_at.desc()).limit(50)).tuples()]
+                         Contest.status == "finished").order_by(Contest.finished_at.desc()).limit(50))]
     taverns = sorted(set(session.scalars(
         select(Tavern.name).join(TableConfig, TableConfig.tavern_id == Tavern.id)
         .join(TableVisit, TableVisit.table_id == TableConfig.id).where(TableVisit.user_id == user.id))))
