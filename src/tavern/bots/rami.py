@@ -89,7 +89,12 @@ def _discard(view: dict[str, Any], legal: list[LegalAction], rules: MeldRules, l
 
 
 def gin(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str) -> Move:
-    rules = RULES["gin"]
+    return gin_with(RULES["gin"], view, legal, rng, level)
+
+
+def gin_with(rules: MeldRules, view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str) -> Move:
+    """Gin under ``rules`` (ours, or another house's gin: the bench plays
+    OpenSpiel's, ace low only and worth 1)."""
     drawing = find(legal, "draw")
     if drawing:
         return draw_source(view, drawing, rules, level, rng)
