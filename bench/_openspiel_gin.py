@@ -62,7 +62,7 @@ class Adapter:
         if phase.endswith("FIRST_UPCARD") or phase.endswith("DRAW"):
             sources = (["stock"] if (STOCK in legal or PASS in legal) else []) + (["discard"] if UPCARD in legal else [])
             top = state.upcard()
-            view = {"hand": hand, "discard": {"top": card(top) if top is not None and top >= 0 else None}}
+            view = {"hand": hand, "discard": {"top": card(top) if top is not None and top >= 0 else None}, "knock_limit": 10}
             move = gin_with(RULES, view, [{"action": "draw", "sources": sources}], self.rng, "habitué")
             if move["source"] == "discard":
                 return UPCARD
@@ -78,7 +78,8 @@ class Adapter:
                     ours.append({"action": "knock", "cards": knocks})
                 if gins:
                     ours.append({"action": "gin", "cards": gins, "grand": False})
-            move = gin_with(RULES, {"hand": hand, "discard": {"top": None}}, ours, self.rng, "habitué")
+            view = {"hand": hand, "discard": {"top": None}, "knock_limit": 10, "stock": state.stock_size()}
+            move = gin_with(RULES, view, ours, self.rng, "habitué")
             if move["action"] in ("knock", "gin"):
                 self.knock_card = card_id(move["card"])
                 return KNOCK

@@ -166,3 +166,45 @@ def test_unknown_level_or_game_is_refused_in_french() -> None:
         policy("rams", "expert")
     with refused("unknown_game", game="belote"):
         policy("belote", "habitué")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_bench_players_play_legal_deals(game: str) -> None:
+    """The random and greedy players the bench measures against (and, at
+    poker, always-call and raise/call/fold) only make legal moves too."""
+    from tavern.bots.simple import always_call, greedy_player, raise_call_fold, random_player
+
+    others = [random_player, greedy_player(game)] + ([always_call, raise_call_fold] if game in ("ramponneau", "draw") else [])
+    n = PLAYERS[game]
+    names = list(NAMES[:n])
+    for k, other in enumerate(others):
+        engine = new_deal(game, names, k % n, seed=500 + k)
+        seats = {p: (other if i else policy(game, "habitué")) for i, p in enumerate(names)}
+        play(engine, seats, random.Random(k))
+        assert engine.over
+
+
+def test_gin_takes_the_discard_only_into_a_meld() -> None:
+    """« habitué » takes the top discard when it goes into a meld, not a
+    lone low card that only lowers his count (it would show his hand)."""
+    hand = ["5h", "6h", "Qc", "Qd", "2s", "9c", "Kd", "Jc", "4d", "8s"]
+    legal = [{"action": "draw", "sources": ["stock", "discard"]}]
+    into_meld = {"hand": hand, "discard": {"top": "7h", "size": 3}, "knock_limit": 10, "stock": 20}
+    lone = {**into_meld, "discard": {"top": "3c", "size": 3}}
+    assert decide("gin", "habitué", into_meld, legal, random.Random(1)) == {"action": "draw", "source": "discard"}
+    assert decide("gin", "habitué", lone, legal, random.Random(1)) == {"action": "draw", "source": "stock"}
+
+
+def test_holdem_folds_trash_to_a_big_bet_and_raises_aces() -> None:
+    """Pot odds: 7-2 offsuit facing an all-in folds; aces raise."""
+    def seat(name: str, n: int, chips: int, bet: int, folded: bool, cards: list[str] | None) -> dict[str, Any]:
+        return {"player": name, "seat": n, "chips": chips, "bet": bet, "committed": bet, "folded": folded,
+                "all_in": chips == 0, "cards": cards, "card_count": 0 if folded else 2}
+
+    def view(cards: list[str]) -> dict[str, Any]:
+        return {"game": "ramponneau", "phase": "bet", "round": 0, "button": 0, "board": [], "pot": 403, "to_act": "A",
+                "big_blind": 2, "small_blind": 1,
+                "players": [seat("A", 0, 400, 0, False, cards), seat("B", 1, 0, 400, False, None), seat("C", 2, 398, 2, True, None)]}
+    legal = [{"action": "fold"}, {"action": "call", "amount": 400}]
+    assert decide("ramponneau", "habitué", view(["7h", "2c"]), legal, random.Random(1)) == {"action": "fold"}
+    assert decide("ramponneau", "habitué", view(["Ah", "Ac"]), legal, random.Random(1)) == {"action": "call"}

@@ -44,9 +44,12 @@ Range = Callable[[str, str], bool]
 
 @lru_cache(maxsize=32)
 def top(share: float) -> Range:
-    """Roughly the best ``share`` of starting hands by :func:`preflop_score`."""
+    """Roughly the best ``share`` of starting hands by :func:`preflop_score`
+    (a set of pairs, both orders, so that a trial's test is one look-up)."""
     cut = _cut_for(round(share, 2))
-    return lambda a, b: preflop_score(a, b) >= cut
+    allowed = frozenset((DECK[i], DECK[j]) for i in range(52) for j in range(52)
+                        if i != j and preflop_score(DECK[i], DECK[j]) >= cut)
+    return lambda a, b: (a, b) in allowed
 
 
 @lru_cache(maxsize=32)
@@ -101,7 +104,10 @@ def equity(hole: Sequence[str], board: Sequence[str], opponents: int, rng: rando
 def _redraw(sample: list[str], k: int, rest: list[str], rng: random.Random) -> list[str]:
     """``sample`` with opponent ``k``'s two cards drawn again among the unused ones."""
     used = set(sample)
-    a, b = rng.sample([c for c in rest if c not in used], 2)
+    while True:
+        a, b = rng.sample(rest, 2)
+        if a not in used and b not in used:
+            break
     out = list(sample)
     out[2 * k], out[2 * k + 1] = a, b
     return out
