@@ -79,7 +79,7 @@ def _speak(view: dict[str, Any], legal: list[LegalAction], hand: list[str], trum
     n = len(hand)
     if "general" in choices and e >= n - 0.2 and level == "habitué":
         return {"action": "speak", "choice": "general"}
-    play_from = 1.1 if level == "habitué" else 0.5
+    play_from = 0.8 if level == "habitué" else 0.5
     if e >= play_from:
         return {"action": "speak", "choice": "play"}
     if "widow" in choices and e < 0.8:
