@@ -172,17 +172,24 @@ def draw_discard(hand: list[str], level: str, rng: random.Random) -> list[str]:
 
 def draw_equity(keep: list[str], opponents: int, rng: random.Random, trials: int) -> float:
     """Equity of the five cards ``keep`` will become (the missing ones drawn
-    from the unseen cards) against ``opponents`` random five-card hands."""
+    from the unseen cards) against ``opponents`` players who were dealt five
+    random cards and drew to them the way :func:`draw_discard` does — the
+    hands a showdown meets are drawn hands."""
     from tavern.bots.equity import DECK
 
     rest = [c for c in DECK if c not in keep]
     need = 5 - len(keep)
     won = 0.0
     for _ in range(trials):
-        sample = rng.sample(rest, need + 5 * opponents)
+        sample = rng.sample(rest, need + 10 * opponents)
         mine = rank(list(keep) + sample[:need])
-        others = [rank(sample[need + 5 * k: need + 5 * k + 5]) for k in range(opponents)]
-        best = max(others) if others else -1
+        best = -1
+        for k in range(opponents):
+            at = need + 10 * k
+            dealt = sample[at: at + 5]
+            thrown = draw_discard(dealt, "habitué", rng)
+            kept = [c for c in dealt if c not in thrown] + sample[at + 5: at + 5 + len(thrown)]
+            best = max(best, rank(kept))
         won += 1.0 if mine > best else (0.5 if mine == best else 0.0)
     return won / trials
 
@@ -202,7 +209,7 @@ def draw_poker(view: dict[str, Any], legal: list[LegalAction], rng: random.Rando
     # Before the draw the hand is judged by what it will keep; after, as it stands.
     before = view["round"] == 0 and find(legal, "draw") is None and not _drawn(view)
     keep = [c for c in hand if c not in draw_discard(hand, level, rng)] if before else hand
-    eq = draw_equity(keep, others, rng, 120 if level == "habitué" else 40)
+    eq = draw_equity(keep, others, rng, 70 if level == "habitué" else 40)
     return bet_move(view, legal, rng, level, eq)
 
 
