@@ -37,7 +37,8 @@ def _after_me(view: dict[str, Any]) -> int:
     seats = [p["seat"] for p in players]
     me = _me(view)["seat"]
     button = view["button"]
-    later = sorted(seats, key=lambda s: (s - button - 1) % 64)  # first to speak after the button ... button last
+    # Seats in speaking order after the flop: left of the button first, the button last.
+    later = sorted(seats, key=lambda s: (s - button - 1) % (max(seats) + 1))
     idx = later.index(me)
     return sum(1 for p in players if p["seat"] in later[idx + 1:] and not p["folded"] and not p["all_in"])
 
@@ -206,13 +207,9 @@ def draw_poker(view: dict[str, Any], legal: list[LegalAction], rng: random.Rando
         throw = draw_discard(hand, level, rng)[: drawing.get("max", 5)]
         return {"action": "draw", "discard": throw}
     others = len(_others_in(view))
-    # Before the draw the hand is judged by what it will keep; after, as it stands.
-    before = view["round"] == 0 and find(legal, "draw") is None and not _drawn(view)
+    # Before the (first) draw the hand is judged by what it will keep; after, as it stands.
+    before = view["round"] == 0
     keep = [c for c in hand if c not in draw_discard(hand, level, rng)] if before else hand
     eq = draw_equity(keep, others, rng, 70 if level == "habitué" else 40)
     return bet_move(view, legal, rng, level, eq)
 
-
-def _drawn(view: dict[str, Any]) -> bool:
-    """Has the draw happened in this deal (any round after the first)?"""
-    return bool(view.get("round", 0))
