@@ -9,8 +9,8 @@ actions (``draw`` sources, ``discard``/``knock``/``gin`` cards), asks
 :func:`tavern.bots.rami.gin_with` under OpenSpiel's meld rules, and plays
 the answer as OpenSpiel's actions. The steps OpenSpiel has and our game
 makes by itself — laying the melds after a knock, the opponent's lay-offs
-and melds — are played the way our engine does them: the solver's best
-arrangement, every lay-off that is legal.
+and melds — are played as our engine plays them: the melds of the solver's
+best arrangement, and each lay-off that lowers what is left in hand.
 """
 
 from __future__ import annotations
@@ -94,9 +94,15 @@ class Adapter:
             found = self._melds_for(hand, legal)
             return found if found is not None else PASS
         if phase.endswith("LAYOFF"):
+            # Lay off the card whose going leaves the least deadwood, while
+            # that is less than keeping it (a card in one of our own melds stays).
             cards = [a for a in legal if a < 52]
             if cards:
-                return cards[0]
+                now = melds.min_deadwood(hand, RULES)
+                left = {a: melds.min_deadwood([c for c in hand if c != card(a)], RULES) for a in cards}
+                best = min(cards, key=lambda a: left[a])
+                if left[best] < now:
+                    return best
             found = self._melds_for(hand, legal)
             return found if found is not None else PASS
         if phase.endswith("WALL"):
