@@ -307,6 +307,8 @@ _section({
     "not_seated": "Vous n'êtes pas assis à cette table.",
     # taverns, the shop, tables
     "unknown_game": "Jeu inconnu : « {game} ».",
+    # the house players (tavern.bots)
+    "bot_level": "Niveau de joueur de la maison inconnu : « {level} » (niveaux : {choices}).",
     "no_variant": "Ce jeu n'a pas de variante (seul le Draw Poker en a) : laissez le champ Variante vide.",
     "variant_unknown": "{game} se joue en {variants}.",
     "players_range": "{game} se joue de {lo} à {hi} joueurs.",

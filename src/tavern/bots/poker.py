@@ -1,0 +1,215 @@
+"""The poker players: Ramponneau (no-limit hold'em) and draw poker.
+
+Both decide a betting move the same way (:func:`bet_move`): the hand's
+equity against the players still in (Monte Carlo on our evaluator, the
+opponents' cards from a range that narrows when they bet or raised), the
+price of calling (pot odds), and the position (how many still speak after
+us). Draw poker adds the draw (:func:`draw_discard`) and computes its
+equity on the hand it will keep.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tavern.bots.equity import Range, any_two, equity, preflop_score, top
+from tavern.bots.moves import Move, find, random_move, sized
+from tavern.games.base import LegalAction
+from tavern.games.poker.evaluator import rank
+
+_VALUE = {r: i + 2 for i, r in enumerate("23456789TJQKA")}
+
+
+def _me(view: dict[str, Any]) -> dict[str, Any]:
+    mine: dict[str, Any] = next(p for p in view["players"] if p["player"] == view["to_act"])
+    return mine
+
+
+def _others_in(view: dict[str, Any]) -> list[dict[str, Any]]:
+    return [p for p in view["players"] if p["player"] != view["to_act"] and not p["folded"] and p["card_count"]]
+
+
+def _after_me(view: dict[str, Any]) -> int:
+    """How many players still in speak after us in this round (position):
+    the seats after ours, the button last after the flop."""
+    players = view["players"]
+    seats = [p["seat"] for p in players]
+    me = _me(view)["seat"]
+    button = view["button"]
+    # Seats in speaking order after the flop: left of the button first, the button last.
+    later = sorted(seats, key=lambda s: (s - button - 1) % (max(seats) + 1))
+    idx = later.index(me)
+    return sum(1 for p in players if p["seat"] in later[idx + 1:] and not p["folded"] and not p["all_in"])
+
+
+def _ranges(view: dict[str, Any], level: str) -> list[Range]:
+    """The opponents' ranges: a player who put in more than the big blind
+    this deal is held to the better hands (« habitué » only; the beginner
+    reads nobody)."""
+    if level != "habitué":
+        return [any_two for _ in _others_in(view)]
+    bb = view.get("big_blind") or 1
+    out: list[Range] = []
+    for p in _others_in(view):
+        put = p["committed"]
+        # Loosely: the table's players bet with worse hands than the book's.
+        out.append(top(0.35) if put > 8 * bb else top(0.6) if put > bb else any_two)
+    return out
+
+
+def bet_move(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str, eq: float) -> Move:
+    """A betting move from the equity ``eq`` of the hand against the others.
+
+    « habitué »: raise for value when the equity is well above a fair share
+    of the pot (bigger in position), call when it beats the pot odds, bluff
+    now and then in position when nobody bet, fold the rest. « débutant »:
+    ignores the price — calls whenever his hand looks playable, raises only
+    the very best hands, and slips (a random legal move) once in a while.
+    """
+    call = find(legal, "call")
+    check = find(legal, "check")
+    aggressive = find(legal, "raise", "bet")
+    me = _me(view)
+    to_call = (call["amount"] - me["bet"]) if call else 0
+    pot = view["pot"]
+    n_in = 1 + len(_others_in(view))
+    fair = 1.0 / n_in
+    bb = view.get("big_blind") or 1
+    if level == "débutant":
+        if rng.random() < 0.12:
+            return random_move(legal, rng)
+        if aggressive and eq > 0.8:
+            return sized(aggressive, aggressive["min"])
+        if call and eq > 0.25 * fair * 2:  # any hand that looks playable, whatever the price
+            return {"action": "call"}
+        return {"action": "check"} if check else {"action": "fold"}
+    late = _after_me(view) == 0
+    odds = to_call / (pot + to_call) if to_call else 0.0
+    edge = eq - fair
+    if aggressive and (edge > 0.13 or (late and edge > 0.09)):
+        # Value: about two thirds of the pot, more with a huge edge.
+        frac = 0.66 if edge < 0.35 else 1.0
+        target = (me["bet"] + to_call) + int(frac * (pot + to_call))
+        if aggressive["action"] == "raise":
+            target = max(target, aggressive["min"])
+        return sized(aggressive, max(target, bb))
+    if not to_call:
+        if aggressive and late and rng.random() < 0.15:  # a bluff in position, checked to us
+            return sized(aggressive, max(bb, int(0.5 * pot)))
+        return {"action": "check"} if check else {"action": "fold"}
+    if call and eq >= odds + 0.03:
+        return {"action": "call"}
+    return {"action": "check"} if check else {"action": "fold"}
+
+
+def _showdown(legal: list[LegalAction]) -> Move | None:
+    show = find(legal, "show")
+    return {"action": "show"} if show else None
+
+
+def _trials(level: str, opponents: int) -> int:
+    """Fewer trials against more players: each trial evaluates every hand,
+    and a decision keeps within its time budget (docs/bots.md)."""
+    return max(60, (500 if level == "habitué" else 160) // (opponents + 1))
+
+
+def holdem(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str) -> Move:
+    done = _showdown(legal)
+    if done:
+        return done
+    hole = _me(view)["cards"]
+    ranges = _ranges(view, level)
+    if level == "débutant":
+        # Judges his cards alone: a rough strength, no simulation before the flop.
+        if view["board"]:
+            eq = equity(hole, view["board"], len(ranges), rng, _trials(level, len(ranges)), ranges)
+        else:
+            eq = 0.3 + 0.6 * preflop_score(*hole)
+    else:
+        eq = equity(hole, view["board"], len(ranges), rng, _trials(level, len(ranges)), ranges)
+    return bet_move(view, legal, rng, level, eq)
+
+
+# ---------------------------------------------------------------- the draw
+
+
+def draw_discard(hand: list[str], level: str, rng: random.Random) -> list[str]:
+    """Which cards to throw, the way players learn it: stand pat on a straight
+    or better, keep trips, two pair, a pair, four to a flush or an open
+    straight, else the two highest cards. The beginner keeps a kicker with
+    his pair and sometimes draws to an inside straight."""
+    ranks = [c[0] for c in hand]
+    counts = {r: ranks.count(r) for r in ranks}
+    value = rank(hand) >> 20  # the category: 0 high card .. 8 straight flush
+    if value >= 4:  # straight, flush, full, four, straight flush
+        return [c for c in hand if counts[c[0]] == 1] if value == 7 else []
+    groups = [c for c in hand if counts[c[0]] >= 2]
+    if groups:
+        keep = set(groups)
+        if level == "débutant" and len(groups) == 2 and rng.random() < 0.5:
+            keep.add(max((c for c in hand if c not in keep), key=lambda c: _VALUE[c[0]]))
+        return [c for c in hand if c not in keep]
+    for suit in "cdhs":
+        same = [c for c in hand if c[1] == suit]
+        if len(same) == 4:
+            return [c for c in hand if c[1] != suit]
+    for lo in range(1, 11):  # four to a straight (the ace counts high and low)
+        window = range(lo, lo + 5)
+        kept: list[str] = []
+        seen: set[int] = set()
+        for c in hand:
+            v = _VALUE[c[0]]
+            for vv in (v, 1) if v == 14 else (v,):
+                if vv in window and vv not in seen:
+                    seen.add(vv)
+                    kept.append(c)
+                    break
+        if len(kept) == 4 and (level == "débutant" or max(seen) - min(seen) == 3):
+            return [c for c in hand if c not in kept]
+    best = sorted(hand, key=lambda c: -_VALUE[c[0]])[:2]
+    return [c for c in hand if c not in best]
+
+
+def draw_equity(keep: list[str], opponents: int, rng: random.Random, trials: int) -> float:
+    """Equity of the five cards ``keep`` will become (the missing ones drawn
+    from the unseen cards) against ``opponents`` players who were dealt five
+    random cards and drew to them the way :func:`draw_discard` does — the
+    hands a showdown meets are drawn hands."""
+    from tavern.bots.equity import DECK
+
+    rest = [c for c in DECK if c not in keep]
+    need = 5 - len(keep)
+    won = 0.0
+    for _ in range(trials):
+        sample = rng.sample(rest, need + 10 * opponents)
+        mine = rank(list(keep) + sample[:need])
+        best = -1
+        for k in range(opponents):
+            at = need + 10 * k
+            dealt = sample[at: at + 5]
+            thrown = draw_discard(dealt, "habitué", rng)
+            kept = [c for c in dealt if c not in thrown] + sample[at + 5: at + 5 + len(thrown)]
+            best = max(best, rank(kept))
+        won += 1.0 if mine > best else (0.5 if mine == best else 0.0)
+    return won / trials
+
+
+def draw_poker(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str) -> Move:
+    done = _showdown(legal)
+    if done:
+        return done
+    hand = list(_me(view)["cards"])
+    drawing = find(legal, "draw")
+    if drawing:
+        if level == "débutant" and rng.random() < 0.1:
+            return random_move(legal, rng)
+        throw = draw_discard(hand, level, rng)[: drawing.get("max", 5)]
+        return {"action": "draw", "discard": throw}
+    others = len(_others_in(view))
+    # Before the (first) draw the hand is judged by what it will keep; after, as it stands.
+    before = view["round"] == 0
+    keep = [c for c in hand if c not in draw_discard(hand, level, rng)] if before else hand
+    eq = draw_equity(keep, others, rng, 70 if level == "habitué" else 40)
+    return bet_move(view, legal, rng, level, eq)
+

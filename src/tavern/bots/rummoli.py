@@ -1,0 +1,109 @@
+"""The Rummoli player: the widow, the poker phase and the sequences.
+
+* The widow: the dealer changes his hand for it, and a player bids the
+  least for it, when his hand is poor — no pair and no pay card (a pay
+  card wins its board section when played) — and the widow is not smaller.
+* The poker phase (method 2's betting round): raise with two pair or
+  better, call with a pair, check or fold the rest.
+* The sequences: lead the card that starts the longest run held in its
+  suit (the more cards played in a row, the sooner out, and the lead
+  comes back), preferring a run through pay cards; when called, play the
+  longest run offered.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tavern.bots.moves import Move, find, random_move, sized
+from tavern.games.base import LegalAction
+from tavern.games.poker.evaluator import rank
+
+_ORDER = {r: i for i, r in enumerate("23456789TJQKA")}
+
+
+def _pay_cards(view: dict[str, Any]) -> set[str]:
+    """The single cards that win a board section still holding chips."""
+    out: set[str] = set()
+    for s in view.get("pay_sections") or []:
+        sid = s.get("id", "")
+        if len(sid) == 2 and s.get("chips"):
+            out.add(sid)
+        elif len(sid) == 4 and s.get("chips"):
+            out.update({sid[:2], sid[2:]})
+    return out
+
+
+def _category(hand: list[str]) -> int:
+    """The hand's best five-card category (0 high card .. 8 straight flush)."""
+    if len(hand) < 5:
+        return 0
+    best = 0
+    if len(hand) <= 7:
+        return rank(hand) >> 20
+    # More than seven cards: pairs and trips counted directly.
+    counts = sorted((sum(1 for c in hand if c[0] == r) for r in {c[0] for c in hand}), reverse=True)
+    best = {4: 7, 3: 3}.get(counts[0], 1 if counts[0] == 2 else 0)
+    if counts[0] == 3 and len(counts) > 1 and counts[1] >= 2:
+        best = 6
+    elif counts[0] == 2 and len(counts) > 1 and counts[1] == 2:
+        best = 2
+    return best
+
+
+def _poor(view: dict[str, Any], hand: list[str]) -> bool:
+    widow = (view.get("widow") or {}).get("cards", 0)
+    return _category(hand) == 0 and not (set(hand) & _pay_cards(view)) and widow >= len(hand)
+
+
+def _run_from(card: str, hand: set[str]) -> list[str]:
+    out = [card]
+    i = _ORDER[card[0]]
+    while i + 1 < 13:
+        i += 1
+        nxt = "23456789TJQKA"[i] + card[1]
+        if nxt not in hand:
+            break
+        out.append(nxt)
+    return out
+
+
+def rummoli(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str) -> Move:
+    hand = list(view["hand"])
+    if level == "débutant" and rng.random() < 0.1:
+        return random_move(legal, rng)
+    names = {a["action"] for a in legal}
+    if "exchange" in names:
+        return {"action": "exchange" if _poor(view, hand) else "keep"}
+    if "bid" in names or names == {"pass"}:
+        bid = find(legal, "bid")
+        if bid and _poor(view, hand) and (level == "habitué" or rng.random() < 0.5):
+            return sized(bid, bid["min"])
+        return {"action": "pass"}
+    if names & {"check", "call", "fold", "bet", "raise"}:
+        return _bet(legal, hand, level)
+    pay = _pay_cards(view)
+    held = set(hand)
+    if "play" in names:
+        runs = [list(a["cards"]) for a in legal if a["action"] == "play"]
+        pick = max(runs, key=len) if level == "habitué" else rng.choice(runs)
+        return {"action": "play", "cards": pick}
+    leads = [a["card"] for a in legal if a["action"] == "lead"]
+
+    def worth(card: str) -> tuple[int, int, int]:
+        run = _run_from(card, held)
+        return (len(run), len(set(run) & pay), -_ORDER[card[0]])
+
+    card = max(leads, key=worth) if level == "habitué" else rng.choice(leads)
+    return {"action": "lead", "card": card}
+
+
+def _bet(legal: list[LegalAction], hand: list[str], level: str) -> Move:
+    cat = _category(hand)
+    up = find(legal, "raise", "bet")
+    if up and cat >= (2 if level == "habitué" else 4):
+        return sized(up, up["min"])
+    if find(legal, "call") and (cat >= 1 or level == "débutant"):
+        return {"action": "call"}
+    return {"action": "check"} if find(legal, "check") else {"action": "fold"}
