@@ -20,8 +20,8 @@ from typing import Any, Protocol
 
 from sqlalchemy.orm import Session
 
-from tavern.contests.floor import Floor
-from tavern.contests.rules import Level
+from tavern.contest_floor import Floor
+from tavern.contest_rules import Level
 from tavern.services import archive
 from tavern.settings import Settings
 from tavern.store.models import ArchivedHand, TableConfig

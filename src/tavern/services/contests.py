@@ -27,8 +27,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from tavern.cards import RandomSource
-from tavern.contests.floor import Floor, FloorTable, Move, table_counts
-from tavern.contests.rules import (
+from tavern.contest_floor import Floor, FloorTable, Move, table_counts
+from tavern.contest_rules import (
     ContestRuleError,
     Finish,
     Level,

@@ -16,7 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from tavern.bounds import Amount, Count
-from tavern.contests.rules import (
+from tavern.contest_rules import (
     DEFAULT_LEVEL_MINUTES,
     DEFAULT_STARTING_CHIPS,
     ContestRuleError,
