@@ -64,6 +64,29 @@ def variant(code: str) -> str:
     return VARIANTS.get(code, code)
 
 
+#: The title of the page that answers an HTTP status (tavern.web.errors).
+STATUS_TITLES = {
+    400: "Requête invalide", 401: "Connexion requise", 403: "Accès refusé", 404: "Page introuvable",
+    405: "Méthode non permise", 409: "Conflit", 422: "Données invalides", 413: "Requête trop volumineuse",
+    429: "Trop de tentatives", 500: "Erreur du serveur", 503: "Site surchargé",
+}
+ERROR_TITLE = "Erreur"
+
+#: A table's stakes as the village's list says them (« grosse blinde 20 »).
+STAKE_LABELS = {"small_blind": "petite blinde", "big_blind": "grosse blinde",
+                "small_bet": "petite mise", "unit": "unité", "structure": "structure"}
+STAKE_WORDS = {"fixed": "limites fixées", "pot": "pot limité", "no_limit": "sans limite"}
+
+#: A contest's state, as the contests' pages say it.
+CONTEST_STATUS = {"registering": "Inscriptions ouvertes", "running": "En cours", "finished": "Terminé",
+                  "cancelled": "Annulé"}
+#: The numbers of the contest form, as its labels say them.
+CONTEST_FIELDS = {
+    "fee": "Droit d'entrée", "house_prize": "Prix ajouté par la maison", "starting_chips": "Jetons de départ",
+    "seats": "Places par table", "min_players": "Joueurs minimum", "max_players": "Joueurs maximum",
+    "late_levels": "Inscription tardive", "action_timer": "Temps pour jouer",
+}
+
 #: Fields of the forms and of the table options, as the forms label them.
 FIELDS = {
     "game": "Jeu", "variant": "Variante", "name": "Nom", "table_name": "Nom de la table",
@@ -156,6 +179,7 @@ FORMATTERS: dict[str, Callable[[Any], str]] = {
     "missing": lambda v: _joined(v, card) if v else "aucune",
     "extra": lambda v: _joined(v, card) if v else "aucune",
     "decks": lambda n: "un jeu de cartes" if n == 1 else f"{n} jeux de cartes",
+    "entered": lambda n: f"{n} inscrit{'s' if isinstance(n, int) and n > 1 else ''}",
     "given": lambda v: _joined(v) if v else "aucun",
     "per_card": lambda n: "un jeton" if n == 1 else f"{n} jetons",
     "held": lambda v: _joined(v, _held) if isinstance(v, list) else str(v),
@@ -202,7 +226,7 @@ def french(code: str, params: Mapping[str, Any] | None = None) -> str:
 _section({
     "refused": "Ce n'est pas possible.",
     # an HTTP refusal with no code of its own (tavern.web.errors.STATUS_CODES)
-    "login_required": "Connectez-vous pour continuer.",
+    "login_required": "Connectez-vous pour accéder à cette page.",
     "forbidden": "Accès refusé.",
     # /metrics (docs/operations.md): only for the operator's addresses or token
     "metrics_forbidden": ("Les mesures ne se lisent que depuis une adresse autorisée (TAVERN_METRICS_ALLOW) "
@@ -211,8 +235,20 @@ _section({
     "method_not_allowed": "Cette adresse n'accepte pas cette méthode.",
     "conflict": "Cette demande entre en conflit avec l'état présent.",
     "too_large": "Requête trop volumineuse.",
+    # the request guard (tavern.web.guard)
+    "body_too_large": "Requête trop volumineuse : au plus {limit} Kio pour cette adresse.",
+    "control_character": "{where} : Caractère de contrôle refusé.",
+    "forbidden_characters": "Certaines valeurs contiennent des caractères interdits.",
     "invalid_values": "Certaines valeurs sont invalides.",
     "too_many_attempts": "Trop de tentatives : réessayez plus tard.",
+    "csrf_refused": "Jeton CSRF absent ou invalide : rechargez la page et recommencez.",
+    # why a table's WebSocket closes (its close frame's reason; docs/protocol.md)
+    "ws_unknown_table": "Table inconnue.",
+    "ws_origin_refused": "Origine non autorisée.",
+    "ws_login_required": "Connectez-vous pour regarder ou jouer.",
+    "ws_table_moved": "La table change de serveur.",
+    "ws_too_many_connections": "Trop de connexions ouvertes.",
+    "ws_session_ended": "Session terminée.",
     "server_error": "Une erreur inattendue est survenue ; elle a été consignée. Réessayez plus tard.",
     "busy": "Le site est très occupé en ce moment : réessayez dans quelques secondes.",
     "missing": "Valeur requise.",
@@ -298,14 +334,46 @@ _section({
     "username_taken": "Le nom « {username} » est déjà pris.",
     "no_such_user": "Ce joueur n'existe pas.",
     "unknown_player": "Joueur inconnu.",
+    # accounts (tavern.web.routers.auth, account)
+    "bad_credentials": "Nom d'utilisateur ou mot de passe incorrect.",
+    "account_banned": "Ce compte est suspendu par l'administration du site.",
+    "username_rule": "Le nom d'utilisateur compte 3 à 40 lettres, chiffres, « . », « _ » ou « - ».",
+    "password_short": "Le mot de passe compte au moins {minimum} caractères (hors espaces).",
+    "password_long": "Le mot de passe compte au plus {maximum} caractères.",
+    "password_common": "Ce mot de passe est l'un des plus courants : choisissez-en un autre.",
+    "password_has_name": "Le mot de passe ne doit pas contenir le nom d'utilisateur.",
+    "passwords_differ": "Les deux mots de passe diffèrent.",
+    "new_passwords_differ": "Les deux nouveaux mots de passe diffèrent.",
+    "wrong_current_password": "Le mot de passe actuel est incorrect.",
+    "too_many_logins": "Trop de tentatives de connexion échouées. Réessayez dans {minutes} minute(s).",
+    "too_many_signups": "Trop de tentatives d'inscription depuis cette adresse. Réessayez dans {minutes} minute(s).",
+    "welcome": "Compte créé. Bienvenue au village, {username} !",
+    "logged_out": "Vous êtes déconnecté. À bientôt !",
+    "logged_out_everywhere": "Vous êtes déconnecté partout ({ended} session(s) fermée(s)).",
+    "password_changed": "Mot de passe changé. {ended} autre(s) session(s) de ce compte fermée(s).",
     # daily hands
     "no_free_hands_at_level_0": "Les joueurs de niveau 0 n'ont pas de donnes gratuites : achetez un paquet "
                                 "de donnes sur la page Premium.",
     "no_hands_left_today": "Plus de donnes pour aujourd'hui : vos donnes gratuites reviennent à minuit "
                            "(heure de Paris), ou achetez un paquet de donnes sur la page Premium.",
     "no_hands_left_for": "Des joueurs n'ont plus de donnes : {reasons}",
+    # what a table says of a player's daily hands when he may be dealt in
+    "hands_unlimited": "Donnes illimitées dans votre propre taverne.",
+    "hands_free_left": "{free} donnes gratuites restantes aujourd'hui.",
+    "hands_paid_left": "{paid} donnes premium restantes.",
+    "hands_both_left": "{free} donnes gratuites restantes aujourd'hui, {paid} en paquets.",
+    "hands_contest": "Concours : pas de donnes quotidiennes.",
+    "pack_bought": "Paquet acheté : {hands} mains de plus, sans limite de temps.",
     # seats
     "table_closed": "Cette table est fermée.",
+    # what the table tells a player (its notices)
+    "leaving_after_deal": "Vous partirez avec vos jetons à la fin de cette donne.",
+    "timed_out": "Temps écoulé : la table a joué à votre place ({timeouts} sur {most} avant d'être levé).",
+    "timed_out_sat_out": "Trois temps écoulés de suite : vous êtes levé (« Se rasseoir » pour revenir).",
+    "table_could_not_close": "La table n'a pas pu fermer : {why}",
+    "table_goes_on": "Elle continue.",
+    "owner_closes_after_deal": "Le patron ferme la table : elle fermera à la fin de cette donne.",
+    "closing_after_deal": "La table fermera à la fin de la donne en cours.",
     "no_such_seat": "Cette table a les places 1 à {seats}.",
     "already_seated": "Vous êtes déjà assis à cette table.",
     "cave_out_of_range": "La cave à cette table est comprise entre {minimum} et {maximum} écus.",
@@ -351,6 +419,36 @@ _section({
     "deal_in_progress": "Cette donne est en cours : elle se rejouera pas à pas une fois finie.",
     "deal_voided_no_replay": "Cette donne a été annulée (le serveur s'est arrêté pendant la donne) : "
                              "elle ne se rejoue pas, mais sa graine est révélée.",
+    "seed_not_revealed": "Cette donne n'a pas de graine révélée (elle est peut-être en cours).",
+    # who may see what (tavern.web.deps and the routes)
+    "admin_only": "Réservé aux administrateurs du site.",
+    "not_your_tavern": "Cette taverne ne vous appartient pas.",
+    "table_not_in_your_tavern": "Cette table n'est pas dans votre taverne.",
+    "no_such_table": "Cette table n'existe pas.",
+    "no_such_inventory_item": "Cet article n'existe pas.",
+    "shop_does_not_sell": "La boutique ne vend pas cet article.",
+    "no_such_deal": "Cette donne n'existe pas.",
+    "no_shared_deal": "Ce joueur n'a partagé aucune donne archivée.",
+    "no_such_username": "Pas d'utilisateur « {username} ».",
+    "no_self_demotion": "Vous ne pouvez pas retirer votre propre rôle d'administrateur.",
+    "no_self_ban": "Vous ne pouvez pas vous bannir vous-même.",
+    "level_range": "Le niveau est un nombre entier entre 0 et {maximum}.",
+    "role_choice": "Le rôle est « {first} » ou « {second} ».",
+    "credit_currency": "On crédite des écus ou des tokens.",
+    "credit_range": "Le montant est un nombre entier entre 1 et {maximum}.",
+    # what the admin is told once done (the page's notice)
+    "user_changed": "{username} : niveau {level}, rôle {role}.",
+    "user_credited": "{username} crédité de {amount} {currency}.",
+    "user_banned": "{username} est banni : ses sessions sont fermées.",
+    "user_unbanned": "{username} peut de nouveau se connecter.",
+    "tavern_entrusted": "Taverne « {name} » confiée à {username}.",
+    # what a tavern's owner is told once done (the page's notice)
+    "item_bought": "{item} acheté. Entreposez-le dans la taverne pour ouvrir une table.",
+    "item_stored": "Article entreposé dans l'inventaire de la taverne.",
+    "table_opened": "Table ouverte : elle apparaît maintenant dans le village.",
+    "table_closed_now": "Table fermée ; son jeu de cartes est revenu dans l'inventaire.",
+    "table_closing_after_deal": "Une donne est en cours : la table fermera à la fin de cette donne "
+                                "(aucune nouvelle donne ne commence).",
 })
 
 
@@ -529,6 +627,15 @@ _section({
                               "« petite/grosse/ante minutes », par exemple « 10/20 10 ».",
     "contest_admin_only": 'Seul un administrateur peut créer un concours.',
     "no_such_contest": "Ce concours n'existe pas.",
+    # what a contest's player or admin is told once done (the page's notice)
+    "contest_registered": "Vous êtes inscrit au concours.",
+    "contest_registered_late": "Inscription tardive : votre place vous attend.",
+    "contest_unregistered": "Désinscrit : votre droit d'entrée vous est rendu.",
+    "contest_created": "Concours créé : les inscriptions sont ouvertes.",
+    "contest_cancelled": "Concours annulé : chaque droit d'entrée est rendu.",
+    "contest_cancelled_by_admin": "Annulé par un administrateur.",
+    "contest_too_few_players": "Pas assez de joueurs : {entered} pour {minimum} au minimum.",
+    "contest_table_name": "{contest} — table {number}",
     "contest_cancel_not_started": "Seul un concours qui n'a pas commencé peut être annulé.",
     "contest_registration_closed": 'Les inscriptions à ce concours sont closes.',
     "contest_starting": "Le concours commence : réessayez l'inscription tardive dans un instant.",

@@ -157,7 +157,7 @@ def test_control_characters_are_refused_in_json(client: TestClient, value: str) 
         r = client.post(url, content=body, headers={"X-CSRF-Token": token,
                                                     "Content-Type": "application/json"})
         assert r.status_code == 422, (url, r.text)
-        assert r.json()["errors"] == ["username : Caractère de contrôle refusé"]
+        assert r.json()["errors"] == ["username : Caractère de contrôle refusé."]
 
 
 def test_control_characters_are_refused_in_nested_json(client: TestClient, world) -> None:
@@ -170,7 +170,7 @@ def test_control_characters_are_refused_in_nested_json(client: TestClient, world
     r = client.post(f"/api/taverns/{world.tavern_id}/tables",
                     json={"game": "ramponneau", "stakes": {"x": ["ok", "k\u001bo"]}},
                     headers={"X-CSRF-Token": token})
-    assert r.status_code == 422 and r.json()["errors"] == ["stakes.x.1 : Caractère de contrôle refusé"]
+    assert r.status_code == 422 and r.json()["errors"] == ["stakes.x.1 : Caractère de contrôle refusé."]
 
 
 def test_control_characters_are_refused_in_forms_and_urls(client: TestClient) -> None:

@@ -18,6 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.responses import Response
 
 from tavern import logs, metrics
+from tavern.catalogue import french
 from tavern.contests.manager import ContestManager
 from tavern.contests.table import ContestBank
 from tavern.settings import Settings, get_settings
@@ -152,8 +153,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except Exception:  # the last net: log it, answer a clean page, never a traceback
             log.exception("unhandled error on %s %s", request.method, request.url.path)
             response = errors.error_response(
-                request, 500, "Une erreur inattendue est survenue ; elle a été consignée. "
-                "Réessayez plus tard.")
+                request, 500, french("server_error"), code="server_error")
         route = request.scope.get("route")
         metrics.HTTP.labels(request.method, getattr(route, "path", "unmatched"), str(response.status_code)).inc()
         # Health probes and static files need no session: no cookie for them.

@@ -14,10 +14,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from tavern.bounds import MAX_ID
+from tavern.refusal import Refusal
 from tavern.settings import Settings
 from tavern.store.batch import Batched
 from tavern.store.db import run_transaction
 from tavern.store.models import Tavern, User
+from tavern.web.refusals import Refused
 from tavern.web.session import SessionData, SessionUser, get_session, session_user, session_users
 
 T = TypeVar("T")
@@ -36,9 +38,6 @@ def site_settings(request: Request) -> Settings:
 #: A route's parameter receiving the site's settings.
 SiteSettings = Annotated[Settings, Depends(site_settings)]
 
-LOGIN_REQUIRED = "Connectez-vous pour accéder à cette page."
-ADMIN_ONLY = "Réservé aux administrateurs du site."
-NOT_YOUR_TAVERN = "Cette taverne ne vous appartient pas."
 
 
 async def read_db(request: Request) -> AsyncIterator[Session]:
@@ -168,13 +167,13 @@ def optional_user(request: Request) -> CurrentUser | None:
 def require_user(request: Request) -> CurrentUser:
     user = _load_user(request)
     if user is None:
-        raise HTTPException(status_code=401, detail=LOGIN_REQUIRED)
+        raise Refused(401, Refusal("login_required"))
     return user
 
 
 def require_admin(user: CurrentUser = Depends(require_user)) -> CurrentUser:
     if user.role != "admin":
-        raise HTTPException(status_code=403, detail=ADMIN_ONLY)
+        raise Refused(403, Refusal("admin_only"))
     return user
 
 
@@ -182,9 +181,9 @@ def owned_tavern(db: Session, user: CurrentUser, tavern_id: int) -> Tavern:
     """The tavern ``tavern_id`` if ``user`` owns it: 404 if absent, 403 if not his."""
     tavern = db.get(Tavern, tavern_id)
     if tavern is None:
-        raise HTTPException(status_code=404, detail="Cette taverne n'existe pas.")
+        raise Refused(404, Refusal("no_such_tavern"))
     if tavern.owner_id != user.id:
-        raise HTTPException(status_code=403, detail=NOT_YOUR_TAVERN)
+        raise Refused(403, Refusal("not_your_tavern"))
     return tavern
 
 

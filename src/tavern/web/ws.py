@@ -29,7 +29,7 @@ from pydantic import ValidationError
 
 from tavern import logs, metrics
 from tavern.bounds import MAX_ID
-from tavern.catalogue import validation_refusals
+from tavern.catalogue import french, validation_refusals
 from tavern.refusal import Refusal
 from tavern.tables.actor import CommandError
 from tavern.tables.manager import TableMoved, moved_fence
@@ -80,24 +80,24 @@ async def table_channel(ws: WebSocket, table_id: int) -> None:
 async def _open(ws: WebSocket, table_id: int, opened: Callable[[], None]) -> None:
     if not 1 <= table_id <= MAX_ID:
         # The HTTP routes' range (web.deps.Id): a larger id overflowed the database.
-        await ws.close(code=1008, reason="Table inconnue.")
+        await ws.close(code=1008, reason=french("ws_unknown_table"))
         return
     if not _origin_allowed(ws):
-        await ws.close(code=1008, reason="Origine non autorisée.")  # HTTP 403 before the handshake
+        await ws.close(code=1008, reason=french("ws_origin_refused"))  # HTTP 403 before the handshake
         return
     sess = ws.app.state.codec.load(ws)
     user = await _user(ws, sess)
     if user is None:
-        await ws.close(code=1008, reason="Connectez-vous pour regarder ou jouer.")
+        await ws.close(code=1008, reason=french("ws_login_required"))
         return
     manager = ws.app.state.tables
     try:
         actor = await manager.get(table_id)
     except TableMoved:  # between two workers: the page tries again in a moment
-        await ws.close(code=MOVED, reason="La table change de serveur.")
+        await ws.close(code=MOVED, reason=french("ws_table_moved"))
         return
     if actor is None:
-        await ws.close(code=1008, reason="Cette table est fermée.")
+        await ws.close(code=1008, reason=french("table_closed"))
         return
     address = ws.client.host if ws.client else "unknown"
     # The session's token: its session ending closes this socket.
@@ -105,7 +105,7 @@ async def _open(ws: WebSocket, table_id: int, opened: Callable[[], None]) -> Non
     if slot is None:
         # Accepted, then closed with a code the client can read (docs/protocol.md).
         await ws.accept()
-        await ws.close(code=TOO_MANY_CONNECTIONS, reason="Trop de connexions ouvertes.")
+        await ws.close(code=TOO_MANY_CONNECTIONS, reason=french("ws_too_many_connections"))
         return
     try:
         _note_visit(ws, table_id, user.id, address)
@@ -187,7 +187,7 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
     except TableMoved:
         unsubscribe()
         OUTBOXES.discard(outbox)
-        await ws.close(code=MOVED, reason="La table change de serveur.")
+        await ws.close(code=MOVED, reason=french("ws_table_moved"))
         return
 
     async def pump() -> None:
@@ -198,7 +198,7 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
                 text = await outbox.get()  # returns at once while the outbox holds frames
                 pumping = True
                 if text is _MOVED:
-                    await ws.close(code=MOVED, reason="La table change de serveur.")
+                    await ws.close(code=MOVED, reason=french("ws_table_moved"))
                     return
                 await _send(ws, text)
         except (WebSocketDisconnect, RuntimeError):
@@ -239,7 +239,7 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
         pass
     except TableMoved:
         with contextlib.suppress(RuntimeError):
-            await ws.close(code=MOVED, reason="La table change de serveur.")
+            await ws.close(code=MOVED, reason=french("ws_table_moved"))
     finally:
         unsubscribe()
         OUTBOXES.discard(outbox)

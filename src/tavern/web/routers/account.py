@@ -10,17 +10,18 @@ from pydantic import BaseModel, Field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from tavern.catalogue import french
+from tavern.refusal import Refusal
 from tavern.services import hands, ledger
 from tavern.services import users as users_service
 from tavern.settings import Settings
 from tavern.store.models import Tavern, User
 from tavern.web.csrf import csrf_protect
 from tavern.web.deps import CurrentUser, ReadRoute, form_fields, read_db, require_user, site_settings, write
+from tavern.web.refusals import Refused
 from tavern.web.rendering import render
 from tavern.web.routers.auth import MAX_PASSWORD, UserOut, check_password, password_problem, user_out
 from tavern.web.session import end_all_sessions, get_session
-
-WRONG_CURRENT = "Le mot de passe actuel est incorrect."
 
 pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
 api = APIRouter(route_class=ReadRoute, prefix="/api", tags=["compte"], dependencies=[Depends(csrf_protect)])
@@ -83,7 +84,7 @@ def change_password(request: Request, user: CurrentUser, current: str, new: str)
         check_password(request, user.username, current)
     except HTTPException as exc:
         if exc.status_code == 401:
-            raise HTTPException(status_code=400, detail=WRONG_CURRENT) from None
+            raise Refused(400, Refusal("wrong_current_password")) from None
         raise
     new_hash = users_service.hash_password(new, site_settings(request))  # outside the write transaction
     keep = get_session(request).token
@@ -116,13 +117,13 @@ def password_form(request: Request, user: CurrentUser = Depends(require_user),
                   form: dict[str, str] = Depends(form_fields)) -> Response:
     new = form.get("new", "")
     if new != form.get("new2", ""):
-        return _account_page(request, user, ["Les deux nouveaux mots de passe diffèrent."], status=400)
+        return _account_page(request, user, [french("new_passwords_differ")], status=400)
     try:
         ended = change_password(request, user, form.get("current", ""), new)
     except HTTPException as exc:
         return _account_page(request, user, [exc.detail], status=exc.status_code)
     get_session(request).flash(
-        f"Mot de passe changé. {ended} autre(s) session(s) de ce compte fermée(s).")
+        french("password_changed", {"ended": ended}))
     return RedirectResponse("/compte", status_code=303)
 
 
