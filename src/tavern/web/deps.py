@@ -21,6 +21,7 @@ from tavern.store.db import run_transaction
 from tavern.store.models import Tavern, User
 from tavern.web.refusals import Refused
 from tavern.web.session import SessionData, SessionUser, get_session, session_user, session_users
+from tavern.web.state import services
 
 T = TypeVar("T")
 
@@ -29,9 +30,9 @@ T = TypeVar("T")
 Id = Annotated[int, Path(ge=1, le=MAX_ID)]
 
 def site_settings(request: Request) -> Settings:
-    """The site's settings: the app factory's (``app.state.settings``), never
+    """The site's settings: the app factory's (``services(request).settings``), never
     the environment read again; tests build the app with their own."""
-    settings: Settings = request.app.state.settings
+    settings: Settings = services(request).settings
     return settings
 
 
@@ -52,7 +53,7 @@ async def read_db(request: Request) -> AsyncIterator[Session]:
     this teardown, which FastAPI runs only after the answer is sent, is the
     net for the rest. Async on purpose: a sync teardown would queue for a
     request thread of its own."""
-    session = request.app.state.read_sessions()
+    session = services(request).read_sessions()
     request.state.read_db = session
     try:
         yield session
@@ -107,7 +108,7 @@ def release_reads(request: Request) -> None:
 def write(request: Request, work: Callable[[Session], T]) -> T:
     """Run ``work`` in one write transaction, retried when the database asks to."""
     release_reads(request)
-    return run_transaction(request.app.state.write_sessions, work)
+    return run_transaction(services(request).write_sessions, work)
 
 
 @dataclass(frozen=True)
@@ -150,7 +151,7 @@ def _load_user(request: Request) -> CurrentUser | None:
     sess = get_session(request)
     user, owns = None, False
     if sess.user_id is not None:
-        with request.app.state.read_sessions() as db:
+        with services(request).read_sessions() as db:
             user = _resolve(db, sess)
             owns = bool(user and db.scalar(select(Tavern.id).where(Tavern.owner_id == user.id).limit(1)))
         if user is None:

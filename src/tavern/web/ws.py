@@ -37,6 +37,7 @@ from tavern.web.deps import CurrentUser
 from tavern.web.protocol import commands
 from tavern.web.rendering import BROWSER_COOKIE
 from tavern.web.session import SessionData
+from tavern.web.state import services
 from tavern.web.wslimits import TOO_MANY_CONNECTIONS
 from tavern.web.wsproto import SEND_NOW
 
@@ -56,7 +57,7 @@ MOVED = 1012
 
 def _origin_allowed(ws: WebSocket) -> bool:
     origin = ws.headers.get("origin")
-    allowed = ws.app.state.settings.allowed_origins
+    allowed = services(ws).settings.allowed_origins
     return origin is not None and origin in allowed
 
 
@@ -65,7 +66,7 @@ async def _user(ws: WebSocket, sess: SessionData) -> CurrentUser | None:
     # a logged-out, banned or ended session opens no table either.
     if sess.user_id is None or not sess.token:
         return None
-    found = await ws.app.state.socket_users.get((sess.user_id, sess.token))
+    found = await services(ws).socket_users.get((sess.user_id, sess.token))
     return CurrentUser(*found) if found is not None else None
 
 
@@ -73,7 +74,7 @@ async def _user(ws: WebSocket, sess: SessionData) -> CurrentUser | None:
 async def table_channel(ws: WebSocket, table_id: int) -> None:
     # Counted as opening until its snapshot is sent: hundreds at once are a
     # restart's reconnection storm, during which deals wait (tables/manager.py).
-    with ws.app.state.tables.socket_opening() as opened:
+    with services(ws).tables.socket_opening() as opened:
         await _open(ws, table_id, opened)
 
 
@@ -85,12 +86,12 @@ async def _open(ws: WebSocket, table_id: int, opened: Callable[[], None]) -> Non
     if not _origin_allowed(ws):
         await ws.close(code=1008, reason=french("ws_origin_refused"))  # HTTP 403 before the handshake
         return
-    sess = ws.app.state.codec.load(ws)
+    sess = services(ws).codec.load(ws)
     user = await _user(ws, sess)
     if user is None:
         await ws.close(code=1008, reason=french("ws_login_required"))
         return
-    manager = ws.app.state.tables
+    manager = services(ws).tables
     try:
         actor = await manager.get(table_id)
     except TableMoved:  # between two workers: the page tries again in a moment
@@ -101,7 +102,7 @@ async def _open(ws: WebSocket, table_id: int, opened: Callable[[], None]) -> Non
         return
     address = ws.client.host if ws.client else "unknown"
     # The session's token: its session ending closes this socket.
-    slot = await ws.app.state.ws_limits.take_shared(user.id, address, ws, sess.token)
+    slot = await services(ws).ws_limits.take_shared(user.id, address, ws, sess.token)
     if slot is None:
         # Accepted, then closed with a code the client can read (docs/protocol.md).
         await ws.accept()
@@ -122,7 +123,7 @@ def _note_visit(ws: WebSocket, table_id: int, user_id: int, address: str) -> Non
     share: an absent cookie is no shared browser."""
     cookie = ws.cookies.get(BROWSER_COOKIE, "")
     browser = hashlib.sha256(cookie.encode()).hexdigest() if cookie else None
-    ws.app.state.visits.note((table_id, user_id, address[:64], browser))
+    services(ws).visits.note((table_id, user_id, address[:64], browser))
 
 
 async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, opened: Callable[[], None]) -> None:
@@ -180,7 +181,7 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
         for state in waiting:
             deliver(state)
 
-    unsubscribe = ws.app.state.broadcaster.subscribe(table_id, name, deliver)
+    unsubscribe = services(ws).broadcaster.subscribe(table_id, name, deliver)
     OUTBOXES.add(outbox)
     try:
         await actor.submit("connect", name)

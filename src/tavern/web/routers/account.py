@@ -22,6 +22,7 @@ from tavern.web.refusals import Refused
 from tavern.web.rendering import render
 from tavern.web.routers.auth import MAX_PASSWORD, UserOut, check_password, password_problem, user_out
 from tavern.web.session import end_all_sessions, get_session
+from tavern.web.state import services
 
 pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
 api = APIRouter(route_class=ReadRoute, prefix="/api", tags=["compte"], dependencies=[Depends(csrf_protect)])
@@ -42,8 +43,8 @@ class AccountOut(BaseModel):
 
 
 def now_utc(request: Request) -> dt.datetime:
-    """The clock, replaceable in tests (``app.state.clock``)."""
-    clock = getattr(request.app.state, "clock", None)
+    """The clock, replaceable in tests (``Services.clock``)."""
+    clock = services(request).clock
     return clock() if clock else dt.datetime.now(dt.UTC)
 
 
@@ -95,13 +96,13 @@ def change_password(request: Request, user: CurrentUser, current: str, new: str)
             row.password_hash = new_hash
         return end_all_sessions(s, user.id, keep=keep)
     ended = write(request, work)
-    request.app.state.ws_limits.end_sessions(user.id, keep=keep)
+    services(request).ws_limits.end_sessions(user.id, keep=keep)
     return ended
 
 
 def _account_page(request: Request, user: CurrentUser, errors: list[str] | None = None,
                   status: int = 200) -> Response:
-    with request.app.state.read_sessions() as db:
+    with services(request).read_sessions() as db:
         account = account_out(db, user, now_utc(request), site_settings(request))
     return render(request, "account.html", {"account": account, "errors": errors or []},
                   status_code=status)

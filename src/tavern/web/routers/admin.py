@@ -21,6 +21,7 @@ from tavern.web.refusals import CURRENCY_LABELS, Refused
 from tavern.web.rendering import render
 from tavern.web.routers.auth import UserOut, user_out
 from tavern.web.session import end_all_sessions, get_session
+from tavern.web.state import services
 
 pages = APIRouter(route_class=ReadRoute, prefix="/admin", dependencies=[Depends(csrf_protect)], include_in_schema=False)
 api = APIRouter(route_class=ReadRoute, prefix="/api/admin", tags=["administration"], dependencies=[Depends(csrf_protect)])
@@ -277,7 +278,7 @@ def do_ban(request: Request, admin: CurrentUser, user_id: int, banned: bool) -> 
         return admin_user_out(s, target)
     out = act(request, work)
     if banned:
-        request.app.state.ws_limits.end_sessions(user_id)
+        services(request).ws_limits.end_sessions(user_id)
     return out
 
 

@@ -28,6 +28,7 @@ from tavern.web.ratelimit import (
 from tavern.web.refusals import Refused
 from tavern.web.rendering import render
 from tavern.web.session import end_all_sessions, end_session, get_session, open_session
+from tavern.web.state import services
 
 pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
 api = APIRouter(route_class=ReadRoute, prefix="/api/auth", tags=["comptes"], dependencies=[Depends(csrf_protect)])
@@ -78,7 +79,7 @@ class _Account:
 
 
 def _find(request: Request, username: str) -> _Account | None:
-    with request.app.state.read_sessions() as s:
+    with services(request).read_sessions() as s:
         row = users_service.find_by_username(s, username)
         return _Account(CurrentUser.of(row), row.password_hash, row.banned) if row else None
 
@@ -89,7 +90,7 @@ def check_password(request: Request, username: str, password: str) -> _Account:
     The attempt is counted first, atomically and for every process, and only
     then is the hash checked — outside any transaction: Argon2 is slow on
     purpose and must hold neither a connection nor the write lock."""
-    throttles: Throttles = request.app.state.throttles
+    throttles: Throttles = services(request).throttles
     user_key, ip_key = login_keys(username, client_ip(request))
     wait = throttles.hit((user_key, ip_key), LOGIN_LIMIT, LOGIN_WINDOW)
     if wait:
@@ -151,8 +152,8 @@ def registration_problems(username: str, password: str, password2: str | None = 
 def create_account(request: Request, username: str, password: str) -> CurrentUser:
     """A new account, logged in. Sign-ups are counted per address before the
     password is hashed, and the hash is made before the write transaction."""
-    throttles: Throttles = request.app.state.throttles
-    wait = throttles.hit((signup_key(client_ip(request)),), request.app.state.settings.signups_per_hour,
+    throttles: Throttles = services(request).throttles
+    wait = throttles.hit((signup_key(client_ip(request)),), services(request).settings.signups_per_hour,
                          SIGNUP_WINDOW)
     if wait:
         raise too_many(wait, "too_many_signups")
@@ -186,13 +187,13 @@ def logout(request: Request) -> None:
     if token:
         write(request, lambda s: end_session(s, token))
         if uid is not None:  # and the table sockets opened with it
-            request.app.state.ws_limits.end_sessions(uid, only=token)
+            services(request).ws_limits.end_sessions(uid, only=token)
 
 
 def logout_everywhere(request: Request, user: CurrentUser) -> int:
     """End every session of ``user``, this one included: how many ended."""
     ended = write(request, lambda s: end_all_sessions(s, user.id))
-    request.app.state.ws_limits.end_sessions(user.id)
+    services(request).ws_limits.end_sessions(user.id)
     get_session(request).logout()
     return ended
 

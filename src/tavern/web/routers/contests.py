@@ -36,6 +36,7 @@ from tavern.web.deps import CurrentUser, Id, ReadRoute, act, form_fields, option
 from tavern.web.refusals import Refused, refusal
 from tavern.web.rendering import render
 from tavern.web.session import get_session
+from tavern.web.state import services
 
 PARIS = ZoneInfo("Europe/Paris")
 STATUS_LABELS = CONTEST_STATUS
@@ -88,7 +89,7 @@ def _refused(exc: Exception) -> HTTPException:
 
 async def do_register(request: Request, user: CurrentUser, contest_id: int) -> dict[str, Any]:
     try:
-        return await request.app.state.contests.register(contest_id, user.id)
+        return await services(request).contests.register(contest_id, user.id)
     except svc.ContestError as exc:
         raise _refused(exc) from None
 

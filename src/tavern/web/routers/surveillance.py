@@ -15,6 +15,7 @@ from tavern.web.csrf import csrf_protect
 from tavern.web.deps import CurrentUser, Id, ReadRoute, read_db, require_admin
 from tavern.web.refusals import Refused
 from tavern.web.rendering import render
+from tavern.web.state import services
 
 pages = APIRouter(route_class=ReadRoute, prefix="/admin", dependencies=[Depends(csrf_protect)], include_in_schema=False)
 api = APIRouter(route_class=ReadRoute, prefix="/api/admin", tags=["administration"], dependencies=[Depends(csrf_protect)])
@@ -51,7 +52,7 @@ def pair_out(p: surveillance.Pair) -> PairOut:
 
 
 def _report(request: Request, db: Session) -> surveillance.Report:
-    return surveillance.report(db, surveillance.Thresholds.from_settings(request.app.state.settings))
+    return surveillance.report(db, surveillance.Thresholds.from_settings(services(request).settings))
 
 
 @pages.get("/surveillance")

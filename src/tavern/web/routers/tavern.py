@@ -42,6 +42,7 @@ from tavern.web.refusals import Refused
 from tavern.web.rendering import render
 from tavern.web.routers.village import TableBrief, brief
 from tavern.web.session import get_session
+from tavern.web.state import services
 
 pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
 api = APIRouter(route_class=ReadRoute, prefix="/api/taverns", tags=["ma taverne"], dependencies=[Depends(csrf_protect)])
@@ -148,7 +149,7 @@ def do_close(request: Request, user: CurrentUser, tavern_id: int, table_id: int)
         taverns.close_table(s, table_id, user.id)
         return False
 
-    manager = request.app.state.tables
+    manager = services(request).tables
     if not act(request, work):
         from_thread.run(manager.discard, table_id)
         return True
