@@ -28,7 +28,7 @@ ENGLISH = re.compile(
 #: Refusal classes whose first argument is a catalogue code.
 REFUSALS = {
     "Refusal", "Invalid", "IllegalAction", "CardError", "LedgerError", "UserError", "SeatError", "TavernError",
-    "NoHandsLeft", "ContestError", "ContestRuleError", "CommandError", "FairError",
+    "NoHandsLeft", "ContestError", "ContestRuleError", "CommandError", "FairError", "BackupError",
 }
 
 

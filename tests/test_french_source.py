@@ -32,22 +32,6 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "services/seed.py": ("Au Lapin Agile", "Rami français", " écus, "),
 }
 
-#: Not moved yet (issue 28): what is left, by file, never more. The test
-#: fails when a file gains a French literal; lower the count when you move
-#: some. All of it is the operator's side (the command line, the backup,
-#: the single-worker check, the fairness verifier's report, the surveillance
-#: report's sentences) or a shop item's name.
-PENDING: dict[str, int] = {
-    "cli.py": 22,
-    "store/backup.py": 10,
-    "web/single.py": 4,
-    "fair.py": 3,
-    "services/surveillance.py": 14,
-    "services/taverns.py": 2,
-    "web/guard.py": 1,  # "requête", the name of a URL's query when it has no field name
-}
-
-
 def _docstring_ids(tree: ast.AST) -> set[int]:
     """Docstrings and bare string statements (attribute docs): prose, not output."""
     return {id(node.value) for node in ast.walk(tree)
@@ -78,8 +62,7 @@ def test_no_french_sentence_outside_the_catalogue() -> None:
     """Routes and services raise codes or ask the catalogue for words; a new
     French literal elsewhere fails here, naming its line."""
     found = french_literals()
-    over = {f: lines for f, lines in found.items() if len(lines) > PENDING.get(f, 0)}
-    assert not over, over
+    assert not found, found
 
 
 def test_the_finder_finds_french_and_lets_english_logs_pass(tmp_path: Path) -> None:

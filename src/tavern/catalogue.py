@@ -77,6 +77,12 @@ STAKE_LABELS = {"small_blind": "petite blinde", "big_blind": "grosse blinde",
                 "small_bet": "petite mise", "unit": "unité", "structure": "structure"}
 STAKE_WORDS = {"fixed": "limites fixées", "pot": "pot limité", "no_limit": "sans limite"}
 
+#: The parts of an address the request guard names when it refuses one.
+URL_PARTS = {"path": "chemin", "query": "requête"}
+
+#: The shop's items, as the shop and the inventory name them.
+ITEM_NAMES = {"deck52": "Jeu de 52 cartes (et 2 jokers)", "deck32": "Jeu de 32 cartes"}
+
 #: A contest's state, as the contests' pages say it.
 CONTEST_STATUS = {"registering": "Inscriptions ouvertes", "running": "En cours", "finished": "Terminé",
                   "cancelled": "Annulé"}
@@ -822,5 +828,86 @@ _section({
                          "(manquent : {missing} ; en trop : {extra}) : aucune graine ne peut le donner.",
     "fair_foreign_reshuffle": "Le remélange (mélange n° {index}) contient des cartes que le paquet d'une table "
                               "de {game} n'a pas : {extra}.",
+    # what tavern verify finds right, line by line
+    "fair_seed_ok": "Graine du serveur conforme à l'engagement ({commitment}…).",
+    "fair_shuffle_ok": "Mélange n° {index} : {size} cartes, identiques à celles tirées des graines.",
     "fair_shuffle_mismatch": "Le mélange n° {index} ({size} cartes) ne découle pas des graines.",
+})
+
+
+# --- the surveillance report (services/surveillance.py): why a pair is flagged
+# (the rates and ratios come already said: « 3,2 fois », « 45 % »)
+
+_section({
+    "flag_dumping": "En {deals} donnes communes, {giver} a cédé {given} jetons à {taker} et n'en a repris "
+                    "que {back} ({ratio} plus) ; face aux autres joueurs, {giver} cède {gives} plus qu'il ne "
+                    "reprend et {taker} prend {takes} plus qu'il ne rend (écart {excess}, seuil {threshold}).",
+    "flag_soft_fold": "{player} se couche {rate} du temps face aux mises de {other} ({faced} fois), contre "
+                      "{others_rate} face aux autres joueurs (écart {gap}, seuil {threshold}).",
+    "flag_soft_raise": "{player} relance {rate} du temps face aux mises de {other}, contre {others_rate} "
+                       "face aux autres joueurs (écart {gap}, seuil {threshold}).",
+    "flag_same_address": "{first} et {second} ont joué depuis la même adresse à la table {tables}.",
+    "flag_same_browser": "{first} et {second} ont joué depuis le même navigateur à la table {tables}.",
+})
+
+
+# --- the operator's side: starting the server (web/single.py) ------------------
+
+_WHY_ONE_WORKER = ("sans Redis, les tables vivantes d'une base sont tenues par un seul processus : lancez un "
+                   "seul worker (TAVERN_WORKERS=1, uvicorn sans --workers), ou donnez TAVERN_REDIS_URL pour "
+                   "répartir les tables entre plusieurs workers.")
+_section({
+    "tables_held_elsewhere": "Le processus {pid} ({host}) tient déjà les tables de cette base : " + _WHY_ONE_WORKER,
+    "tables_lock_unavailable": "Impossible de prendre {path} : " + _WHY_ONE_WORKER,
+    "workers_need_redis": "TAVERN_WORKERS={workers} : " + _WHY_ONE_WORKER,
+})
+
+
+# --- the operator's side: tavern backup and tavern restore (store/backup.py) ----
+
+_section({
+    "backup_memory_store": "Une base SQLite en mémoire n'a pas de fichier à sauvegarder.",
+    "backup_damaged": "{path} est endommagée (PRAGMA integrity_check).",
+    "backup_not_a_tavern": "{path} n'est pas une base de la taverne (pas de table alembic_version).",
+    "backup_unreadable": "{path} n'est pas une base SQLite lisible : {detail}.",
+    "backup_not_sqlite": "La base n'est pas SQLite : sauvegardez PostgreSQL avec pg_dump "
+                         "(docs/operations.md « Sauvegarder et restaurer »).",
+    "restore_not_sqlite": "La base n'est pas SQLite : restaurez PostgreSQL avec pg_restore "
+                          "(docs/operations.md « Sauvegarder et restaurer »).",
+    "backup_store_missing": "La base {path} n'existe pas.",
+    "backup_target_exists": "{path} existe déjà : choisissez un nouveau fichier.",
+    "backup_file_missing": "{path} n'existe pas.",
+})
+
+
+# --- the operator's side: the command line (cli.py) -----------------------------
+
+#: A JSON value that is not an object, as a refusal of tavern replay names it.
+JSON_KINDS = {"list": "une liste", "str": "un texte", "int": "un nombre", "float": "un nombre",
+              "bool": "un booléen", "NoneType": "null", "other": "autre chose"}
+STDIN = "l'entrée standard"
+#: Pieces of a line, not sentences: what tavern verify found right, a server process.
+VERIFY_OK_LINE = "ok : {what}"
+PROCESS = "processus {pid} ({host})"
+
+_section({
+    "cli_unreadable": "ILLISIBLE : {why}",
+    "cli_verify_failed": "ÉCHEC : {why}",
+    "cli_verify_ok": "La donne découle bien des graines publiées.",
+    "cli_pg_backup": "La base est PostgreSQL : sauvegardez-la avec ses outils, serveur en marche :\n"
+                     "  pg_dump --format=custom --file=tavern.dump \"$DATABASE_URL\"\n"
+                     "et restaurez, serveurs arrêtés, avec pg_restore --clean --if-exists puis "
+                     "« tavern restore --after-pg » (docs/operations.md « Sauvegarder et restaurer »).",
+    "cli_backup_refused": "Sauvegarde refusée : {why}",
+    "cli_backup_written": "Sauvegarde écrite : {path} ({size} octets ; donnes en cours à cet instant : "
+                          "{in_progress}, annulées et remboursées par une restauration).",
+    "cli_restore_server_running": "Restauration refusée : un serveur utilise cette base ({who}). Arrêtez-le "
+                                  "d'abord ; la restauration remplace la base sous ses pieds sinon.",
+    "cli_restore_needs_file": "Restauration refusée : donnez le fichier de sauvegarde (tavern restore CHEMIN).",
+    "cli_restore_refused": "Restauration refusée : {why}",
+    "cli_old_store_kept": "L'ancienne base est gardée : {path}",
+    "cli_restored": "Base restaurée. Donnes en cours au moment de la sauvegarde, annulées et remboursées : "
+                    "{voided}.",
+    "cli_ledger_unbalanced": "ALERTE : le grand livre ne s'équilibre pas : {audit}",
+    "cli_ledger_balanced": "Grand livre vérifié : équilibré.",
 })

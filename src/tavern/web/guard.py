@@ -25,7 +25,7 @@ from urllib.parse import unquote, unquote_to_bytes
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tavern.catalogue import french
+from tavern.catalogue import URL_PARTS, french
 from tavern.web import errors
 
 KIB = 1024
@@ -109,12 +109,12 @@ def body_problems(content_type: str, body: bytes) -> list[str]:
 def url_problems(scope: Scope) -> list[str]:
     problems = []
     if bad_text(scope.get("path", "")):
-        problems.append("chemin")
+        problems.append(URL_PARTS["path"])
     query = scope.get("query_string", b"")
     if query:
         for name, value in _form_fields(query):
             if CONTROL_BYTES.search(value) or bad_text(name):
-                problems.append(name or "requête")
+                problems.append(name or URL_PARTS["query"])
     return problems
 
 
