@@ -28,7 +28,7 @@ ENGLISH = re.compile(
 #: Refusal classes whose first argument is a catalogue code.
 REFUSALS = {
     "Refusal", "Invalid", "IllegalAction", "CardError", "LedgerError", "UserError", "SeatError", "TavernError",
-    "NoHandsLeft", "ContestError", "ContestRuleError", "CommandError", "FairError",
+    "NoHandsLeft", "ContestError", "ContestRuleError", "CommandError", "FairError", "BackupError",
 }
 
 
@@ -159,3 +159,60 @@ def test_every_status_code_of_the_api_is_in_the_catalogue() -> None:
     from tavern.web.errors import STATUS_CODES
 
     assert set(STATUS_CODES.values()) <= set(MESSAGES)
+
+
+#: The codes pydantic itself gives (its stable error types, see
+#: tavern.refusal.from_pydantic): the house never raises them, the forms'
+#: and the messages' validation does.
+PYDANTIC_TYPES = {
+    "missing", "extra_forbidden", "int_type", "int_parsing", "int_from_float", "float_type", "float_parsing",
+    "bool_type", "bool_parsing", "string_type", "string_too_short", "string_too_long", "string_pattern_mismatch",
+    "too_short", "too_long", "greater_than_equal", "greater_than", "less_than_equal", "less_than", "literal_error",
+    "enum", "dict_type", "list_type", "model_type", "model_attributes_type", "json_invalid", "json_type",
+    "union_tag_invalid", "union_tag_not_found", "datetime_parsing", "datetime_type", "datetime_from_date_parsing",
+    "timezone_aware", "value_error", "assertion_error",
+}
+
+
+def _code_literals() -> set[str]:
+    """Every string constant of the source outside the catalogue that looks
+    like a code: what a raise, a ``french("…")``, a status map or a rule
+    helper's ``return "…"`` names."""
+    found: set[str] = set()
+    for path in SRC.rglob("*.py"):
+        if path.name == "catalogue.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and re.fullmatch(r"[a-z0-9_]+", node.value):
+                found.add(node.value)
+    return found
+
+
+def test_every_message_of_the_catalogue_is_used_somewhere() -> None:
+    """The other direction: a code nobody raises is a dead sentence (issue 28
+    found eight). Every code is raised, named by a route or a service, or is
+    one of pydantic's own error types."""
+    used = set(_raised_codes()) | _code_literals() | PYDANTIC_TYPES
+    assert not sorted(set(MESSAGES) - used)
+
+
+def test_the_catalogue_names_every_game_as_its_spec_does_without_the_registry() -> None:
+    """The catalogue says a game's name without importing the registry (the
+    loop refusal → catalogue → registry → base → refusal is closed)."""
+    import subprocess
+    import sys
+
+    from tavern.catalogue import GAME_LABELS
+    from tavern.games import registry
+
+    # The house's games (a test registers its own game from outside tavern.games).
+    house = [name for name, module in registry.GAMES.items() if module.startswith("tavern.games.")]
+    assert {name: registry.spec(name).label for name in house} == GAME_LABELS
+    assert french("unknown_game", {"game": "rummoli"}) == "Jeu inconnu : « Rummoli »."
+    # A fresh interpreter: saying a refusal about a game loads no engine.
+    probe = ("import sys; from tavern.refusal import Refusal; "
+             "assert 'Rummoli' in Refusal('unknown_game', game='rummoli').message; "
+             "print(sorted(m for m in sys.modules if m.startswith('tavern.games')))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                         env={**__import__("os").environ, "PYTHONPATH": str(SRC.parent)})
+    assert out.stdout.strip() == "[]"

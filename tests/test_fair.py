@@ -127,7 +127,7 @@ def test_a_draw_poker_reshuffle_comes_from_the_same_stream() -> None:
     assert record["reshuffles"], "no deal needed a reshuffle"
     assert len(record["fair"]["shuffles"]) == 1 + len(record["reshuffles"])
     said = fair.verify(record)
-    assert said[-1].startswith(f"mélange n° {1 + len(record['reshuffles'])} ")
+    assert said[-1].startswith(f"Mélange n° {1 + len(record['reshuffles'])} ")
 
 
 def test_a_tampered_deck_or_seed_fails(tmp_path: Path, capsys) -> None:

@@ -64,6 +64,35 @@ def variant(code: str) -> str:
     return VARIANTS.get(code, code)
 
 
+#: The title of the page that answers an HTTP status (tavern.web.errors).
+STATUS_TITLES = {
+    400: "Requête invalide", 401: "Connexion requise", 403: "Accès refusé", 404: "Page introuvable",
+    405: "Méthode non permise", 409: "Conflit", 422: "Données invalides", 413: "Requête trop volumineuse",
+    429: "Trop de tentatives", 500: "Erreur du serveur", 503: "Site surchargé",
+}
+ERROR_TITLE = "Erreur"
+
+#: A table's stakes as the village's list says them (« grosse blinde 20 »).
+STAKE_LABELS = {"small_blind": "petite blinde", "big_blind": "grosse blinde",
+                "small_bet": "petite mise", "unit": "unité", "structure": "structure"}
+STAKE_WORDS = {"fixed": "limites fixées", "pot": "pot limité", "no_limit": "sans limite"}
+
+#: The parts of an address the request guard names when it refuses one.
+URL_PARTS = {"path": "chemin", "query": "requête"}
+
+#: The shop's items, as the shop and the inventory name them.
+ITEM_NAMES = {"deck52": "Jeu de 52 cartes (et 2 jokers)", "deck32": "Jeu de 32 cartes"}
+
+#: A contest's state, as the contests' pages say it.
+CONTEST_STATUS = {"registering": "Inscriptions ouvertes", "running": "En cours", "finished": "Terminé",
+                  "cancelled": "Annulé"}
+#: The numbers of the contest form, as its labels say them.
+CONTEST_FIELDS = {
+    "fee": "Droit d'entrée", "house_prize": "Prix ajouté par la maison", "starting_chips": "Jetons de départ",
+    "seats": "Places par table", "min_players": "Joueurs minimum", "max_players": "Joueurs maximum",
+    "late_levels": "Inscription tardive", "action_timer": "Temps pour jouer",
+}
+
 #: Fields of the forms and of the table options, as the forms label them.
 FIELDS = {
     "game": "Jeu", "variant": "Variante", "name": "Nom", "table_name": "Nom de la table",
@@ -101,15 +130,22 @@ def field_label(path: Any) -> str:
     return f"« {path} »" if parts else "« requête »"
 
 
-def _game(name: Any) -> str:
-    # The games name themselves in their spec (imported here, at call time:
-    # the engines raise refusals, and this module must not import them first).
-    from tavern.games import registry
+#: The house's games as the pages say them. Kept here, not asked of the
+#: registry: the registry imports the engines, the engines raise refusals, and
+#: a refusal asks this module for its words — importing the registry closed
+#: the loop refusal → catalogue → registry → base → refusal.
+#: tests/test_catalogue.py checks every game of the registry is named here
+#: as its spec names itself.
+GAME_LABELS = {
+    "ramponneau": "Ramponneau", "draw": "Draw Poker", "rami": "Rami", "double_rami": "Double rami",
+    "remigio": "Remigio", "gin": "Gin rami", "rummoli": "Rummoli", "rams": "Rams",
+}
 
-    try:
-        return registry.spec(str(name)).label
-    except Exception:  # an unknown game is said as it was written
-        return str(name)
+
+def _game(name: Any) -> str:
+    """A game's French name; a game the house does not know (the suite's own
+    test game) is said as it was written."""
+    return GAME_LABELS.get(str(name), str(name))
 
 
 def _joined(values: Any, each: Callable[[Any], str] = str) -> str:
@@ -149,6 +185,7 @@ FORMATTERS: dict[str, Callable[[Any], str]] = {
     "missing": lambda v: _joined(v, card) if v else "aucune",
     "extra": lambda v: _joined(v, card) if v else "aucune",
     "decks": lambda n: "un jeu de cartes" if n == 1 else f"{n} jeux de cartes",
+    "entered": lambda n: f"{n} inscrit{'s' if isinstance(n, int) and n > 1 else ''}",
     "given": lambda v: _joined(v) if v else "aucun",
     "per_card": lambda n: "un jeton" if n == 1 else f"{n} jetons",
     "held": lambda v: _joined(v, _held) if isinstance(v, list) else str(v),
@@ -195,7 +232,7 @@ def french(code: str, params: Mapping[str, Any] | None = None) -> str:
 _section({
     "refused": "Ce n'est pas possible.",
     # an HTTP refusal with no code of its own (tavern.web.errors.STATUS_CODES)
-    "login_required": "Connectez-vous pour continuer.",
+    "login_required": "Connectez-vous pour accéder à cette page.",
     "forbidden": "Accès refusé.",
     # /metrics (docs/operations.md): only for the operator's addresses or token
     "metrics_forbidden": ("Les mesures ne se lisent que depuis une adresse autorisée (TAVERN_METRICS_ALLOW) "
@@ -204,8 +241,20 @@ _section({
     "method_not_allowed": "Cette adresse n'accepte pas cette méthode.",
     "conflict": "Cette demande entre en conflit avec l'état présent.",
     "too_large": "Requête trop volumineuse.",
+    # the request guard (tavern.web.guard)
+    "body_too_large": "Requête trop volumineuse : au plus {limit} Kio pour cette adresse.",
+    "control_character": "{where} : Caractère de contrôle refusé.",
+    "forbidden_characters": "Certaines valeurs contiennent des caractères interdits.",
     "invalid_values": "Certaines valeurs sont invalides.",
     "too_many_attempts": "Trop de tentatives : réessayez plus tard.",
+    "csrf_refused": "Jeton CSRF absent ou invalide : rechargez la page et recommencez.",
+    # why a table's WebSocket closes (its close frame's reason; docs/protocol.md)
+    "ws_unknown_table": "Table inconnue.",
+    "ws_origin_refused": "Origine non autorisée.",
+    "ws_login_required": "Connectez-vous pour regarder ou jouer.",
+    "ws_table_moved": "La table change de serveur.",
+    "ws_too_many_connections": "Trop de connexions ouvertes.",
+    "ws_session_ended": "Session terminée.",
     "server_error": "Une erreur inattendue est survenue ; elle a été consignée. Réessayez plus tard.",
     "busy": "Le site est très occupé en ce moment : réessayez dans quelques secondes.",
     "missing": "Valeur requise.",
@@ -291,14 +340,46 @@ _section({
     "username_taken": "Le nom « {username} » est déjà pris.",
     "no_such_user": "Ce joueur n'existe pas.",
     "unknown_player": "Joueur inconnu.",
+    # accounts (tavern.web.routers.auth, account)
+    "bad_credentials": "Nom d'utilisateur ou mot de passe incorrect.",
+    "account_banned": "Ce compte est suspendu par l'administration du site.",
+    "username_rule": "Le nom d'utilisateur compte 3 à 40 lettres, chiffres, « . », « _ » ou « - ».",
+    "password_short": "Le mot de passe compte au moins {minimum} caractères (hors espaces).",
+    "password_long": "Le mot de passe compte au plus {maximum} caractères.",
+    "password_common": "Ce mot de passe est l'un des plus courants : choisissez-en un autre.",
+    "password_has_name": "Le mot de passe ne doit pas contenir le nom d'utilisateur.",
+    "passwords_differ": "Les deux mots de passe diffèrent.",
+    "new_passwords_differ": "Les deux nouveaux mots de passe diffèrent.",
+    "wrong_current_password": "Le mot de passe actuel est incorrect.",
+    "too_many_logins": "Trop de tentatives de connexion échouées. Réessayez dans {minutes} minute(s).",
+    "too_many_signups": "Trop de tentatives d'inscription depuis cette adresse. Réessayez dans {minutes} minute(s).",
+    "welcome": "Compte créé. Bienvenue au village, {username} !",
+    "logged_out": "Vous êtes déconnecté. À bientôt !",
+    "logged_out_everywhere": "Vous êtes déconnecté partout ({ended} session(s) fermée(s)).",
+    "password_changed": "Mot de passe changé. {ended} autre(s) session(s) de ce compte fermée(s).",
     # daily hands
     "no_free_hands_at_level_0": "Les joueurs de niveau 0 n'ont pas de donnes gratuites : achetez un paquet "
                                 "de donnes sur la page Premium.",
     "no_hands_left_today": "Plus de donnes pour aujourd'hui : vos donnes gratuites reviennent à minuit "
                            "(heure de Paris), ou achetez un paquet de donnes sur la page Premium.",
     "no_hands_left_for": "Des joueurs n'ont plus de donnes : {reasons}",
+    # what a table says of a player's daily hands when he may be dealt in
+    "hands_unlimited": "Donnes illimitées dans votre propre taverne.",
+    "hands_free_left": "{free} donnes gratuites restantes aujourd'hui.",
+    "hands_paid_left": "{paid} donnes premium restantes.",
+    "hands_both_left": "{free} donnes gratuites restantes aujourd'hui, {paid} en paquets.",
+    "hands_contest": "Concours : pas de donnes quotidiennes.",
+    "pack_bought": "Paquet acheté : {hands} mains de plus, sans limite de temps.",
     # seats
     "table_closed": "Cette table est fermée.",
+    # what the table tells a player (its notices)
+    "leaving_after_deal": "Vous partirez avec vos jetons à la fin de cette donne.",
+    "timed_out": "Temps écoulé : la table a joué à votre place ({timeouts} sur {most} avant d'être levé).",
+    "timed_out_sat_out": "Trois temps écoulés de suite : vous êtes levé (« Se rasseoir » pour revenir).",
+    "table_could_not_close": "La table n'a pas pu fermer : {why}",
+    "table_goes_on": "Elle continue.",
+    "owner_closes_after_deal": "Le patron ferme la table : elle fermera à la fin de cette donne.",
+    "closing_after_deal": "La table fermera à la fin de la donne en cours.",
     "no_such_seat": "Cette table a les places 1 à {seats}.",
     "already_seated": "Vous êtes déjà assis à cette table.",
     "cave_out_of_range": "La cave à cette table est comprise entre {minimum} et {maximum} écus.",
@@ -346,6 +427,36 @@ _section({
     "deal_in_progress": "Cette donne est en cours : elle se rejouera pas à pas une fois finie.",
     "deal_voided_no_replay": "Cette donne a été annulée (le serveur s'est arrêté pendant la donne) : "
                              "elle ne se rejoue pas, mais sa graine est révélée.",
+    "seed_not_revealed": "Cette donne n'a pas de graine révélée (elle est peut-être en cours).",
+    # who may see what (tavern.web.deps and the routes)
+    "admin_only": "Réservé aux administrateurs du site.",
+    "not_your_tavern": "Cette taverne ne vous appartient pas.",
+    "table_not_in_your_tavern": "Cette table n'est pas dans votre taverne.",
+    "no_such_table": "Cette table n'existe pas.",
+    "no_such_inventory_item": "Cet article n'existe pas.",
+    "shop_does_not_sell": "La boutique ne vend pas cet article.",
+    "no_such_deal": "Cette donne n'existe pas.",
+    "no_shared_deal": "Ce joueur n'a partagé aucune donne archivée.",
+    "no_such_username": "Pas d'utilisateur « {username} ».",
+    "no_self_demotion": "Vous ne pouvez pas retirer votre propre rôle d'administrateur.",
+    "no_self_ban": "Vous ne pouvez pas vous bannir vous-même.",
+    "level_range": "Le niveau est un nombre entier entre 0 et {maximum}.",
+    "role_choice": "Le rôle est « {first} » ou « {second} ».",
+    "credit_currency": "On crédite des écus ou des tokens.",
+    "credit_range": "Le montant est un nombre entier entre 1 et {maximum}.",
+    # what the admin is told once done (the page's notice)
+    "user_changed": "{username} : niveau {level}, rôle {role}.",
+    "user_credited": "{username} crédité de {amount} {currency}.",
+    "user_banned": "{username} est banni : ses sessions sont fermées.",
+    "user_unbanned": "{username} peut de nouveau se connecter.",
+    "tavern_entrusted": "Taverne « {name} » confiée à {username}.",
+    # what a tavern's owner is told once done (the page's notice)
+    "item_bought": "{item} acheté. Entreposez-le dans la taverne pour ouvrir une table.",
+    "item_stored": "Article entreposé dans l'inventaire de la taverne.",
+    "table_opened": "Table ouverte : elle apparaît maintenant dans le village.",
+    "table_closed_now": "Table fermée ; son jeu de cartes est revenu dans l'inventaire.",
+    "table_closing_after_deal": "Une donne est en cours : la table fermera à la fin de cette donne "
+                                "(aucune nouvelle donne ne commence).",
 })
 
 
@@ -404,7 +515,6 @@ _section({
 
 _section({
     "not_your_turn": "Ce n'est pas votre tour.",
-    "turn_of": "C'est au tour de {name}.",
     "deal_over": "La donne est finie.",
     "deal_not_over": "La donne n'est pas finie.",
     "not_dealt_in": "Vous ne jouez pas cette donne.",
@@ -422,14 +532,6 @@ _section({
     "bad_button": "Le donneur est une des places (0 à {last}).",
     "dealer_one_of_seats": "Le donneur doit être une des places.",
     "in_action": "Action {index} ({who} {what}) : {refusal}",
-    "record_needs": "Le relevé n'a pas de « {key} ».",
-    "not_this_game_record": "Ce relevé n'est pas une donne de {game}.",
-    "record_deck_list": "Le paquet du relevé est la liste de ses cartes, celle du dessus d'abord.",
-    "record_actions_list": "Les actions du relevé sont une liste.",
-    "record_reshuffles_list": "Les remélanges du relevé sont une liste de paquets (des listes de cartes).",
-    "record_action_fields": "L'action {index} doit nommer un joueur et un coup.",
-    "record_after_end": "L'action {index} vient après la fin de la donne.",
-    "record_unreadable": "Le relevé est illisible : {detail}",
     "record_malformed": "Relevé mal formé ({kind} : {detail}).",
     "record_not_object": "Un relevé de donne est un objet JSON.",
     "record_file_missing": "Le fichier « {path} » n'existe pas.",
@@ -554,6 +656,15 @@ _section({
                               "« petite/grosse/ante minutes », par exemple « 10/20 10 ».",
     "contest_admin_only": 'Seul un administrateur peut créer un concours.',
     "no_such_contest": "Ce concours n'existe pas.",
+    # what a contest's player or admin is told once done (the page's notice)
+    "contest_registered": "Vous êtes inscrit au concours.",
+    "contest_registered_late": "Inscription tardive : votre place vous attend.",
+    "contest_unregistered": "Désinscrit : votre droit d'entrée vous est rendu.",
+    "contest_created": "Concours créé : les inscriptions sont ouvertes.",
+    "contest_cancelled": "Concours annulé : chaque droit d'entrée est rendu.",
+    "contest_cancelled_by_admin": "Annulé par un administrateur.",
+    "contest_too_few_players": "Pas assez de joueurs : {entered} pour {minimum} au minimum.",
+    "contest_table_name": "{contest} — table {number}",
     "contest_cancel_not_started": "Seul un concours qui n'a pas commencé peut être annulé.",
     "contest_registration_closed": 'Les inscriptions à ce concours sont closes.',
     "contest_starting": "Le concours commence : réessayez l'inscription tardive dans un instant.",
@@ -740,5 +851,86 @@ _section({
                          "(manquent : {missing} ; en trop : {extra}) : aucune graine ne peut le donner.",
     "fair_foreign_reshuffle": "Le remélange (mélange n° {index}) contient des cartes que le paquet d'une table "
                               "de {game} n'a pas : {extra}.",
+    # what tavern verify finds right, line by line
+    "fair_seed_ok": "Graine du serveur conforme à l'engagement ({commitment}…).",
+    "fair_shuffle_ok": "Mélange n° {index} : {size} cartes, identiques à celles tirées des graines.",
     "fair_shuffle_mismatch": "Le mélange n° {index} ({size} cartes) ne découle pas des graines.",
+})
+
+
+# --- the surveillance report (services/surveillance.py): why a pair is flagged
+# (the rates and ratios come already said: « 3,2 fois », « 45 % »)
+
+_section({
+    "flag_dumping": "En {deals} donnes communes, {giver} a cédé {given} jetons à {taker} et n'en a repris "
+                    "que {back} ({ratio} plus) ; face aux autres joueurs, {giver} cède {gives} plus qu'il ne "
+                    "reprend et {taker} prend {takes} plus qu'il ne rend (écart {excess}, seuil {threshold}).",
+    "flag_soft_fold": "{player} se couche {rate} du temps face aux mises de {other} ({faced} fois), contre "
+                      "{others_rate} face aux autres joueurs (écart {gap}, seuil {threshold}).",
+    "flag_soft_raise": "{player} relance {rate} du temps face aux mises de {other}, contre {others_rate} "
+                       "face aux autres joueurs (écart {gap}, seuil {threshold}).",
+    "flag_same_address": "{first} et {second} ont joué depuis la même adresse à la table {tables}.",
+    "flag_same_browser": "{first} et {second} ont joué depuis le même navigateur à la table {tables}.",
+})
+
+
+# --- the operator's side: starting the server (web/single.py) ------------------
+
+_WHY_ONE_WORKER = ("sans Redis, les tables vivantes d'une base sont tenues par un seul processus : lancez un "
+                   "seul worker (TAVERN_WORKERS=1, uvicorn sans --workers), ou donnez TAVERN_REDIS_URL pour "
+                   "répartir les tables entre plusieurs workers.")
+_section({
+    "tables_held_elsewhere": "Le processus {pid} ({host}) tient déjà les tables de cette base : " + _WHY_ONE_WORKER,
+    "tables_lock_unavailable": "Impossible de prendre {path} : " + _WHY_ONE_WORKER,
+    "workers_need_redis": "TAVERN_WORKERS={workers} : " + _WHY_ONE_WORKER,
+})
+
+
+# --- the operator's side: tavern backup and tavern restore (store/backup.py) ----
+
+_section({
+    "backup_memory_store": "Une base SQLite en mémoire n'a pas de fichier à sauvegarder.",
+    "backup_damaged": "{path} est endommagée (PRAGMA integrity_check).",
+    "backup_not_a_tavern": "{path} n'est pas une base de la taverne (pas de table alembic_version).",
+    "backup_unreadable": "{path} n'est pas une base SQLite lisible : {detail}.",
+    "backup_not_sqlite": "La base n'est pas SQLite : sauvegardez PostgreSQL avec pg_dump "
+                         "(docs/operations.md « Sauvegarder et restaurer »).",
+    "restore_not_sqlite": "La base n'est pas SQLite : restaurez PostgreSQL avec pg_restore "
+                          "(docs/operations.md « Sauvegarder et restaurer »).",
+    "backup_store_missing": "La base {path} n'existe pas.",
+    "backup_target_exists": "{path} existe déjà : choisissez un nouveau fichier.",
+    "backup_file_missing": "{path} n'existe pas.",
+})
+
+
+# --- the operator's side: the command line (cli.py) -----------------------------
+
+#: A JSON value that is not an object, as a refusal of tavern replay names it.
+JSON_KINDS = {"list": "une liste", "str": "un texte", "int": "un nombre", "float": "un nombre",
+              "bool": "un booléen", "NoneType": "null", "other": "autre chose"}
+STDIN = "l'entrée standard"
+#: Pieces of a line, not sentences: what tavern verify found right, a server process.
+VERIFY_OK_LINE = "ok : {what}"
+PROCESS = "processus {pid} ({host})"
+
+_section({
+    "cli_unreadable": "ILLISIBLE : {why}",
+    "cli_verify_failed": "ÉCHEC : {why}",
+    "cli_verify_ok": "La donne découle bien des graines publiées.",
+    "cli_pg_backup": "La base est PostgreSQL : sauvegardez-la avec ses outils, serveur en marche :\n"
+                     "  pg_dump --format=custom --file=tavern.dump \"$DATABASE_URL\"\n"
+                     "et restaurez, serveurs arrêtés, avec pg_restore --clean --if-exists puis "
+                     "« tavern restore --after-pg » (docs/operations.md « Sauvegarder et restaurer »).",
+    "cli_backup_refused": "Sauvegarde refusée : {why}",
+    "cli_backup_written": "Sauvegarde écrite : {path} ({size} octets ; donnes en cours à cet instant : "
+                          "{in_progress}, annulées et remboursées par une restauration).",
+    "cli_restore_server_running": "Restauration refusée : un serveur utilise cette base ({who}). Arrêtez-le "
+                                  "d'abord ; la restauration remplace la base sous ses pieds sinon.",
+    "cli_restore_needs_file": "Restauration refusée : donnez le fichier de sauvegarde (tavern restore CHEMIN).",
+    "cli_restore_refused": "Restauration refusée : {why}",
+    "cli_old_store_kept": "L'ancienne base est gardée : {path}",
+    "cli_restored": "Base restaurée. Donnes en cours au moment de la sauvegarde, annulées et remboursées : "
+                    "{voided}.",
+    "cli_ledger_unbalanced": "ALERTE : le grand livre ne s'équilibre pas : {audit}",
+    "cli_ledger_balanced": "Grand livre vérifié : équilibré.",
 })

@@ -7,9 +7,12 @@ import json
 import sys
 from pathlib import Path
 
-#: A JSON value that is not an object, as the refusal names it.
-_JSON_KINDS = {list: "une liste", str: "un texte", int: "un nombre", float: "un nombre", bool: "un booléen",
-               type(None): "null"}
+from tavern.catalogue import JSON_KINDS, PROCESS, STDIN, VERIFY_OK_LINE, french
+
+
+def _lower_first(text: str) -> str:
+    """A catalogue sentence said after a colon (« Sauvegarde refusée : la base… »)."""
+    return text[:1].lower() + text[1:]
 
 
 def _load_json(path: str) -> object:
@@ -18,7 +21,7 @@ def _load_json(path: str) -> object:
     are not UTF-8, an empty file, text that is not JSON."""
     from tavern.refusal import Refusal
 
-    where = "l'entrée standard" if path == "-" else path
+    where = STDIN if path == "-" else path
     try:
         raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     except FileNotFoundError:
@@ -49,8 +52,8 @@ def _read_record(path: str) -> dict:
 
     value = _load_json(path)
     if not isinstance(value, dict):
-        raise Refusal("record_json_not_object", path="l'entrée standard" if path == "-" else path,
-                      kind=_JSON_KINDS.get(type(value), "autre chose"))
+        raise Refusal("record_json_not_object", path=STDIN if path == "-" else path,
+                      kind=JSON_KINDS.get(type(value).__name__, JSON_KINDS["other"]))
     return value
 
 
@@ -99,16 +102,16 @@ def _verify(args: argparse.Namespace) -> int:
     try:
         record = _read_record(args.record)
     except Refusal as exc:
-        print(f"ILLISIBLE : {exc.message}", file=sys.stderr)
+        print(french("cli_unreadable", {"why": exc.message}), file=sys.stderr)
         return 2
     try:
         said = verify(record)
     except FairError as exc:
-        print(f"ÉCHEC : {exc.message}")
+        print(french("cli_verify_failed", {"why": exc.message}))
         return 1
     for line in said:
-        print(f"ok : {line}")
-    print("La donne découle bien des graines publiées.")
+        print(VERIFY_OK_LINE.format(what=_lower_first(line)))
+    print(french("cli_verify_ok"))
     return 0
 
 
@@ -161,10 +164,7 @@ def _seed(args: argparse.Namespace) -> int:
     return 0
 
 
-PG_BACKUP = ("La base est PostgreSQL : sauvegardez-la avec ses outils, serveur en marche :\n"
-             "  pg_dump --format=custom --file=tavern.dump \"$DATABASE_URL\"\n"
-             "et restaurez, serveurs arrêtés, avec pg_restore --clean --if-exists puis « tavern restore --after-pg » "
-             "(docs/operations.md « Sauvegarder et restaurer »).")
+PG_BACKUP = french("cli_pg_backup")
 
 
 def _backup(args: argparse.Namespace) -> int:
@@ -181,10 +181,10 @@ def _backup(args: argparse.Namespace) -> int:
             return 2
         copied = backup(settings.database_url, Path(args.path))
     except BackupError as exc:
-        print(f"Sauvegarde refusée : {exc}", file=sys.stderr)
+        print(french("cli_backup_refused", {"why": _lower_first(exc.message)}), file=sys.stderr)
         return 2
-    print(f"Sauvegarde écrite : {copied.path} ({copied.size} octets ; donnes en cours à cet instant : "
-          f"{copied.deals_in_progress}, annulées et remboursées par une restauration).")
+    print(french("cli_backup_written", {"path": str(copied.path), "size": copied.size,
+                                        "in_progress": copied.deals_in_progress}))
     return 0
 
 
@@ -209,9 +209,8 @@ def _restore(args: argparse.Namespace) -> int:
     logs.configure(settings.log_level, settings.log_format)
     running = live_holders(settings.data_dir)
     if running:
-        who = ", ".join(f"processus {h.get('pid')} ({h.get('host')})" for h in running)
-        print(f"Restauration refusée : un serveur utilise cette base ({who}). Arrêtez-le d'abord ; "
-              "la restauration remplace la base sous ses pieds sinon.", file=sys.stderr)
+        who = ", ".join(PROCESS.format(pid=h.get("pid"), host=h.get("host")) for h in running)
+        print(french("cli_restore_server_running", {"who": who}), file=sys.stderr)
         return 1
     try:
         if sqlite_path(settings.database_url) is None:
@@ -221,11 +220,11 @@ def _restore(args: argparse.Namespace) -> int:
             kept = None
         else:
             if args.path is None:
-                print("Restauration refusée : donnez le fichier de sauvegarde (tavern restore CHEMIN).", file=sys.stderr)
+                print(french("cli_restore_needs_file"), file=sys.stderr)
                 return 2
             kept = restore(Path(args.path), settings.database_url)
     except BackupError as exc:
-        print(f"Restauration refusée : {exc}", file=sys.stderr)
+        print(french("cli_restore_refused", {"why": _lower_first(exc.message)}), file=sys.stderr)
         return 2
     cfg = _alembic_config()
     cfg.attributes["url"] = settings.database_url
@@ -238,12 +237,12 @@ def _restore(args: argparse.Namespace) -> int:
     finally:
         engine.dispose()
     if kept is not None:
-        print(f"L'ancienne base est gardée : {kept}")
-    print(f"Base restaurée. Donnes en cours au moment de la sauvegarde, annulées et remboursées : {len(voided)}.")
+        print(french("cli_old_store_kept", {"path": str(kept)}))
+    print(french("cli_restored", {"voided": len(voided)}))
     if not audit.ok:
-        print(f"ALERTE : le grand livre ne s'équilibre pas : {audit}", file=sys.stderr)
+        print(french("cli_ledger_unbalanced", {"audit": audit}), file=sys.stderr)
         return 1
-    print("Grand livre vérifié : équilibré.")
+    print(french("cli_ledger_balanced"))
     return 0
 
 

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tavern.cards import CSPRNG, RANKS, SUITS, RandomSource, check_card, is_joker
+from tavern.catalogue import french
 from tavern.refusal import Refusal
 
 SCHEME = "tavern-fair-1"
@@ -235,7 +236,7 @@ def verify(record: dict[str, Any]) -> list[str]:
     said = []
     if not hmac.compare_digest(commitment(seed), promised):
         raise FairError("fair_commitment")
-    said.append(f"graine du serveur conforme à l'engagement {promised[:16]}…")
+    said.append(french("fair_seed_ok", {"commitment": promised[:16]}))
     seats = record.get("seats")
     if seats is not None:  # the revealed block alone (the API's) has none
         named = [s.get("player") if isinstance(s, dict) else None for s in seats] if isinstance(seats, list) else None
@@ -267,7 +268,7 @@ def verify(record: dict[str, Any]) -> list[str]:
             start = list(shuffled)
         if stream.shuffle(start) != list(shuffled):
             raise FairError("fair_shuffle_mismatch", index=k, size=len(shuffled))
-        said.append(f"mélange n° {k} : {len(shuffled)} cartes, identiques à celles tirées des graines")
+        said.append(french("fair_shuffle_ok", {"index": k, "size": len(shuffled)}))
     return said
 
 

@@ -34,8 +34,7 @@ class Refusal(Exception):
     @property
     def message(self) -> str:
         """The refusal in French (:func:`tavern.catalogue.french`)."""
-        # Imported here: the catalogue names the games (their French labels),
-        # and the games themselves raise refusals.
+        # Imported here: the catalogue imports this module (from_pydantic).
         from tavern.catalogue import french
 
         return french(self.code, self.params)

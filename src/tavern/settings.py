@@ -7,7 +7,7 @@ start: tavern/metrics.py). Only the places that start
 the program read the settings from it, with :func:`get_settings`: the app
 factory (``tavern.web.app.create_app``), the command line (``tavern.cli``) and
 Alembic's ``migrations/env.py``. Everything else receives them: routes
-through ``Depends(site_settings)`` (``app.state.settings``), the tables' bank
+through ``Depends(site_settings)`` (``tavern.web.state.Services.settings``), the tables' bank
 and the services as a parameter; tests build their own and hand them in.
 """
 

@@ -18,10 +18,11 @@ from fastapi import FastAPI
 
 from tavern.cards import SeededSource
 from tavern.web.app import create_app as create_real_app
+from tavern.web.state import services
 
 
 def create_app() -> FastAPI:
     app = create_real_app()
     seed = int(os.environ["RIGGED_TABLE_SEED"])
-    app.state.tables.actor_options["rng"] = SeededSource(random.Random(seed))
+    services(app).tables.actor_options["rng"] = SeededSource(random.Random(seed))
     return app

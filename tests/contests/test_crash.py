@@ -17,7 +17,7 @@ from sqlalchemy import select
 from tests.dbtools import harness_settings
 from tests.tables.liveserver import PASSWORD, LiveServer
 
-from tavern.contests.rules import Level, Settings
+from tavern.contest_rules import Level, Settings
 from tavern.services import contests as svc
 from tavern.services import ledger, users
 from tavern.store.db import make_engine, session_factory

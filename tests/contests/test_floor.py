@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tavern.cards import SeededSource
-from tavern.contests.floor import Floor, FloorTable, big_blind_order, next_positions, table_counts, worst_seat
-from tavern.contests.rules import default_payouts, place_prizes, share_prizes
+from tavern.contest_floor import Floor, FloorTable, big_blind_order, next_positions, table_counts, worst_seat
+from tavern.contest_rules import default_payouts, place_prizes, share_prizes
 
 
 def rng(seed: int = 1) -> SeededSource:

@@ -10,7 +10,7 @@ import itertools
 
 import pytest
 
-from tavern.contests.rules import (
+from tavern.contest_rules import (
     ContestRuleError,
     Finish,
     Level,

@@ -16,10 +16,10 @@ from sqlalchemy.orm import Session, sessionmaker
 from tests.dbtools import harness_settings
 
 from tavern.cards import SeededSource
+from tavern.contest_floor import Outcome
+from tavern.contest_rules import Level, Settings, default_payouts, place_prizes
 from tavern.contests.director import Director
-from tavern.contests.floor import Outcome
 from tavern.contests.manager import ContestManager
-from tavern.contests.rules import Level, Settings, default_payouts, place_prizes
 from tavern.contests.table import ContestBank
 from tavern.games import registry
 from tavern.services import contests as svc

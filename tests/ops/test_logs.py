@@ -15,6 +15,7 @@ from tests.web.webtools import PASSWORD, login, make_user
 
 from tavern import logs
 from tavern.web.app import create_app
+from tavern.web.state import services
 
 pytestmark = [pytest.mark.db]
 
@@ -45,7 +46,7 @@ def test_a_json_line_holds_the_request_id_and_account_and_no_secret(settings, db
             assert r.status_code == 500 and r.headers["X-Request-ID"] == "req-123"
             err = capsys.readouterr().err
     finally:
-        app.state.engine.dispose()
+        services(app).engine.dispose()
     lines = _json_lines(err)  # every line parses: one object a line
     failure = [ln for ln in lines if ln["logger"].startswith("tavern") and ln["level"] == "ERROR"]
     assert failure, err
@@ -63,7 +64,7 @@ def test_a_request_without_an_id_gets_one_and_a_bad_one_is_replaced(settings, db
             given = client.get("/healthz").headers["X-Request-ID"]
             forged = client.get("/healthz", headers={"X-Request-ID": "a\"b c" * 30}).headers["X-Request-ID"]
     finally:
-        app.state.engine.dispose()
+        services(app).engine.dispose()
     assert len(given) == 16 and len(forged) == 16 and '"' not in forged
 
 

@@ -14,6 +14,7 @@ from tests.tables.conftest import Harness, build_world, passive
 
 from tavern import metrics
 from tavern.web.app import create_app
+from tavern.web.state import services
 
 pytestmark = [pytest.mark.db]
 
@@ -42,7 +43,7 @@ def test_a_scrape_without_token_or_address_is_refused(settings) -> None:
                 assert "TAVERN_METRICS_TOKEN" in r.json()["message"]
                 assert "tavern_" not in r.text
     finally:
-        app.state.engine.dispose()
+        services(app).engine.dispose()
 
 
 def test_nothing_set_refuses_everybody_even_loopback(settings) -> None:
@@ -51,7 +52,7 @@ def test_nothing_set_refuses_everybody_even_loopback(settings) -> None:
         with TestClient(app, client=("127.0.0.1", 4242)) as c:
             assert c.get("/metrics").status_code == 403
     finally:
-        app.state.engine.dispose()
+        services(app).engine.dispose()
 
 
 @pytest.mark.parametrize("how", ["token", "address"])
@@ -66,7 +67,7 @@ def test_the_operator_scrapes_every_family_of_the_issue(settings, how: str) -> N
             headers = {"Authorization": "Bearer s3cret-token"} if how == "token" else {}
             r = c.get("/metrics", headers=headers)
     finally:
-        app.state.engine.dispose()
+        services(app).engine.dispose()
     assert r.status_code == 200, r.text
     assert r.headers["content-type"].startswith("text/plain")
     found = {f.name: f for f in text_string_to_metric_families(r.text)}

@@ -26,6 +26,7 @@ from tests.dbtools import harness_settings, session_scope
 
 from tavern.services import ledger, taverns, users
 from tavern.web.app import create_app
+from tavern.web.state import services
 
 pytestmark = [pytest.mark.db, pytest.mark.slow]
 
@@ -48,7 +49,7 @@ def app(db_url: str) -> Iterator[FastAPI]:
         taverns.create_tavern(s, village.id, owner.id, "Au Lapin Agile")
     application = create_app(harness_settings())
     yield application
-    application.state.engine.dispose()
+    services(application).engine.dispose()
 
 
 HOSTILE = ("ali\x00ce", "a\x1bb", "\ud800")

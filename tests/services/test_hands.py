@@ -169,7 +169,7 @@ def test_an_owner_plays_unlimited_hands_in_his_own_tavern_but_not_elsewhere(sett
     owner, tavern, other = world
     assert hands.plays_unlimited(session, owner.id, tavern.id)
     assert not hands.plays_unlimited(session, owner.id, other.id)
-    assert hands.can_deal(session, owner.id, tavern.id, WINTER, settings)[1] == "donnes illimitées dans votre propre taverne"
+    assert hands.can_deal(session, owner.id, tavern.id, WINTER, settings)[1] == "Donnes illimitées dans votre propre taverne."
     assert hands.plays_unlimited(session, owner.id, tavern.id)
     assert use(session, settings, owner, tavern.id, WINTER, 50) == ["owner"] * 50
     assert hands.hands_left(session, owner.id, WINTER, settings).free == 20  # nothing counted

@@ -19,6 +19,7 @@ from tests.dbtools import session_scope
 from tavern.services import taverns
 from tavern.settings import Settings
 from tavern.web.app import create_app
+from tavern.web.state import services
 
 sys.path.insert(0, str(Path(__file__).parent))
 from webtools import World, make_user
@@ -30,7 +31,7 @@ def app(settings: Settings) -> Iterator[FastAPI]:
     own: ``create_app(settings.model_copy(update={...}))``)."""
     application = create_app(settings)
     yield application
-    application.state.engine.dispose()
+    services(application).engine.dispose()
 
 
 @pytest.fixture

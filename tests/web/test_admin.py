@@ -11,6 +11,7 @@ from webtools import World, api_csrf, login, make_user, page, post_form
 
 from tavern.services import ledger
 from tavern.store.models import LedgerEntry
+from tavern.web.state import services
 
 pytestmark = pytest.mark.db
 
@@ -119,7 +120,7 @@ def test_audit_is_ok_after_a_day_in_the_village(client: TestClient, world: World
     assert audit["ok"] is True and all(v == 0 for v in audit["totals"].values())
     # The house issued 1000 + 250 écus and 40 tokens and took back what the
     # shop and the premium desk sold: the rest is exactly what people hold.
-    settings = client.app.state.settings
+    settings = services(client.app).settings
     spent = 2 * settings.price_deck52_ecus + settings.price_deck32_ecus
     assert audit["issued"]["ecus"] == 1250 - spent
     assert audit["issued"]["tokens"] == 40 - 2 * settings.pack_price_tokens

@@ -6,6 +6,8 @@ import pytest
 from fastapi.testclient import TestClient
 from webtools import PASSWORD, api_csrf, csrf_of, login, page, register
 
+from tavern.web.state import services
+
 pytestmark = pytest.mark.db
 
 
@@ -88,7 +90,7 @@ def test_failed_logins_are_limited_per_username(client: TestClient, new_client, 
     assert int(r.headers["Retry-After"]) > 0
 
     # Five minutes later the door opens again.
-    throttles = app.state.throttles
+    throttles = services(app).throttles
     real_clock = throttles.clock
     throttles.clock = lambda: real_clock() + 301
     assert login(attacker, "fanny", PASSWORD).status_code == 303
@@ -127,13 +129,13 @@ def test_throttle_forgets_expired_keys_when_sprayed(client: TestClient, app) -> 
     from tavern.store.db import read_session
     from tavern.store.models import Throttle
 
-    throttles = app.state.throttles
+    throttles = services(app).throttles
     now = [1_000_000.0]
     throttles.clock = lambda: now[0]
     for i in range(50):
         throttles.hit((f"login-user:n{i}",), 5, 300)
     now[0] += 301
     throttles.hit(("login-user:last",), 5, 300)
-    with read_session(app.state.engine) as s:
+    with read_session(services(app).engine) as s:
         assert s.scalar(select(func.count()).select_from(Throttle)) == 1
     assert throttles.hit(("login-user:n1",), 5, 300) == 0

@@ -10,6 +10,7 @@ from webtools import World, api_csrf, login, make_user, page, post_form
 
 from tavern.services import ledger, seats
 from tavern.store.models import Inventory, Seat, TableConfig
+from tavern.web.state import services
 
 pytestmark = pytest.mark.db
 
@@ -69,7 +70,7 @@ def test_owner_closes_a_seated_rummoli_table_through_the_api(
     r = client.post(f"/api/taverns/{world.tavern_id}/tables/{table_id}/close",
                     headers={"X-CSRF-Token": api_csrf(client)})
     assert r.status_code == 204, r.text
-    assert table_id not in app.state.tables.actors
+    assert table_id not in services(app).tables.actors
     with session_scope() as s:
         assert ledger.balance(s, "pot", table_id, "chips", table_id) == 0
         ecus = {n: ledger.balance(s, "user", ids[n], "ecus") for n in NAMES}

@@ -15,7 +15,7 @@ from tests.dbtools import session_scope
 from webtools import World, api_csrf, login, make_user, page
 
 from tavern.cards import SeededSource
-from tavern.contests.rules import Level, Settings
+from tavern.contest_rules import Level, Settings
 from tavern.services import contests as svc
 from tavern.store.models import Contest, TableConfig
 

@@ -21,6 +21,7 @@ from tests.tables.liveserver import PASSWORD, seed_table
 from webtools import World, api_csrf, login, make_user, page
 
 from tavern.store.models import Seat, TableConfig
+from tavern.web.state import services
 
 pytestmark = pytest.mark.db
 
@@ -58,7 +59,7 @@ def test_the_api_and_the_socket_give_a_player_the_same_seat(app: FastAPI, client
     table_id, _ = seed_table(db_url, ("ana",))
     login(client, "ana", PASSWORD)
     with client.websocket_connect(f"/ws/tables/{table_id}",
-                                  headers={"Origin": app.state.settings.allowed_origins[0]}) as ws:
+                                  headers={"Origin": services(app).settings.allowed_origins[0]}) as ws:
         ws.receive_json()  # the snapshot
         ws.send_json({"type": "sit", "seat": 3, "cave": 100, "id": 1})
         while (msg := ws.receive_json()).get("id") != 1:

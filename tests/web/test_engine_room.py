@@ -16,6 +16,7 @@ from webtools import World, login, make_user, page
 from tavern import metrics
 from tavern.store.db import get_engine, session_factory
 from tavern.web import engine_room
+from tavern.web.state import services
 
 pytestmark = pytest.mark.db
 
@@ -29,7 +30,7 @@ def test_an_admin_sees_the_engine_room_with_live_figures(client: TestClient, wor
         actor = await h.start(seated=("ana", "bob", "cid"))
         await h.settle()
         await h.play_deal(passive)
-        client.app.state.tables.actors[w.table_id] = actor  # held by this worker, as the manager would
+        services(client.app).tables.actors[w.table_id] = actor  # held by this worker, as the manager would
         logging.getLogger("tavern.tables.actor").error("table %s: tick failed (test)", w.table_id)
 
     asyncio.run(play())
@@ -47,7 +48,7 @@ def test_an_admin_sees_the_engine_room_with_live_figures(client: TestClient, wor
     assert room["deals_per_minute"] >= 1  # settled a moment ago, in this process
     assert any(wk["tables"] >= 1 for wk in room["workers"])  # the worker and the tables it holds
     assert room["errors"][0]["message"].startswith(f"table {w.table_id}: tick failed")
-    client.app.state.tables.actors.pop(w.table_id)
+    services(client.app).tables.actors.pop(w.table_id)
 
 
 def test_players_are_refused_the_engine_room(client: TestClient, world: World) -> None:

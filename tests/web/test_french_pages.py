@@ -16,8 +16,8 @@ from tests.french_words import english_in
 from tests.tables.liveserver import PASSWORD, seed_table
 from webtools import World, login
 
-from tavern.contests.rules import Level
-from tavern.contests.rules import Settings as ContestSettings
+from tavern.contest_rules import Level
+from tavern.contest_rules import Settings as ContestSettings
 from tavern.services import archive, contests
 from tavern.services import seed as demo
 from tavern.store.models import TableConfig, Tavern, User

@@ -20,6 +20,7 @@ from webtools import api_csrf, csrf_of, login, make_user, post_form
 from tavern.services import users as users_service
 from tavern.settings import Settings
 from tavern.web.app import create_app
+from tavern.web.state import services
 
 pytestmark = pytest.mark.db
 
@@ -36,7 +37,7 @@ class PoolWatch:
         self.out = self.peak = 0
         self.owners: dict[int, int] = {}
         self._lock = threading.Lock()
-        pool = app.state.engine.pool
+        pool = services(app).engine.pool
         event.listen(pool, "checkout", self._checkout)
         event.listen(pool, "checkin", self._checkin)
 
@@ -95,7 +96,7 @@ def tight_app(settings: Settings) -> Iterator[FastAPI]:
     application = create_app(settings.model_copy(update={"web_threads": 2, "table_threads": 1,
                                                          "db_pool_timeout": 0.2}))
     yield application
-    application.state.engine.dispose()
+    services(application).engine.dispose()
 
 
 def test_an_exhausted_pool_answers_503_not_500(tight_app: FastAPI) -> None:
@@ -106,7 +107,7 @@ def test_an_exhausted_pool_answers_503_not_500(tight_app: FastAPI) -> None:
         make_user(s, "gilles")
     with TestClient(tight_app, raise_server_exceptions=False) as c:
         login(c, "gilles")
-        engine = tight_app.state.engine
+        engine = services(tight_app).engine
         held = [engine.connect() for _ in range(engine.pool.size())]
         try:
             r = c.get("/api/me")
@@ -144,7 +145,7 @@ def test_an_unknown_name_costs_a_hash_like_a_known_one(client: TestClient,
         assert verified[0].startswith("$argon2id$")
     # The dummy hash has the site's parameters, so it costs the same work.
     params = verified[0].split("$")[3]
-    s = client.app.state.settings
+    s = services(client.app).settings
     assert params == f"m={s.argon2_memory_kib},t={s.argon2_time_cost},p={s.argon2_parallelism}"
 
 
@@ -157,7 +158,7 @@ def test_control_characters_are_refused_in_json(client: TestClient, value: str) 
         r = client.post(url, content=body, headers={"X-CSRF-Token": token,
                                                     "Content-Type": "application/json"})
         assert r.status_code == 422, (url, r.text)
-        assert r.json()["errors"] == ["username : Caractère de contrôle refusé"]
+        assert r.json()["errors"] == ["username : Caractère de contrôle refusé."]
 
 
 def test_control_characters_are_refused_in_nested_json(client: TestClient, world) -> None:
@@ -170,7 +171,7 @@ def test_control_characters_are_refused_in_nested_json(client: TestClient, world
     r = client.post(f"/api/taverns/{world.tavern_id}/tables",
                     json={"game": "ramponneau", "stakes": {"x": ["ok", "k\u001bo"]}},
                     headers={"X-CSRF-Token": token})
-    assert r.status_code == 422 and r.json()["errors"] == ["stakes.x.1 : Caractère de contrôle refusé"]
+    assert r.status_code == 422 and r.json()["errors"] == ["stakes.x.1 : Caractère de contrôle refusé."]
 
 
 def test_control_characters_are_refused_in_forms_and_urls(client: TestClient) -> None:
@@ -190,7 +191,7 @@ def test_control_characters_are_refused_in_forms_and_urls(client: TestClient) ->
 def test_websocket_table_ids_are_range_checked(client: TestClient, world) -> None:
     """Issue 12 §7: /ws/tables/9223372036854775808 answered 500 (OverflowError)."""
     login(client, "owner")
-    origin = client.app.state.settings.allowed_origins[0]
+    origin = services(client.app).settings.allowed_origins[0]
     for table_id in ("9223372036854775808", str(2**31), "0", "-1"):
         with pytest.raises(WebSocketDisconnect) as closed:
             with client.websocket_connect(f"/ws/tables/{table_id}", headers={"Origin": origin}):

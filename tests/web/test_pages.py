@@ -10,6 +10,7 @@ from tests.dbtools import harness_settings, session_scope
 from webtools import PASSWORD, World, login, make_user, page
 
 from tavern.services import taverns
+from tavern.web.state import services
 
 pytestmark = pytest.mark.db
 
@@ -111,7 +112,7 @@ def test_healthz_reports_the_database(client: TestClient) -> None:
 
 def test_healthz_pings_redis_when_configured(app) -> None:
     """With a redis_url that answers nothing, health is 503 and says why."""
-    app.state.settings.redis_url = "redis://127.0.0.1:1/0"
+    services(app).settings.redis_url = "redis://127.0.0.1:1/0"
     with TestClient(app) as c:
         r = c.get("/healthz")
     assert r.status_code == 503

@@ -15,6 +15,7 @@ from webtools import PASSWORD, api_csrf, csrf_of, login, make_user, page, post_f
 
 from tavern.services import users as users_service
 from tavern.settings import Settings
+from tavern.web.state import services
 
 pytestmark = pytest.mark.db
 
@@ -102,7 +103,7 @@ def test_an_admins_ban_ends_the_sessions_and_the_logins(client: TestClient, new_
     # The table channel refuses the old cookie too.
     ws = new_client()
     ws.cookies.update(saved)
-    origin = client.app.state.settings.allowed_origins[0]
+    origin = services(client.app).settings.allowed_origins[0]
     with pytest.raises(WebSocketDisconnect) as closed:
         with ws.websocket_connect("/ws/tables/1", headers={"Origin": origin}):
             pass
@@ -264,7 +265,7 @@ def test_a_cookie_saved_before_logout_opens_no_table_socket(client: TestClient, 
     with session_scope() as s:
         make_user(s, "gilles")
     login(client, "gilles")
-    origin = client.app.state.settings.allowed_origins[0]
+    origin = services(client.app).settings.allowed_origins[0]
     saved = dict(client.cookies)
     client.post("/api/auth/logout", headers={"X-CSRF-Token": api_csrf(client)})
     for cookies in (saved, {}, {k: v[:-2] + "xx" for k, v in saved.items()}):

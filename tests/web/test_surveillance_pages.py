@@ -21,6 +21,7 @@ from tavern.cards import CSPRNG
 from tavern.games import registry
 from tavern.services import archive
 from tavern.store.models import TableVisit
+from tavern.web.state import services
 
 pytestmark = pytest.mark.db
 
@@ -66,7 +67,7 @@ def test_the_dumping_pair_is_on_top_with_its_deals(client: TestClient, world: Wo
     assert 'data-pair="ana+bruno"' in row and 'data-flag="dumping"' in row
     assert "ana a cédé" in row and "/admin/donnes/" in row
     api = client.get("/api/admin/surveillance").json()
-    assert set(api[0]["players"]) == {"ana", "bruno"} and api[0]["score"] >= client.app.state.settings.surveillance_score
+    assert set(api[0]["players"]) == {"ana", "bruno"} and api[0]["score"] >= services(client.app).settings.surveillance_score
     assert api[0]["chips"]["ana>bruno"] > 3 * api[0]["chips"]["bruno>ana"]
     assert all(d in ids for d in api[0]["deals"])
 
@@ -96,7 +97,7 @@ def test_a_fair_deal_shows_its_check(client: TestClient, world: World, table) ->
 
 def test_two_accounts_from_one_browser_are_noted(client: TestClient, world: World, table) -> None:
     table_id, _ = table
-    origin = {"Origin": client.app.state.settings.allowed_origins[0]}
+    origin = {"Origin": services(client.app).settings.allowed_origins[0]}
     for name in ("ana", "bruno"):
         login(client, name, PASSWORD)
         client.get(f"/tables/{table_id}")  # the page gives this browser its name (once)
@@ -123,7 +124,7 @@ def test_two_accounts_without_a_browser_cookie_are_not_one_browser(client: TestC
     noted "-" and flagged « même navigateur » together; their visit is now
     noted without a browser, and they share only the address."""
     table_id, _ = table
-    origin = {"Origin": client.app.state.settings.allowed_origins[0]}
+    origin = {"Origin": services(client.app).settings.allowed_origins[0]}
     for name in ("ana", "bruno"):
         login(client, name, PASSWORD)
         client.cookies.delete("tavern_browser")  # as a bot or the API: no page visited, no cookie

@@ -12,6 +12,7 @@ from webtools import PASSWORD, World, api_csrf, login
 
 from tavern.games.base import lay_own
 from tavern.services import ledger
+from tavern.web.state import services
 
 pytestmark = pytest.mark.db
 
@@ -41,7 +42,7 @@ def test_a_new_account_receives_its_welcome_ecus_from_the_house(app: FastAPI, cl
     """Every new account starts with the house's welcome écus (the setting
     TAVERN_WELCOME_ECUS), booked as a ledger transfer: the audit balances
     and the house's welcome account shows what it gave."""
-    grant = app.state.settings.welcome_ecus
+    grant = services(app).settings.welcome_ecus
     assert grant > 0
     uid = register_api(client, "nadia")
     me = client.get("/api/me").json()
@@ -53,7 +54,7 @@ def test_a_new_account_receives_its_welcome_ecus_from_the_house(app: FastAPI, cl
 
 
 def test_no_grant_when_the_setting_is_zero(app: FastAPI, client: TestClient) -> None:
-    app.state.settings.welcome_ecus = 0
+    services(app).settings.welcome_ecus = 0
     uid = register_api(client, "olga")
     assert client.get("/api/me").json()["ecus"] == 0
     with session_scope() as s:
@@ -93,7 +94,7 @@ def test_two_new_accounts_sit_down_and_are_dealt_in(app: FastAPI, client: TestCl
         assert len(mine["pia"]["cards"]) == 2  # her own hole cards
         assert mine["quentin"]["cards"] is None  # never the other's
     me = players[0].get("/api/me").json()
-    assert me["ecus"] == app.state.settings.welcome_ecus - cave
+    assert me["ecus"] == services(app).settings.welcome_ecus - cave
 
 
 def test_a_cave_beyond_the_welcome_is_refused_in_french_without_account_ids(
@@ -101,7 +102,7 @@ def test_a_cave_beyond_the_welcome_is_refused_in_french_without_account_ids(
     """A refusal a player meets at the table is French and names no internal
     account (the issue saw "insufficient funds: … (user:6:ecus:-)")."""
     table_id = open_ramponneau(client, world)
-    app.state.settings.welcome_ecus = 100
+    services(app).settings.welcome_ecus = 100
     c = new_client()
     register_api(c, "rosa")
     with c.websocket_connect(f"/ws/tables/{table_id}", headers=ORIGIN) as ws:

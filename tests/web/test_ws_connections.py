@@ -15,6 +15,7 @@ from starlette.websockets import WebSocketDisconnect
 from tests.tables.liveserver import PASSWORD, seed_table
 from webtools import login
 
+from tavern.web.state import services
 from tavern.web.wslimits import TOO_MANY_CONNECTIONS
 
 pytestmark = pytest.mark.db
@@ -27,7 +28,7 @@ def table(db_url: str) -> tuple[int, dict[str, int]]:
 
 def _connect(client: TestClient, table_id: int) -> Any:
     return client.websocket_connect(f"/ws/tables/{table_id}",
-                                    headers={"Origin": client.app.state.settings.allowed_origins[0]})
+                                    headers={"Origin": services(client.app).settings.allowed_origins[0]})
 
 
 def _state(ws: Any) -> dict[str, Any]:
@@ -64,17 +65,17 @@ def _sockets_settle(app: FastAPI, user_id: int, count: int) -> None:
     """Wait until the server has counted a closed socket out (its slot is
     given back after the table processed the disconnection)."""
     for _ in range(500):
-        if app.state.ws_limits.accounts.get(user_id, 0) == count:
+        if services(app).ws_limits.accounts.get(user_id, 0) == count:
             return
         time.sleep(0.01)
-    raise AssertionError(f"user {user_id} still has {app.state.ws_limits.accounts.get(user_id)} sockets")
+    raise AssertionError(f"user {user_id} still has {services(app).ws_limits.accounts.get(user_id)} sockets")
 
 
 def test_sockets_are_capped_per_account_with_a_clear_close_code(app: FastAPI, client: TestClient,
                                                                  table) -> None:
     """Issue 12 §4: "one account opened 800" and starved every other visitor."""
     table_id, _ = table
-    app.state.ws_limits.per_account = 3
+    services(app).ws_limits.per_account = 3
     login(client, "ana", PASSWORD)
     with ExitStack() as stack:
         for _ in range(3):
@@ -86,7 +87,7 @@ def test_sockets_are_capped_per_account_with_a_clear_close_code(app: FastAPI, cl
     # The sockets closed: their places came back.
     with _connect(client, table_id) as ws:
         assert _state(ws)["type"] == "state"
-    assert app.state.ws_limits.accounts == {}
+    assert services(app).ws_limits.accounts == {}
 
 
 # A socket keeps the identity of the cookie it opened with: one test client
@@ -95,7 +96,7 @@ def test_sockets_are_capped_per_account_with_a_clear_close_code(app: FastAPI, cl
 
 def test_sockets_are_capped_per_address(app: FastAPI, client: TestClient, table) -> None:
     table_id, _ = table
-    app.state.ws_limits.per_address = 2
+    services(app).ws_limits.per_address = 2
     login(client, "ana", PASSWORD)
     with _connect(client, table_id) as a:
         _state(a)

@@ -2,7 +2,7 @@
 
 It hears each table's deal ends (and deal starts) through the contest
 tables' hooks (:mod:`tavern.contests.table`), one at a time under its lock,
-and decides with the floor's rulings (:mod:`tavern.contests.floor`):
+and decides with the floor's rulings (:mod:`tavern.contest_floor`):
 knock-outs and places, moves and broken tables, the end and the prizes. Each
 decision is written to the database in one transaction before any table
 hears of it; a player arriving at a table is queued there without waiting
@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.orm import Session
 
 from tavern.cards import CSPRNG, RandomSource
-from tavern.contests.floor import Floor, Outcome
-from tavern.contests.rules import Level, level_at
+from tavern.contest_floor import Floor, Outcome
+from tavern.contest_rules import Level, level_at
 from tavern.contests.table import ContestBank, ContestTableActor
 from tavern.services import contests as svc
 from tavern.store.models import Contest, User

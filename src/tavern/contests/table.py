@@ -20,8 +20,9 @@ from typing import Any, Protocol
 
 from sqlalchemy.orm import Session
 
-from tavern.contests.floor import Floor
-from tavern.contests.rules import Level
+from tavern.catalogue import french
+from tavern.contest_floor import Floor
+from tavern.contest_rules import Level
 from tavern.services import archive
 from tavern.settings import Settings
 from tavern.store.models import ArchivedHand, TableConfig
@@ -74,7 +75,7 @@ class ContestBank(SqlBank):
         return self._read(work)
 
     def hands_info(self, user_id: int, tavern_id: int) -> dict[str, Any]:
-        return {"contest": True, "can_deal": True, "why": "concours : pas de mains quotidiennes"}
+        return {"contest": True, "can_deal": True, "why": french("hands_contest")}
 
     def _hands_in(self, s: Session, user_ids: list[int], tavern_id: int) -> dict[int, dict[str, Any]]:
         return {uid: self.hands_info(uid, tavern_id) for uid in user_ids}

@@ -27,8 +27,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from tavern.cards import RandomSource
-from tavern.contests.floor import Floor, FloorTable, Move, table_counts
-from tavern.contests.rules import (
+from tavern.catalogue import french
+from tavern.contest_floor import Floor, FloorTable, Move, table_counts
+from tavern.contest_rules import (
     ContestRuleError,
     Finish,
     Level,
@@ -208,7 +209,7 @@ def unregister(s: Session, contest_id: int, user_id: int) -> None:
 
 
 def table_name(c: Contest, number: int) -> str:
-    return f"{c.name[:60]} — table {number}"
+    return french("contest_table_name", {"contest": c.name[:60], "number": number})
 
 
 def open_table(s: Session, c: Contest, number: int, first_button: int | None = None) -> TableConfig:
@@ -411,7 +412,7 @@ def begin(s: Session, contest_id: int, now: dt.datetime, rng: RandomSource) -> F
     ids = players_of(s, c.id)
     if len(ids) < c.min_players:
         n = len(ids)
-        cancel(s, c.id, f"Pas assez de joueurs : {n} inscrit{'s' if n > 1 else ''} pour {c.min_players} au minimum.")
+        cancel(s, c.id, french("contest_too_few_players", {"entered": n, "minimum": c.min_players}))
         return None
     floor = Floor(c.seats, rng)
     tables = [open_table(s, c, i + 1) for i in range(len(table_counts(len(ids), c.seats)))]

@@ -121,15 +121,15 @@ def can_deal(
     said to the player, in French. Whether he plays unlimited hands (an
     owner in his own tavern): ask :func:`plays_unlimited`."""
     if _is_owner(session, user_id, tavern_id):
-        return True, "donnes illimitées dans votre propre taverne"
+        return True, french("hands_unlimited")
     user = session.get(User, user_id)
     if user is None:
         return False, french("unknown_player")
     left = hands_left(session, user_id, now, settings)
     if left.free:
-        return True, f"{left.free} donnes gratuites restantes aujourd'hui"
+        return True, french("hands_free_left", {"free": left.free})
     if left.paid:
-        return True, f"{left.paid} donnes premium restantes"
+        return True, french("hands_paid_left", {"paid": left.paid})
     return False, _why_none(_free_allowance(user, settings))
 
 
@@ -166,16 +166,16 @@ def deal_status(
     for u in user_ids:
         if u not in levels:
             out[u] = DealStatus(HandsLeft(0, 0), u == owner, u == owner,
-                                "donnes illimitées dans votre propre taverne" if u == owner else french("unknown_player"))
+                                french("hands_unlimited" if u == owner else "unknown_player"))
             continue
         allowance = 0 if levels[u] <= 0 else settings.free_hands_per_day
         left = HandsLeft(max(0, allowance - used.get(u, 0)), int(paid.get(u) or 0))
         if u == owner:
-            ok, why = True, "donnes illimitées dans votre propre taverne"
+            ok, why = True, french("hands_unlimited")
         elif left.free:
-            ok, why = True, f"{left.free} donnes gratuites restantes aujourd'hui"
+            ok, why = True, french("hands_free_left", {"free": left.free})
         elif left.paid:
-            ok, why = True, f"{left.paid} donnes premium restantes"
+            ok, why = True, french("hands_paid_left", {"paid": left.paid})
         else:
             ok, why = False, _why_none(allowance)
         out[u] = DealStatus(left, u == owner, ok, why)

@@ -22,6 +22,7 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
+from tavern.catalogue import french
 from tavern.settings import Settings
 from tavern.store.models import ArchivedHand, TableVisit, User
 
@@ -284,10 +285,10 @@ def _flags(p: Pair, run: _Analysis, t: Thresholds) -> list[Flag]:
         excess = ratio / max(gives, takes, 1.0)
         if ratio >= t.one_way and excess >= t.one_way_excess:
             flags.append(Flag("dumping", min(excess, 5.0),
-                              f"En {p.deals} donnes communes, {y} a cédé {round(there)} jetons à {x} et n'en a repris "
-                              f"que {round(back)} ({_times(ratio)} plus) ; face aux autres joueurs, {y} cède "
-                              f"{_times(gives)} plus qu'il ne reprend et {x} prend {_times(takes)} plus qu'il ne "
-                              f"rend (écart {_times(excess)}, seuil {_times(t.one_way_excess)})."))
+                              french("flag_dumping", {
+                                  "deals": p.deals, "giver": y, "taker": x, "given": round(there), "back": round(back),
+                                  "ratio": _times(ratio), "gives": _times(gives), "takes": _times(takes),
+                                  "excess": _times(excess), "threshold": _times(t.one_way_excess)})))
     for x, y in ((p.a, p.b), (p.b, p.a)):
         mine = p.facing.get(x)
         if mine is None or mine.faced < t.min_faced:
@@ -300,22 +301,24 @@ def _flags(p: Pair, run: _Analysis, t: Thresholds) -> list[Flag]:
         raise_gap = others.raise_rate() - mine.raise_rate()
         if fold_gap >= t.fold_gap:
             flags.append(Flag("soft_play", fold_gap * 2,
-                              f"{x} se couche {_pct(mine.fold_rate())} du temps face aux mises de {y} "
-                              f"({mine.faced} fois), contre {_pct(others.fold_rate())} face aux autres joueurs "
-                              f"(écart {_pct(fold_gap)}, seuil {_pct(t.fold_gap)})."))
+                              french("flag_soft_fold", {
+                                  "player": x, "other": y, "rate": _pct(mine.fold_rate()), "faced": mine.faced,
+                                  "others_rate": _pct(others.fold_rate()), "gap": _pct(fold_gap),
+                                  "threshold": _pct(t.fold_gap)})))
         if raise_gap >= t.raise_gap:
             flags.append(Flag("soft_play", raise_gap * 2,
-                              f"{x} relance {_pct(mine.raise_rate())} du temps face aux mises de {y}, "
-                              f"contre {_pct(others.raise_rate())} face aux autres joueurs "
-                              f"(écart {_pct(raise_gap)}, seuil {_pct(t.raise_gap)})."))
+                              french("flag_soft_raise", {
+                                  "player": x, "other": y, "rate": _pct(mine.raise_rate()),
+                                  "others_rate": _pct(others.raise_rate()), "gap": _pct(raise_gap),
+                                  "threshold": _pct(t.raise_gap)})))
     if p.addresses:
         flags.append(Flag("same_address", 0.5,
-                          f"{p.a} et {p.b} ont joué depuis la même adresse à la table "
-                          f"{', '.join(sorted(p.addresses, key=int))}."))
+                          french("flag_same_address", {"first": p.a, "second": p.b,
+                                                       "tables": ", ".join(sorted(p.addresses, key=int))})))
     if p.browsers:
         flags.append(Flag("same_browser", 1.0,
-                          f"{p.a} et {p.b} ont joué depuis le même navigateur à la table "
-                          f"{', '.join(sorted(p.browsers, key=int))}."))
+                          french("flag_same_browser", {"first": p.a, "second": p.b,
+                                                       "tables": ", ".join(sorted(p.browsers, key=int))})))
     return flags
 
 

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
+from tavern import catalogue
 from tavern.bounds import MAX_AMOUNT, Amount, Count
 from tavern.catalogue import validation_refusals
 from tavern.games import registry
@@ -48,7 +49,8 @@ class TavernError(Refusal, ValueError):
 # --- what each game needs from a table: its spec (games/spec.py) ---------
 
 
-ITEM_NAMES = {"deck52": "Jeu de 52 cartes (et 2 jokers)", "deck32": "Jeu de 32 cartes"}
+#: The shop's items by kind, named by the catalogue.
+ITEM_NAMES = catalogue.ITEM_NAMES
 
 
 class TableSettings(BaseModel):

@@ -19,9 +19,11 @@ from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
+from tavern.refusal import Refusal
 
-class BackupError(Exception):
-    """A backup or a restore refused; the message says why, in French."""
+
+class BackupError(Refusal):
+    """A backup or a restore refused: a code the catalogue says in French."""
 
 
 def sqlite_path(database_url: str) -> Path | None:
@@ -30,7 +32,7 @@ def sqlite_path(database_url: str) -> Path | None:
     if url.get_backend_name() != "sqlite":
         return None
     if url.database in (None, "", ":memory:"):
-        raise BackupError("une base SQLite en mémoire n'a pas de fichier à sauvegarder")
+        raise BackupError("backup_memory_store")
     return Path(url.database)
 
 
@@ -47,16 +49,16 @@ def _check(path: Path) -> int:
         con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
             if con.execute("PRAGMA integrity_check").fetchone() != ("ok",):
-                raise BackupError(f"{path} est endommagée (PRAGMA integrity_check)")
+                raise BackupError("backup_damaged", path=str(path))
             if con.execute("SELECT count(*) FROM sqlite_master WHERE name = 'alembic_version'").fetchone() != (1,):
-                raise BackupError(f"{path} n'est pas une base de la taverne (pas de table alembic_version)")
+                raise BackupError("backup_not_a_tavern", path=str(path))
             # In progress: archived as voided, result marked in_progress (tables/bank.py).
             (in_progress,) = con.execute("SELECT count(*) FROM archived_hands "
                                          "WHERE voided AND json_extract(result, '$.in_progress')").fetchone()
         finally:
             con.close()
     except sqlite3.DatabaseError as exc:
-        raise BackupError(f"{path} n'est pas une base SQLite lisible : {exc}") from exc
+        raise BackupError("backup_unreadable", path=str(path), detail=str(exc)) from exc
     return int(in_progress)
 
 
@@ -64,12 +66,11 @@ def backup(database_url: str, target: Path) -> Copied:
     """Copy the live store into ``target`` (a new file), consistently."""
     source = sqlite_path(database_url)
     if source is None:
-        raise BackupError("la base n'est pas SQLite : sauvegardez PostgreSQL avec pg_dump "
-                          "(docs/operations.md « Sauvegarder et restaurer »)")
+        raise BackupError("backup_not_sqlite")
     if not source.exists():
-        raise BackupError(f"la base {source} n'existe pas")
+        raise BackupError("backup_store_missing", path=str(source))
     if target.exists():
-        raise BackupError(f"{target} existe déjà : choisissez un nouveau fichier")
+        raise BackupError("backup_target_exists", path=str(target))
     target.parent.mkdir(parents=True, exist_ok=True)
     part = target.with_name(target.name + ".part")
     part.unlink(missing_ok=True)
@@ -96,10 +97,9 @@ def restore(backup_file: Path, database_url: str) -> Path | None:
     The caller has made sure no server uses the store."""
     target = sqlite_path(database_url)
     if target is None:
-        raise BackupError("la base n'est pas SQLite : restaurez PostgreSQL avec pg_restore "
-                          "(docs/operations.md « Sauvegarder et restaurer »)")
+        raise BackupError("restore_not_sqlite")
     if not backup_file.is_file():
-        raise BackupError(f"{backup_file} n'existe pas")
+        raise BackupError("backup_file_missing", path=str(backup_file))
     _check(backup_file)
     target.parent.mkdir(parents=True, exist_ok=True)
     part = target.with_name(target.name + ".restoring")

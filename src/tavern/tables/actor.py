@@ -422,7 +422,7 @@ class TableActor:
         seat = self._seat_of(username)
         if self._in_deal(seat):
             seat.leave_after_deal = True  # he plays the deal out as he likes
-            return {"notice": "Vous partirez avec vos jetons à la fin de cette donne."}
+            return {"notice": french("leaving_after_deal")}
         return await self._leave(seat)
 
     async def _leave(self, seat: SeatState) -> dict[str, Any]:
@@ -567,12 +567,11 @@ class TableActor:
         self._play(name, move["action"], args, by="timeout")
         seat.timeouts += 1
         # Tell him what happened (a time-out used to pass in silence).
-        seat.notice = (f"Temps écoulé : la table a joué à votre place ({seat.timeouts} sur {MAX_TIMEOUTS} "
-                       f"avant d'être levé).")
+        seat.notice = french("timed_out", {"timeouts": seat.timeouts, "most": MAX_TIMEOUTS})
         if seat.timeouts >= MAX_TIMEOUTS:  # "after three time-outs in a row the player is sat out"
             seat.sitting_out = True
             seat.auto = "check_fold"
-            seat.notice = "Trois temps écoulés de suite : vous êtes levé (« Se rasseoir » pour revenir)."
+            seat.notice = french("timed_out_sat_out")
 
     def _play_auto(self, name: str) -> bool:
         """Play ``name``'s auto-action if it is his turn and it applies."""
@@ -745,9 +744,9 @@ class TableActor:
             except Exception as exc:  # the table stays open and deals on
                 log.exception("table %s: closing after the deal failed", self.info.id)
                 # A refusal is said in French; a bug is not shown to the players.
-                why = exc.message if isinstance(exc, Refusal) else "elle continue."
+                why = exc.message if isinstance(exc, Refusal) else french("table_goes_on").lower()
                 for seat in self.seats.values():
-                    seat.notice = f"La table n'a pas pu fermer : {why}"
+                    seat.notice = french("table_could_not_close", {"why": why})
 
     # --- the end of the game ----------------------------------------------------
 
@@ -761,8 +760,8 @@ class TableActor:
             self.closing_owner = owner_id
             self.next_deal_at = None
             for seat in self.seats.values():
-                seat.notice = "Le patron ferme la table : elle fermera à la fin de cette donne."
-            return {"closed": False, "notice": "La table fermera à la fin de la donne en cours."}
+                seat.notice = french("owner_closes_after_deal")
+            return {"closed": False, "notice": french("closing_after_deal")}
         if self.engine is not None and self.archive_id is not None:
             await self._finish_deal()  # a deal just over: settle it first
         try:

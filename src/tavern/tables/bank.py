@@ -28,6 +28,7 @@ from sqlalchemy import Table, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from tavern import metrics
+from tavern.catalogue import french
 from tavern.services import archive, hands, ledger, seats, taverns
 from tavern.settings import Settings
 from tavern.store.db import bound, listed, read_session_factory, run_transaction
@@ -383,11 +384,11 @@ class SqlBank:
                 hl = left[uid]
                 if hl is None:  # "A tavern owner plays unlimited hands in his own tavern"
                     info[name] = {"free": 0, "paid": 0, "unlimited": True, "can_deal": True,
-                                  "why": "donnes illimitées dans votre propre taverne"}
+                                  "why": french("hands_unlimited")}
                 else:
                     info[name] = {"free": hl.free, "paid": hl.paid, "unlimited": False,
                                   "can_deal": hl.total > 0,
-                                  "why": f"{hl.free} donnes gratuites restantes aujourd'hui, {hl.paid} en paquets"}
+                                  "why": french("hands_both_left", {"free": hl.free, "paid": hl.paid})}
             return archive_id, info
 
         try:

@@ -18,6 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.responses import Response
 
 from tavern import logs, metrics
+from tavern.catalogue import french
 from tavern.contests.manager import ContestManager
 from tavern.contests.table import ContestBank
 from tavern.settings import Settings, get_settings
@@ -34,6 +35,7 @@ from tavern.web.ratelimit import Throttles
 from tavern.web.rendering import STATIC_DIR
 from tavern.web.session import SessionCodec
 from tavern.web.single import TablesLock, check_workers
+from tavern.web.state import Services
 from tavern.web.visits import VisitBook
 from tavern.web.wslimits import ConnectionLimits
 
@@ -70,19 +72,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 ThreadPoolExecutor(max_workers=settings.table_threads, thread_name_prefix="tables"))
             # Without Redis one process runs a store's tables (web/single.py),
             # said before any starts; with it, leases share them (tables/cluster.py).
-            shared = app.state.tables.cluster.shared
+            shared = svc.tables.cluster.shared
             check_workers(settings.workers, shared)
             lock = None if shared else TablesLock(settings.data_dir, settings.database_url)
             if lock is not None:
                 lock.acquire()
             # The live tables: deals interrupted by a previous crash are voided
             # before any table starts again (tavern.tables.bank).
-            await app.state.tables.start()
+            await svc.tables.start()
             # Running contests resume (their interrupted deals were just voided),
             # then contests begin at their start time.
-            await app.state.contests.start()
-            await app.state.visits.start()
-            app.state.ws_limits.attach(app.state.tables.cluster)
+            await svc.contests.start()
+            await svc.visits.start()
+            svc.ws_limits.attach(svc.tables.cluster)
             sampling = asyncio.create_task(sampler.run(app), name="metrics-sampler")
             try:
                 yield
@@ -90,10 +92,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 sampling.cancel()
                 # A graceful stop: with several workers the running deals end and
                 # the tables move to another worker before this one exits.
-                await app.state.visits.close()
-                await app.state.contests.close()
-                await app.state.tables.close(drain_seconds=settings.drain_seconds)
-                app.state.engine.dispose()
+                await svc.visits.close()
+                await svc.contests.close()
+                await svc.tables.close(drain_seconds=settings.drain_seconds)
+                svc.engine.dispose()
                 if lock is not None:
                     lock.release()
         finally:
@@ -110,29 +112,35 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     engine = make_engine(settings.database_url,
                          **pool_options(settings.db_pool_size, settings.db_pool_timeout))
-    app.state.settings = settings
-    app.state.engine = engine
     metrics.watch_engine(engine)
     metrics.watch_gc()
-    app.state.write_sessions = session_factory(engine)
-    app.state.read_sessions = read_session_factory(engine)
-    app.state.codec = SessionCodec(settings.get_secret_key())
-    app.state.socket_users = socket_users(app.state.read_sessions)  # web/ws.py: one lookup for many sockets
-    app.state.throttles = Throttles(app.state.write_sessions)
-    app.state.ws_limits = ConnectionLimits(settings.ws_per_account, settings.ws_per_address)
-    app.state.visits = VisitBook(app.state.write_sessions)  # web/ws.py notes, written in batches
-    app.state.broadcaster = (
-        RedisBroadcaster(settings.redis_url) if settings.redis_url else LocalBroadcaster()
-    )
+    # What the running site holds: one typed object (web/state.py), read
+    # through services(request) by every route, dependency and socket.
+    write_sessions = session_factory(engine)
+    read_sessions = read_session_factory(engine)
+    broadcaster = RedisBroadcaster(settings.redis_url) if settings.redis_url else LocalBroadcaster()
     cluster = (RedisCluster(settings.redis_url, lease_seconds=settings.lease_seconds)
                if settings.redis_url else LocalCluster())
-    app.state.tables = TableManager(SqlBank(app.state.write_sessions, settings), app.state.broadcaster, cluster=cluster,
-                                    sweep_seconds=settings.lease_seconds / 2,
-                                    deal_pause=settings.deal_pause_seconds,
-                                    grace=settings.reconnect_grace_seconds)
-    app.state.contests = ContestManager(ContestBank(app.state.write_sessions, settings, share_with=app.state.tables.bank),
-                                       app.state.tables, deal_pause=settings.deal_pause_seconds,
-                                       grace=settings.reconnect_grace_seconds)
+    tables = TableManager(SqlBank(write_sessions, settings), broadcaster, cluster=cluster,
+                          sweep_seconds=settings.lease_seconds / 2,
+                          deal_pause=settings.deal_pause_seconds,
+                          grace=settings.reconnect_grace_seconds)
+    svc = Services(
+        settings=settings,
+        engine=engine,
+        write_sessions=write_sessions,
+        read_sessions=read_sessions,
+        codec=SessionCodec(settings.get_secret_key()),
+        socket_users=socket_users(read_sessions),  # web/ws.py: one lookup for many sockets
+        throttles=Throttles(write_sessions),
+        ws_limits=ConnectionLimits(settings.ws_per_account, settings.ws_per_address),
+        visits=VisitBook(write_sessions),  # web/ws.py notes, written in batches
+        broadcaster=broadcaster,
+        tables=tables,
+        contests=ContestManager(ContestBank(write_sessions, settings, share_with=tables.bank), tables,
+                                deal_pause=settings.deal_pause_seconds, grace=settings.reconnect_grace_seconds),
+    )
+    app.state.services = svc
 
     # Inside the session middleware (added later, so outside): its refusals
     # get the security headers and a page drawn with the visitor's session.
@@ -140,7 +148,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.middleware("http")
     async def session_and_headers(request: Request, call_next) -> Response:
-        codec: SessionCodec = request.app.state.codec
+        codec = svc.codec
         sess = codec.load(request)
         request.state.session = sess
         # The log lines of this request (and of the threads it starts) carry its id and account.
@@ -152,8 +160,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except Exception:  # the last net: log it, answer a clean page, never a traceback
             log.exception("unhandled error on %s %s", request.method, request.url.path)
             response = errors.error_response(
-                request, 500, "Une erreur inattendue est survenue ; elle a été consignée. "
-                "Réessayez plus tard.")
+                request, 500, french("server_error"), code="server_error")
         route = request.scope.get("route")
         metrics.HTTP.labels(request.method, getattr(route, "path", "unmatched"), str(response.status_code)).inc()
         # Health probes and static files need no session: no cookie for them.

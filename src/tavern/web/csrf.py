@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import hmac
 
-from fastapi import HTTPException, Request
+from fastapi import Request
 
+from tavern.refusal import Refusal
+from tavern.web.refusals import Refused
 from tavern.web.session import get_session
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 FORM_FIELD = "csrf_token"
 HEADER = "X-CSRF-Token"
-REFUSED = "Jeton CSRF absent ou invalide : rechargez la page et recommencez."
 
 
 async def csrf_protect(request: Request) -> None:
@@ -35,4 +36,4 @@ async def csrf_protect(request: Request) -> None:
             value = form.get(FORM_FIELD)
             sent = value if isinstance(value, str) else None
     if not sent or not hmac.compare_digest(sent.encode(), expected.encode()):
-        raise HTTPException(status_code=403, detail=REFUSED)
+        raise Refused(403, Refusal("csrf_refused"))

@@ -14,11 +14,14 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from tavern.bounds import MAX_ID
+from tavern.refusal import Refusal
 from tavern.settings import Settings
 from tavern.store.batch import Batched
 from tavern.store.db import run_transaction
 from tavern.store.models import Tavern, User
+from tavern.web.refusals import Refused
 from tavern.web.session import SessionData, SessionUser, get_session, session_user, session_users
+from tavern.web.state import services
 
 T = TypeVar("T")
 
@@ -27,18 +30,15 @@ T = TypeVar("T")
 Id = Annotated[int, Path(ge=1, le=MAX_ID)]
 
 def site_settings(request: Request) -> Settings:
-    """The site's settings: the app factory's (``app.state.settings``), never
+    """The site's settings: the app factory's (``services(request).settings``), never
     the environment read again; tests build the app with their own."""
-    settings: Settings = request.app.state.settings
+    settings: Settings = services(request).settings
     return settings
 
 
 #: A route's parameter receiving the site's settings.
 SiteSettings = Annotated[Settings, Depends(site_settings)]
 
-LOGIN_REQUIRED = "Connectez-vous pour accéder à cette page."
-ADMIN_ONLY = "Réservé aux administrateurs du site."
-NOT_YOUR_TAVERN = "Cette taverne ne vous appartient pas."
 
 
 async def read_db(request: Request) -> AsyncIterator[Session]:
@@ -53,7 +53,7 @@ async def read_db(request: Request) -> AsyncIterator[Session]:
     this teardown, which FastAPI runs only after the answer is sent, is the
     net for the rest. Async on purpose: a sync teardown would queue for a
     request thread of its own."""
-    session = request.app.state.read_sessions()
+    session = services(request).read_sessions()
     request.state.read_db = session
     try:
         yield session
@@ -108,7 +108,7 @@ def release_reads(request: Request) -> None:
 def write(request: Request, work: Callable[[Session], T]) -> T:
     """Run ``work`` in one write transaction, retried when the database asks to."""
     release_reads(request)
-    return run_transaction(request.app.state.write_sessions, work)
+    return run_transaction(services(request).write_sessions, work)
 
 
 @dataclass(frozen=True)
@@ -151,7 +151,7 @@ def _load_user(request: Request) -> CurrentUser | None:
     sess = get_session(request)
     user, owns = None, False
     if sess.user_id is not None:
-        with request.app.state.read_sessions() as db:
+        with services(request).read_sessions() as db:
             user = _resolve(db, sess)
             owns = bool(user and db.scalar(select(Tavern.id).where(Tavern.owner_id == user.id).limit(1)))
         if user is None:
@@ -168,13 +168,13 @@ def optional_user(request: Request) -> CurrentUser | None:
 def require_user(request: Request) -> CurrentUser:
     user = _load_user(request)
     if user is None:
-        raise HTTPException(status_code=401, detail=LOGIN_REQUIRED)
+        raise Refused(401, Refusal("login_required"))
     return user
 
 
 def require_admin(user: CurrentUser = Depends(require_user)) -> CurrentUser:
     if user.role != "admin":
-        raise HTTPException(status_code=403, detail=ADMIN_ONLY)
+        raise Refused(403, Refusal("admin_only"))
     return user
 
 
@@ -182,9 +182,9 @@ def owned_tavern(db: Session, user: CurrentUser, tavern_id: int) -> Tavern:
     """The tavern ``tavern_id`` if ``user`` owns it: 404 if absent, 403 if not his."""
     tavern = db.get(Tavern, tavern_id)
     if tavern is None:
-        raise HTTPException(status_code=404, detail="Cette taverne n'existe pas.")
+        raise Refused(404, Refusal("no_such_tavern"))
     if tavern.owner_id != user.id:
-        raise HTTPException(status_code=403, detail=NOT_YOUR_TAVERN)
+        raise Refused(403, Refusal("not_your_tavern"))
     return tavern
 
 

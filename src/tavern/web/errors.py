@@ -23,27 +23,13 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tavern import metrics
-from tavern.catalogue import validation_refusals
+from tavern.catalogue import ERROR_TITLE, STATUS_TITLES, french, validation_refusals
 from tavern.web.refusals import Refused
 from tavern.web.rendering import render
 
 log = logging.getLogger("tavern.web")
 
-BUSY = "Le site est très occupé en ce moment : réessayez dans quelques secondes."
-
-TITLES = {
-    400: "Requête invalide",
-    401: "Connexion requise",
-    403: "Accès refusé",
-    404: "Page introuvable",
-    405: "Méthode non permise",
-    409: "Conflit",
-    422: "Données invalides",
-    413: "Requête trop volumineuse",
-    429: "Trop de tentatives",
-    500: "Erreur du serveur",
-    503: "Site surchargé",
-}
+TITLES = STATUS_TITLES
 
 
 def wants_json(request: Request) -> bool:
@@ -81,7 +67,7 @@ def error_response(request: Request, status: int, detail: str,
         return JSONResponse(body, status_code=status, headers=headers)
     resp = render(request, "error.html", {
         "status": status,
-        "title": TITLES.get(status, "Erreur"),
+        "title": TITLES.get(status, ERROR_TITLE),
         "detail": detail,
         "problems": problems or [],
     }, status_code=status)
@@ -93,11 +79,11 @@ def error_response(request: Request, status: int, detail: str,
 def install(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
-        detail = exc.detail if isinstance(exc.detail, str) else TITLES.get(exc.status_code, "Erreur")
+        detail = exc.detail if isinstance(exc.detail, str) else TITLES.get(exc.status_code, ERROR_TITLE)
         if exc.status_code == 404 and detail == "Not Found":
-            detail = "Cette page n'existe pas."
+            detail = french("not_found")
         if exc.status_code == 405:
-            detail = "Cette adresse n'accepte pas cette méthode."
+            detail = french("method_not_allowed")
         if exc.status_code == 401 and not wants_json(request):
             # A page that needs an account sends the visitor to the login form.
             # Back to the page after logging in (a form's POST cannot be replayed: home).
@@ -112,7 +98,7 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
         refusals = validation_refusals(list(exc.errors()))
-        return error_response(request, 422, "Certaines valeurs sont invalides.",
+        return error_response(request, 422, french("invalid_values"),
                               [p["message"] for p in refusals],
                               code="invalid_values", params={"problems": refusals})
 
@@ -122,10 +108,9 @@ def install(app: FastAPI) -> None:
         # rather than hold the visitor until a 30-second failure.
         log.warning("database pool exhausted on %s %s", request.method, request.url.path)
         metrics.POOL_TIMEOUTS.inc()
-        return error_response(request, 503, BUSY, headers={"Retry-After": "2"})
+        return error_response(request, 503, french("busy"), headers={"Retry-After": "2"})
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> Response:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
-        return error_response(request, 500, "Une erreur inattendue est survenue ; elle a été "
-                              "consignée. Réessayez plus tard.")
+        return error_response(request, 500, french("server_error"))

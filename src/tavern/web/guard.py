@@ -25,6 +25,7 @@ from urllib.parse import unquote, unquote_to_bytes
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from tavern.catalogue import URL_PARTS, french
 from tavern.web import errors
 
 KIB = 1024
@@ -40,9 +41,6 @@ AUTH_PATHS = ("/login", "/register", "/logout", "/api/auth/")
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 CONTROL_BYTES = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
-TOO_LARGE = "Requête trop volumineuse : au plus {limit} Kio pour cette adresse."
-CONTROL_REFUSED = "Caractère de contrôle refusé"
-INVALID_TEXT = "Certaines valeurs contiennent des caractères interdits."
 
 
 def body_limit(path: str) -> int:
@@ -111,12 +109,12 @@ def body_problems(content_type: str, body: bytes) -> list[str]:
 def url_problems(scope: Scope) -> list[str]:
     problems = []
     if bad_text(scope.get("path", "")):
-        problems.append("chemin")
+        problems.append(URL_PARTS["path"])
     query = scope.get("query_string", b"")
     if query:
         for name, value in _form_fields(query):
             if CONTROL_BYTES.search(value) or bad_text(name):
-                problems.append(name or "requête")
+                problems.append(name or URL_PARTS["query"])
     return problems
 
 
@@ -129,7 +127,7 @@ class RequestGuard:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             if scope["type"] == "websocket" and url_problems(scope):
-                await send({"type": "websocket.close", "code": 1008, "reason": INVALID_TEXT})
+                await send({"type": "websocket.close", "code": 1008, "reason": french("forbidden_characters")})
                 return
             await self.app(scope, receive, send)
             return
@@ -186,13 +184,14 @@ class RequestGuard:
 
     async def _too_large(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
         request = Request(scope, receive)
-        response = errors.error_response(request, 413, TOO_LARGE.format(limit=limit // KIB),
+        response = errors.error_response(request, 413, french("body_too_large", {"limit": limit // KIB}),
                                          headers={"Connection": "close"})
         await response(scope, receive, send)
 
     async def _refuse_text(self, scope: Scope, receive: Receive, send: Send,
                            fields: list[str]) -> None:
         request = Request(scope, receive)
-        problems = [f"{f} : {CONTROL_REFUSED}" for f in fields]
-        response = errors.error_response(request, 422, INVALID_TEXT, problems)
+        problems = [french("control_character", {"where": f}) for f in fields]
+        response = errors.error_response(request, 422, french("forbidden_characters"), problems,
+                                         code="forbidden_characters")
         await response(scope, receive, send)

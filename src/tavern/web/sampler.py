@@ -12,23 +12,24 @@ from collections import Counter
 from typing import Any
 
 from tavern import metrics
+from tavern.web.state import services
 
 PERIOD = 5.0
 
 
 def worker_name(app: Any) -> str:
     """This worker as the cluster knows it (hostname-pid without Redis)."""
-    return str(getattr(app.state.tables.cluster, "worker_id", None) or f"{socket.gethostname()}-{os.getpid()}")
+    return str(getattr(services(app).tables.cluster, "worker_id", None) or f"{socket.gethostname()}-{os.getpid()}")
 
 
 def sample_now(app: Any) -> None:
     from tavern.web.ws import OUTBOXES
 
-    limits = app.state.ws_limits
-    games = Counter(actor.info.game for actor in list(app.state.tables.actors.values()) if not actor.closed)
+    limits = services(app).ws_limits
+    games = Counter(actor.info.game for actor in list(services(app).tables.actors.values()) if not actor.closed)
     metrics.sample(players=len(limits.accounts), sockets=sum(limits.accounts.values()),
                    queues=[q.qsize() for q in list(OUTBOXES)], tables=dict(games),
-                   worker=worker_name(app), pool=app.state.engine.pool)
+                   worker=worker_name(app), pool=services(app).engine.pool)
 
 
 async def run(app: Any) -> None:

@@ -24,7 +24,7 @@ from typing import Any
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
 from tavern.store.models import User, WebSession, utcnow
@@ -92,7 +92,7 @@ class SessionCodec:
     def __init__(self, secret_key: str) -> None:
         self._ser = URLSafeTimedSerializer(secret_key, salt="tavern-session")
 
-    def load(self, request: Request) -> SessionData:
+    def load(self, request: HTTPConnection) -> SessionData:  # a request or a table socket
         raw = request.cookies.get(COOKIE_NAME)
         if raw:
             try:

@@ -17,9 +17,7 @@ import os
 import socket
 from pathlib import Path
 
-WHY = ("sans Redis, les tables vivantes d'une base sont tenues par un seul processus : lancez un "
-       "seul worker (TAVERN_WORKERS=1, uvicorn sans --workers), ou donnez TAVERN_REDIS_URL pour "
-       "répartir les tables entre plusieurs workers")
+from tavern.catalogue import french
 
 
 class SecondProcess(RuntimeError):
@@ -57,12 +55,12 @@ class TablesLock:
                 if holder.get("host") == self.mine["host"] and not _alive(int(holder.get("pid", 0))):
                     self.path.unlink(missing_ok=True)  # left by a process that died
                     continue
-                raise SecondProcess(f"Le processus {holder.get('pid')} ({holder.get('host')}) tient déjà "
-                                    f"les tables de cette base : {WHY}.") from None
+                raise SecondProcess(french("tables_held_elsewhere", {"pid": holder.get("pid"),
+                                                                     "host": holder.get("host")})) from None
             with os.fdopen(fd, "w") as f:
                 json.dump(self.mine, f)
             return
-        raise SecondProcess(f"Impossible de prendre {self.path} : {WHY}.")
+        raise SecondProcess(french("tables_lock_unavailable", {"path": self.path}))
 
     def _holder(self) -> dict | None:
         try:
@@ -96,4 +94,4 @@ def live_holders(data_dir: Path) -> list[dict]:
 
 def check_workers(workers: int, shared: bool = False) -> None:
     if workers > 1 and not shared:
-        raise SecondProcess(f"TAVERN_WORKERS={workers} : {WHY}.")
+        raise SecondProcess(french("workers_need_redis", {"workers": workers}))

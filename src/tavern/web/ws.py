@@ -29,7 +29,7 @@ from pydantic import ValidationError
 
 from tavern import logs, metrics
 from tavern.bounds import MAX_ID
-from tavern.catalogue import validation_refusals
+from tavern.catalogue import french, validation_refusals
 from tavern.refusal import Refusal
 from tavern.tables.actor import CommandError
 from tavern.tables.manager import TableMoved, moved_fence
@@ -37,6 +37,7 @@ from tavern.web.deps import CurrentUser
 from tavern.web.protocol import commands
 from tavern.web.rendering import BROWSER_COOKIE
 from tavern.web.session import SessionData
+from tavern.web.state import services
 from tavern.web.wslimits import TOO_MANY_CONNECTIONS
 from tavern.web.wsproto import SEND_NOW
 
@@ -56,7 +57,7 @@ MOVED = 1012
 
 def _origin_allowed(ws: WebSocket) -> bool:
     origin = ws.headers.get("origin")
-    allowed = ws.app.state.settings.allowed_origins
+    allowed = services(ws).settings.allowed_origins
     return origin is not None and origin in allowed
 
 
@@ -65,7 +66,7 @@ async def _user(ws: WebSocket, sess: SessionData) -> CurrentUser | None:
     # a logged-out, banned or ended session opens no table either.
     if sess.user_id is None or not sess.token:
         return None
-    found = await ws.app.state.socket_users.get((sess.user_id, sess.token))
+    found = await services(ws).socket_users.get((sess.user_id, sess.token))
     return CurrentUser(*found) if found is not None else None
 
 
@@ -73,39 +74,39 @@ async def _user(ws: WebSocket, sess: SessionData) -> CurrentUser | None:
 async def table_channel(ws: WebSocket, table_id: int) -> None:
     # Counted as opening until its snapshot is sent: hundreds at once are a
     # restart's reconnection storm, during which deals wait (tables/manager.py).
-    with ws.app.state.tables.socket_opening() as opened:
+    with services(ws).tables.socket_opening() as opened:
         await _open(ws, table_id, opened)
 
 
 async def _open(ws: WebSocket, table_id: int, opened: Callable[[], None]) -> None:
     if not 1 <= table_id <= MAX_ID:
         # The HTTP routes' range (web.deps.Id): a larger id overflowed the database.
-        await ws.close(code=1008, reason="Table inconnue.")
+        await ws.close(code=1008, reason=french("ws_unknown_table"))
         return
     if not _origin_allowed(ws):
-        await ws.close(code=1008, reason="Origine non autorisée.")  # HTTP 403 before the handshake
+        await ws.close(code=1008, reason=french("ws_origin_refused"))  # HTTP 403 before the handshake
         return
-    sess = ws.app.state.codec.load(ws)
+    sess = services(ws).codec.load(ws)
     user = await _user(ws, sess)
     if user is None:
-        await ws.close(code=1008, reason="Connectez-vous pour regarder ou jouer.")
+        await ws.close(code=1008, reason=french("ws_login_required"))
         return
-    manager = ws.app.state.tables
+    manager = services(ws).tables
     try:
         actor = await manager.get(table_id)
     except TableMoved:  # between two workers: the page tries again in a moment
-        await ws.close(code=MOVED, reason="La table change de serveur.")
+        await ws.close(code=MOVED, reason=french("ws_table_moved"))
         return
     if actor is None:
-        await ws.close(code=1008, reason="Cette table est fermée.")
+        await ws.close(code=1008, reason=french("table_closed"))
         return
     address = ws.client.host if ws.client else "unknown"
     # The session's token: its session ending closes this socket.
-    slot = await ws.app.state.ws_limits.take_shared(user.id, address, ws, sess.token)
+    slot = await services(ws).ws_limits.take_shared(user.id, address, ws, sess.token)
     if slot is None:
         # Accepted, then closed with a code the client can read (docs/protocol.md).
         await ws.accept()
-        await ws.close(code=TOO_MANY_CONNECTIONS, reason="Trop de connexions ouvertes.")
+        await ws.close(code=TOO_MANY_CONNECTIONS, reason=french("ws_too_many_connections"))
         return
     try:
         _note_visit(ws, table_id, user.id, address)
@@ -122,7 +123,7 @@ def _note_visit(ws: WebSocket, table_id: int, user_id: int, address: str) -> Non
     share: an absent cookie is no shared browser."""
     cookie = ws.cookies.get(BROWSER_COOKIE, "")
     browser = hashlib.sha256(cookie.encode()).hexdigest() if cookie else None
-    ws.app.state.visits.note((table_id, user_id, address[:64], browser))
+    services(ws).visits.note((table_id, user_id, address[:64], browser))
 
 
 async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, opened: Callable[[], None]) -> None:
@@ -180,14 +181,14 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
         for state in waiting:
             deliver(state)
 
-    unsubscribe = ws.app.state.broadcaster.subscribe(table_id, name, deliver)
+    unsubscribe = services(ws).broadcaster.subscribe(table_id, name, deliver)
     OUTBOXES.add(outbox)
     try:
         await actor.submit("connect", name)
     except TableMoved:
         unsubscribe()
         OUTBOXES.discard(outbox)
-        await ws.close(code=MOVED, reason="La table change de serveur.")
+        await ws.close(code=MOVED, reason=french("ws_table_moved"))
         return
 
     async def pump() -> None:
@@ -198,7 +199,7 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
                 text = await outbox.get()  # returns at once while the outbox holds frames
                 pumping = True
                 if text is _MOVED:
-                    await ws.close(code=MOVED, reason="La table change de serveur.")
+                    await ws.close(code=MOVED, reason=french("ws_table_moved"))
                     return
                 await _send(ws, text)
         except (WebSocketDisconnect, RuntimeError):
@@ -239,7 +240,7 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
         pass
     except TableMoved:
         with contextlib.suppress(RuntimeError):
-            await ws.close(code=MOVED, reason="La table change de serveur.")
+            await ws.close(code=MOVED, reason=french("ws_table_moved"))
     finally:
         unsubscribe()
         OUTBOXES.discard(outbox)

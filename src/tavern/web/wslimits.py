@@ -23,6 +23,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from tavern.catalogue import french
+
 #: Application close code (4000–4999 are the application's): too many sockets.
 TOO_MANY_CONNECTIONS = 4429
 #: Application close code: the session this socket was opened with has ended.
@@ -41,7 +43,7 @@ _CLOSING: set[asyncio.Future[None]] = set()
 def _close_soon(ws: Any) -> None:
     async def close() -> None:
         try:
-            await ws.close(code=SESSION_ENDED, reason="Session terminée.")
+            await ws.close(code=SESSION_ENDED, reason=french("ws_session_ended"))
         except (RuntimeError, OSError):
             pass  # already closing or closed
     task = asyncio.ensure_future(close())

@@ -10,17 +10,19 @@ from pydantic import BaseModel, Field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from tavern.catalogue import french
+from tavern.refusal import Refusal
 from tavern.services import hands, ledger
 from tavern.services import users as users_service
 from tavern.settings import Settings
 from tavern.store.models import Tavern, User
 from tavern.web.csrf import csrf_protect
 from tavern.web.deps import CurrentUser, ReadRoute, form_fields, read_db, require_user, site_settings, write
+from tavern.web.refusals import Refused
 from tavern.web.rendering import render
 from tavern.web.routers.auth import MAX_PASSWORD, UserOut, check_password, password_problem, user_out
 from tavern.web.session import end_all_sessions, get_session
-
-WRONG_CURRENT = "Le mot de passe actuel est incorrect."
+from tavern.web.state import services
 
 pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
 api = APIRouter(route_class=ReadRoute, prefix="/api", tags=["compte"], dependencies=[Depends(csrf_protect)])
@@ -41,8 +43,8 @@ class AccountOut(BaseModel):
 
 
 def now_utc(request: Request) -> dt.datetime:
-    """The clock, replaceable in tests (``app.state.clock``)."""
-    clock = getattr(request.app.state, "clock", None)
+    """The clock, replaceable in tests (``Services.clock``)."""
+    clock = services(request).clock
     return clock() if clock else dt.datetime.now(dt.UTC)
 
 
@@ -83,7 +85,7 @@ def change_password(request: Request, user: CurrentUser, current: str, new: str)
         check_password(request, user.username, current)
     except HTTPException as exc:
         if exc.status_code == 401:
-            raise HTTPException(status_code=400, detail=WRONG_CURRENT) from None
+            raise Refused(400, Refusal("wrong_current_password")) from None
         raise
     new_hash = users_service.hash_password(new, site_settings(request))  # outside the write transaction
     keep = get_session(request).token
@@ -94,13 +96,13 @@ def change_password(request: Request, user: CurrentUser, current: str, new: str)
             row.password_hash = new_hash
         return end_all_sessions(s, user.id, keep=keep)
     ended = write(request, work)
-    request.app.state.ws_limits.end_sessions(user.id, keep=keep)
+    services(request).ws_limits.end_sessions(user.id, keep=keep)
     return ended
 
 
 def _account_page(request: Request, user: CurrentUser, errors: list[str] | None = None,
                   status: int = 200) -> Response:
-    with request.app.state.read_sessions() as db:
+    with services(request).read_sessions() as db:
         account = account_out(db, user, now_utc(request), site_settings(request))
     return render(request, "account.html", {"account": account, "errors": errors or []},
                   status_code=status)
@@ -116,13 +118,13 @@ def password_form(request: Request, user: CurrentUser = Depends(require_user),
                   form: dict[str, str] = Depends(form_fields)) -> Response:
     new = form.get("new", "")
     if new != form.get("new2", ""):
-        return _account_page(request, user, ["Les deux nouveaux mots de passe diffèrent."], status=400)
+        return _account_page(request, user, [french("new_passwords_differ")], status=400)
     try:
         ended = change_password(request, user, form.get("current", ""), new)
     except HTTPException as exc:
         return _account_page(request, user, [exc.detail], status=exc.status_code)
     get_session(request).flash(
-        f"Mot de passe changé. {ended} autre(s) session(s) de ce compte fermée(s).")
+        french("password_changed", {"ended": ended}))
     return RedirectResponse("/compte", status_code=303)
 
 

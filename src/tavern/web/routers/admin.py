@@ -10,15 +10,18 @@ from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from tavern.catalogue import french
+from tavern.refusal import Refusal
 from tavern.services import ledger, taverns, users
 from tavern.store.models import User
 from tavern.web.csrf import csrf_protect
 from tavern.web.deps import CurrentUser, Id, ReadRoute, act, form_fields, read_db, require_admin
 from tavern.web.errors import describe_validation
-from tavern.web.refusals import CURRENCY_LABELS
+from tavern.web.refusals import CURRENCY_LABELS, Refused
 from tavern.web.rendering import render
 from tavern.web.routers.auth import UserOut, user_out
 from tavern.web.session import end_all_sessions, get_session
+from tavern.web.state import services
 
 pages = APIRouter(route_class=ReadRoute, prefix="/admin", dependencies=[Depends(csrf_protect)], include_in_schema=False)
 api = APIRouter(route_class=ReadRoute, prefix="/api/admin", tags=["administration"], dependencies=[Depends(csrf_protect)])
@@ -90,12 +93,12 @@ def audit_out(db: Session) -> AuditOut:
 def do_change(request: Request, admin: CurrentUser, user_id: int, change: UserChange) -> AdminUserOut:
     if user_id == admin.id and change.role == "player":
         # Nobody locks the site out of its own administration by accident.
-        raise HTTPException(status_code=400, detail="Vous ne pouvez pas retirer votre propre rôle d'administrateur.")
+        raise Refused(400, Refusal("no_self_demotion"))
 
     def work(s: Session) -> AdminUserOut:
         target = s.get(User, user_id)
         if target is None:
-            raise HTTPException(status_code=404, detail="Cet utilisateur n'existe pas.")
+            raise Refused(404, Refusal("no_such_user"))
         if change.level is not None:
             users.set_level(s, user_id, change.level)
         if change.role is not None:
@@ -108,7 +111,7 @@ def do_credit(request: Request, admin: CurrentUser, user_id: int, credit: Credit
     def work(s: Session) -> AdminUserOut:
         target = s.get(User, user_id)
         if target is None:
-            raise HTTPException(status_code=404, detail="Cet utilisateur n'existe pas.")
+            raise Refused(404, Refusal("no_such_user"))
         ledger.issue(s, user_id, credit.amount, credit.currency, reference=f"admin:{admin.id}")
         return admin_user_out(s, target)
     return act(request, work)
@@ -119,7 +122,7 @@ def do_create_tavern(request: Request, body: TavernIn) -> TavernCreated:
     def work(s: Session) -> TavernCreated:
         owner = users.find_by_username(s, body.owner.strip())
         if owner is None:
-            raise HTTPException(status_code=404, detail=f"Pas d'utilisateur « {body.owner.strip()} ».")
+            raise Refused(404, Refusal("no_such_username", username=body.owner.strip()))
         village = next((v for v in taverns.list_villages(s) if v.name == body.village.strip()), None)
         if village is None:
             village = taverns.create_village(s, body.village)
@@ -155,16 +158,16 @@ def change_form(request: Request, user_id: Id, admin: CurrentUser = Depends(requ
     role = form.get("role") or None
     problems = []
     if form.get("level", "").strip() and (level is None or not 0 <= level <= MAX_LEVEL):
-        problems.append(f"Le niveau est un nombre entier entre 0 et {MAX_LEVEL}.")
+        problems.append(french("level_range", {"maximum": MAX_LEVEL}))
     if role not in (None, "player", "admin"):
-        problems.append("Le rôle est « player » ou « admin ».")
+        problems.append(french("role_choice", {"first": "player", "second": "admin"}))
     if not problems:
         try:
             out = do_change(request, admin, user_id, UserChange.model_validate({"level": level, "role": role}))
         except HTTPException as exc:
             problems.append(exc.detail)
         else:
-            get_session(request).flash(f"{out.username} : niveau {out.level}, rôle {out.role}.")
+            get_session(request).flash(french("user_changed", {"username": out.username, "level": out.level, "role": out.role}))
             return RedirectResponse("/admin/utilisateurs", status_code=303)
     return _users_page(request, db, problems, status=400)
 
@@ -176,16 +179,16 @@ def credit_form(request: Request, user_id: Id, admin: CurrentUser = Depends(requ
     currency = form.get("currency", "")
     problems = []
     if currency not in ("ecus", "tokens"):
-        problems.append("On crédite des écus ou des tokens.")
+        problems.append(french("credit_currency"))
     if amount is None or not 0 < amount <= MAX_CREDIT:
-        problems.append(f"Le montant est un nombre entier entre 1 et {MAX_CREDIT}.")
+        problems.append(french("credit_range", {"maximum": MAX_CREDIT}))
     if not problems:
         try:
             out = do_credit(request, admin, user_id, CreditIn(currency=currency, amount=amount))  # type: ignore[arg-type]
         except HTTPException as exc:
             problems.append(exc.detail)
         else:
-            get_session(request).flash(f"{out.username} crédité de {amount} {CURRENCY_LABELS[currency]}.")
+            get_session(request).flash(french("user_credited", {"username": out.username, "amount": amount, "currency": currency}))
             return RedirectResponse("/admin/utilisateurs", status_code=303)
     return _users_page(request, db, problems, status=400)
 
@@ -198,8 +201,7 @@ def ban_form(request: Request, user_id: Id, admin: CurrentUser = Depends(require
         out = do_ban(request, admin, user_id, banned)
     except HTTPException as exc:
         return _users_page(request, db, [exc.detail], status=exc.status_code)
-    get_session(request).flash(f"{out.username} est banni : ses sessions sont fermées." if banned
-                               else f"{out.username} peut de nouveau se connecter.")
+    get_session(request).flash(french("user_banned" if banned else "user_unbanned", {"username": out.username}))
     return RedirectResponse("/admin/utilisateurs", status_code=303)
 
 
@@ -227,7 +229,7 @@ def create_tavern_form(request: Request, _: CurrentUser = Depends(require_admin)
         out = do_create_tavern(request, body)
     except HTTPException as exc:
         return _taverns_page(request, db, [exc.detail], form, status=400)
-    get_session(request).flash(f"Taverne « {out.name} » confiée à {body.owner.strip()}.")
+    get_session(request).flash(french("tavern_entrusted", {"name": out.name, "username": body.owner.strip()}))
     return RedirectResponse("/admin/tavernes", status_code=303)
 
 
@@ -251,7 +253,7 @@ def api_change(request: Request, user_id: Id, body: UserChange,
 
 
 @api.post("/users/{user_id}/credit", response_model=AdminUserOut,
-          summary="Credit écus or tokens (a ledger entry from the house)")
+          summary="Credit ecus or tokens (a ledger entry from the house)")
 def api_credit(request: Request, user_id: Id, body: CreditIn,
                admin: CurrentUser = Depends(require_admin)) -> AdminUserOut:
     return do_credit(request, admin, user_id, body)
@@ -264,19 +266,19 @@ class BanIn(BaseModel):
 def do_ban(request: Request, admin: CurrentUser, user_id: int, banned: bool) -> AdminUserOut:
     """Ban (or pardon) an account: a ban ends all its sessions at once."""
     if user_id == admin.id:
-        raise HTTPException(status_code=400, detail="Vous ne pouvez pas vous bannir vous-même.")
+        raise Refused(400, Refusal("no_self_ban"))
 
     def work(s: Session) -> AdminUserOut:
         target = s.get(User, user_id)
         if target is None:
-            raise HTTPException(status_code=404, detail="Cet utilisateur n'existe pas.")
+            raise Refused(404, Refusal("no_such_user"))
         target.banned = banned
         if banned:
             end_all_sessions(s, user_id)
         return admin_user_out(s, target)
     out = act(request, work)
     if banned:
-        request.app.state.ws_limits.end_sessions(user_id)
+        services(request).ws_limits.end_sessions(user_id)
     return out
 
 

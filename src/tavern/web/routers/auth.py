@@ -10,6 +10,8 @@ from pydantic import BaseModel, Field
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from tavern.catalogue import french
+from tavern.refusal import Refusal
 from tavern.services import ledger, passwords
 from tavern.services import users as users_service
 from tavern.store.models import User
@@ -26,19 +28,19 @@ from tavern.web.ratelimit import (
 from tavern.web.refusals import Refused
 from tavern.web.rendering import render
 from tavern.web.session import end_all_sessions, end_session, get_session, open_session
+from tavern.web.state import services
 
 pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
 api = APIRouter(route_class=ReadRoute, prefix="/api/auth", tags=["comptes"], dependencies=[Depends(csrf_protect)])
 
-BAD_CREDENTIALS = "Nom d'utilisateur ou mot de passe incorrect."
-BANNED = "Ce compte est suspendu par l'administration du site."
-USERNAME_RULE = "Le nom d'utilisateur compte 3 à 40 lettres, chiffres, « . », « _ » ou « - »."
-PASSWORD_RULE = f"Le mot de passe compte au moins {passwords.MIN_LENGTH} caractères (hors espaces)."
+USERNAME_RULE = french("username_rule")
+PASSWORD_RULE = french("password_short", {"minimum": passwords.MIN_LENGTH})
+#: Why a password is refused (tavern.services.passwords' reasons), said by the catalogue.
 PASSWORD_RULES = {
     passwords.TOO_SHORT: PASSWORD_RULE,
-    passwords.TOO_LONG: f"Le mot de passe compte au plus {passwords.MAX_LENGTH} caractères.",
-    passwords.COMMON: "Ce mot de passe est l'un des plus courants : choisissez-en un autre.",
-    passwords.NAME: "Le mot de passe ne doit pas contenir le nom d'utilisateur.",
+    passwords.TOO_LONG: french("password_long", {"maximum": passwords.MAX_LENGTH}),
+    passwords.COMMON: french("password_common"),
+    passwords.NAME: french("password_has_name"),
 }
 MAX_PASSWORD = passwords.MAX_LENGTH
 
@@ -64,13 +66,9 @@ def user_out(user: User | CurrentUser) -> UserOut:
     return UserOut(id=user.id, username=user.username, role=user.role, level=user.level)
 
 
-def too_many(wait: int, what: str = "de connexion échouées") -> HTTPException:
+def too_many(wait: int, code: str = "too_many_logins") -> HTTPException:
     minutes = max(1, (wait + 59) // 60)
-    return HTTPException(
-        status_code=429,
-        detail=f"Trop de tentatives {what}. Réessayez dans {minutes} minute(s).",
-        headers={"Retry-After": str(wait)},
-    )
+    return Refused(429, Refusal(code, minutes=minutes), headers={"Retry-After": str(wait)})
 
 
 @dataclass(frozen=True)
@@ -81,7 +79,7 @@ class _Account:
 
 
 def _find(request: Request, username: str) -> _Account | None:
-    with request.app.state.read_sessions() as s:
+    with services(request).read_sessions() as s:
         row = users_service.find_by_username(s, username)
         return _Account(CurrentUser.of(row), row.password_hash, row.banned) if row else None
 
@@ -92,7 +90,7 @@ def check_password(request: Request, username: str, password: str) -> _Account:
     The attempt is counted first, atomically and for every process, and only
     then is the hash checked — outside any transaction: Argon2 is slow on
     purpose and must hold neither a connection nor the write lock."""
-    throttles: Throttles = request.app.state.throttles
+    throttles: Throttles = services(request).throttles
     user_key, ip_key = login_keys(username, client_ip(request))
     wait = throttles.hit((user_key, ip_key), LOGIN_LIMIT, LOGIN_WINDOW)
     if wait:
@@ -100,14 +98,14 @@ def check_password(request: Request, username: str, password: str) -> _Account:
     account = _find(request, username) if username and password else None
     if account is None:
         users_service.verify_password(users_service.dummy_hash(site_settings(request)), password)  # same time as a real one
-        raise HTTPException(status_code=401, detail=BAD_CREDENTIALS)
+        raise Refused(401, Refusal("bad_credentials"))
     if not users_service.verify_password(account.password_hash, password):
-        raise HTTPException(status_code=401, detail=BAD_CREDENTIALS)
+        raise Refused(401, Refusal("bad_credentials"))
     # The right password: this attempt was no guess.
     throttles.forgive(user_key)
     throttles.give_back(ip_key)
     if account.banned:
-        raise HTTPException(status_code=403, detail=BANNED)
+        raise Refused(403, Refusal("account_banned"))
     return account
 
 
@@ -147,18 +145,18 @@ def registration_problems(username: str, password: str, password2: str | None = 
     if weak:
         problems.append(weak)
     if password2 is not None and password != password2:
-        problems.append("Les deux mots de passe diffèrent.")
+        problems.append(french("passwords_differ"))
     return problems
 
 
 def create_account(request: Request, username: str, password: str) -> CurrentUser:
     """A new account, logged in. Sign-ups are counted per address before the
     password is hashed, and the hash is made before the write transaction."""
-    throttles: Throttles = request.app.state.throttles
-    wait = throttles.hit((signup_key(client_ip(request)),), request.app.state.settings.signups_per_hour,
+    throttles: Throttles = services(request).throttles
+    wait = throttles.hit((signup_key(client_ip(request)),), services(request).settings.signups_per_hour,
                          SIGNUP_WINDOW)
     if wait:
-        raise too_many(wait, "d'inscription depuis cette adresse")
+        raise too_many(wait, "too_many_signups")
     password_hash = users_service.hash_password(password, site_settings(request))
 
     def work(s: Session) -> CurrentUser:
@@ -189,13 +187,13 @@ def logout(request: Request) -> None:
     if token:
         write(request, lambda s: end_session(s, token))
         if uid is not None:  # and the table sockets opened with it
-            request.app.state.ws_limits.end_sessions(uid, only=token)
+            services(request).ws_limits.end_sessions(uid, only=token)
 
 
 def logout_everywhere(request: Request, user: CurrentUser) -> int:
     """End every session of ``user``, this one included: how many ended."""
     ended = write(request, lambda s: end_all_sessions(s, user.id))
-    request.app.state.ws_limits.end_sessions(user.id)
+    services(request).ws_limits.end_sessions(user.id)
     get_session(request).logout()
     return ended
 
@@ -248,7 +246,7 @@ def register_form(request: Request, username: str = Form(""), password: str = Fo
                 return render(request, "register.html", {"errors": problems, "username": username},
                               status_code=429)
         else:
-            get_session(request).flash(f"Compte créé. Bienvenue au village, {user.username} !")
+            get_session(request).flash(french("welcome", {"username": user.username}))
             return RedirectResponse("/", status_code=303)
     return render(request, "register.html", {"errors": problems, "username": username},
                   status_code=400)
@@ -257,14 +255,14 @@ def register_form(request: Request, username: str = Form(""), password: str = Fo
 @pages.post("/logout")
 def logout_form(request: Request) -> Response:
     logout(request)
-    get_session(request).flash("Vous êtes déconnecté. À bientôt !")
+    get_session(request).flash(french("logged_out"))
     return RedirectResponse("/", status_code=303)
 
 
 @pages.post("/logout-partout")
 def logout_everywhere_form(request: Request, user: CurrentUser = Depends(require_user)) -> Response:
     ended = logout_everywhere(request, user)
-    get_session(request).flash(f"Vous êtes déconnecté partout ({ended} session(s) fermée(s)).")
+    get_session(request).flash(french("logged_out_everywhere", {"ended": ended}))
     return RedirectResponse("/", status_code=303)
 
 

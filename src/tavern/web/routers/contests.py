@@ -16,7 +16,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from tavern.bounds import Amount, Count
-from tavern.contests.rules import (
+from tavern.catalogue import CONTEST_FIELDS, CONTEST_STATUS, french
+from tavern.contest_rules import (
     DEFAULT_LEVEL_MINUTES,
     DEFAULT_STARTING_CHIPS,
     ContestRuleError,
@@ -27,17 +28,18 @@ from tavern.contests.rules import (
     parse_structure,
     structure_text,
 )
+from tavern.refusal import Refusal
 from tavern.services import contests as svc
 from tavern.store.models import Contest, Seat, TableConfig
 from tavern.web.csrf import csrf_protect
 from tavern.web.deps import CurrentUser, Id, ReadRoute, act, form_fields, optional_user, read_db, require_admin, require_user
-from tavern.web.refusals import refusal
+from tavern.web.refusals import Refused, refusal
 from tavern.web.rendering import render
 from tavern.web.session import get_session
+from tavern.web.state import services
 
 PARIS = ZoneInfo("Europe/Paris")
-STATUS_LABELS = {"registering": "Inscriptions ouvertes", "running": "En cours", "finished": "Terminé",
-                 "cancelled": "Annulé"}
+STATUS_LABELS = CONTEST_STATUS
 
 pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
 api = APIRouter(route_class=ReadRoute, prefix="/api", tags=["concours"], dependencies=[Depends(csrf_protect)])
@@ -60,7 +62,7 @@ def _summaries(db: Session) -> list[dict[str, Any]]:
 def _contest(db: Session, contest_id: int) -> Contest:
     c = db.get(Contest, contest_id)
     if c is None:
-        raise HTTPException(status_code=404, detail="Ce concours n'existe pas.")
+        raise Refused(404, Refusal("no_such_contest"))
     return c
 
 
@@ -79,7 +81,7 @@ def _tables(db: Session, contest_id: int) -> list[dict[str, Any]]:
 
 
 def _refused(exc: Exception) -> HTTPException:
-    return refusal(exc) or HTTPException(status_code=400, detail="Requête refusée.")
+    return refusal(exc) or Refused(400, Refusal("refused"))
 
 
 # --- players -----------------------------------------------------------------------
@@ -87,7 +89,7 @@ def _refused(exc: Exception) -> HTTPException:
 
 async def do_register(request: Request, user: CurrentUser, contest_id: int) -> dict[str, Any]:
     try:
-        return await request.app.state.contests.register(contest_id, user.id)
+        return await services(request).contests.register(contest_id, user.id)
     except svc.ContestError as exc:
         raise _refused(exc) from None
 
@@ -128,8 +130,7 @@ async def register_form(request: Request, contest_id: Id, user: CurrentUser = De
     except HTTPException as exc:
         get_session(request).flash(exc.detail, "error")
     else:
-        get_session(request).flash("Vous êtes inscrit au concours." if not seat else
-                                   "Inscription tardive : votre place vous attend.")
+        get_session(request).flash(french("contest_registered_late" if seat else "contest_registered"))
     return RedirectResponse(f"/concours/{contest_id}", status_code=303)
 
 
@@ -140,7 +141,7 @@ def unregister_form(request: Request, contest_id: Id, user: CurrentUser = Depend
     except HTTPException as exc:
         get_session(request).flash(exc.detail, "error")
     else:
-        get_session(request).flash("Désinscrit : votre droit d'entrée vous est rendu.")
+        get_session(request).flash(french("contest_unregistered"))
     return RedirectResponse(f"/concours/{contest_id}", status_code=303)
 
 
@@ -214,7 +215,7 @@ def do_create(request: Request, admin: CurrentUser, settings: Settings) -> int:
 def do_cancel(request: Request, contest_id: int) -> None:
     def work(s: Session) -> None:
         try:
-            svc.cancel(s, contest_id, "Annulé par un administrateur.")
+            svc.cancel(s, contest_id, french("contest_cancelled_by_admin"))
         except svc.ContestError as exc:
             raise _refused(exc) from None
     act(request, work)
@@ -236,11 +237,11 @@ def _admin_page(request: Request, db: Session, form: dict[str, str] | None = Non
 
 
 def _settings_of_form(form: dict[str, str]) -> Settings:
-    def number(key: str, label: str) -> int:
+    def number(key: str) -> int:
         try:
             return int(form.get(key, "").strip())
         except ValueError:
-            raise ContestRuleError("contest_form_integer", label=label) from None
+            raise ContestRuleError("contest_form_integer", label=CONTEST_FIELDS[key]) from None
 
     try:
         when = dt.datetime.fromisoformat(form.get("starts_at", "").strip())
@@ -248,11 +249,9 @@ def _settings_of_form(form: dict[str, str]) -> Settings:
         raise ContestRuleError("contest_form_start") from None
     if when.tzinfo is None:
         when = when.replace(tzinfo=PARIS)
-    return Settings(form.get("name", ""), when, number("fee", "Droit d'entrée"),
-                    number("house_prize", "Prix ajouté par la maison"), number("starting_chips", "Jetons de départ"),
-                    number("seats", "Places par table"), number("min_players", "Joueurs minimum"),
-                    number("max_players", "Joueurs maximum"), parse_structure(form.get("structure", "")),
-                    number("late_levels", "Inscription tardive"), number("action_timer", "Temps pour jouer"),
+    return Settings(form.get("name", ""), when, number("fee"), number("house_prize"), number("starting_chips"),
+                    number("seats"), number("min_players"), number("max_players"),
+                    parse_structure(form.get("structure", "")), number("late_levels"), number("action_timer"),
                     parse_payouts(form.get("payouts", "")))
 
 
@@ -270,7 +269,7 @@ def create_form(request: Request, admin: CurrentUser = Depends(require_admin), d
         return _admin_page(request, db, form, [str(exc)], status=400)
     except HTTPException as exc:
         return _admin_page(request, db, form, [exc.detail], status=exc.status_code)
-    get_session(request).flash("Concours créé : les inscriptions sont ouvertes.")
+    get_session(request).flash(french("contest_created"))
     return RedirectResponse(f"/admin/concours/{contest_id}", status_code=303)
 
 
@@ -289,7 +288,7 @@ def cancel_form(request: Request, contest_id: Id, _: CurrentUser = Depends(requi
     except HTTPException as exc:
         get_session(request).flash(exc.detail, "error")
     else:
-        get_session(request).flash("Concours annulé : chaque droit d'entrée est rendu.")
+        get_session(request).flash(french("contest_cancelled"))
     return RedirectResponse(f"/admin/concours/{contest_id}", status_code=303)
 
 

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 from sqlalchemy import text
 
 from tavern.web.deps import ReadRoute
+from tavern.web.state import services
 
 api = APIRouter(route_class=ReadRoute, tags=["santé"])
 
@@ -22,7 +23,7 @@ class Health(BaseModel):
 
 def _ping_db(request: Request) -> str:
     try:
-        with request.app.state.engine.connect() as conn:
+        with services(request).engine.connect() as conn:
             conn.execute(text("SELECT 1"))
         return "ok"
     except Exception as exc:  # any failure is "down", with its reason
@@ -47,7 +48,7 @@ def _ping_redis(url: str) -> str:
          responses={503: {"model": Health}})
 async def healthz(request: Request) -> JSONResponse:
     database = await asyncio.to_thread(_ping_db, request)
-    redis_url = request.app.state.settings.redis_url
+    redis_url = services(request).settings.redis_url
     redis_state = await asyncio.to_thread(_ping_redis, redis_url) if redis_url else None
     ok = database == "ok" and redis_state in (None, "ok")
     body = Health(ok=ok, database=database, redis=redis_state)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 from pydantic import BaseModel
 from sqlalchemy.orm import Session
@@ -94,7 +94,7 @@ def api_fair(deal_id: Id, user: CurrentUser = Depends(require_user), db: Session
         raise Refused(404, Refusal("not_your_deal"))
     record = hand.record or {}
     if archive.in_progress(hand) or "fair" not in record:
-        raise HTTPException(status_code=404, detail="Cette donne n'a pas de graine révélée (elle est peut-être en cours).")
+        raise Refused(404, Refusal("seed_not_revealed"))
     # The game and its config: verify starts each shuffle from that game's packs.
     return {"game": hand.game, "config": record.get("config"), "fair": record["fair"], "deck": record.get("deck"),
             "reshuffles": record.get("reshuffles") or []}

@@ -21,6 +21,7 @@ from tavern.settings import Settings
 from tavern.web.deps import ReadRoute
 from tavern.web.refusals import Refused
 from tavern.web.sampler import sample_now
+from tavern.web.state import services
 
 pages = APIRouter(route_class=ReadRoute, include_in_schema=False)
 
@@ -41,7 +42,7 @@ def allowed(settings: Settings, address: str | None, authorization: str | None) 
 
 @pages.get("/metrics")
 async def scrape(request: Request) -> Response:
-    settings: Settings = request.app.state.settings
+    settings: Settings = services(request).settings
     if not allowed(settings, request.client.host if request.client else None, request.headers.get("authorization")):
         raise Refused(403, Refusal("metrics_forbidden"))
     sample_now(request.app)

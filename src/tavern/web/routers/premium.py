@@ -8,6 +8,7 @@ from pydantic import BaseModel
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from tavern.catalogue import french
 from tavern.services import hands, ledger
 from tavern.store.models import PremiumPack
 from tavern.web.csrf import csrf_protect
@@ -83,7 +84,7 @@ def premium_buy_form(request: Request, user: CurrentUser = Depends(require_user)
     except HTTPException as exc:
         return _page(request, db, user, [exc.detail], status=400)
     get_session(request).flash(
-        f"Paquet acheté : {out.pack.hands_bought} mains de plus, sans limite de temps.")
+        french("pack_bought", {"hands": out.pack.hands_bought}))
     return RedirectResponse("/premium", status_code=303)
 
 

@@ -3,16 +3,19 @@ admins only (docs/surveillance.md)."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
 from tavern import fair
+from tavern.refusal import Refusal
 from tavern.services import archive, surveillance
 from tavern.web.csrf import csrf_protect
 from tavern.web.deps import CurrentUser, Id, ReadRoute, read_db, require_admin
+from tavern.web.refusals import Refused
 from tavern.web.rendering import render
+from tavern.web.state import services
 
 pages = APIRouter(route_class=ReadRoute, prefix="/admin", dependencies=[Depends(csrf_protect)], include_in_schema=False)
 api = APIRouter(route_class=ReadRoute, prefix="/api/admin", tags=["administration"], dependencies=[Depends(csrf_protect)])
@@ -49,7 +52,7 @@ def pair_out(p: surveillance.Pair) -> PairOut:
 
 
 def _report(request: Request, db: Session) -> surveillance.Report:
-    return surveillance.report(db, surveillance.Thresholds.from_settings(request.app.state.settings))
+    return surveillance.report(db, surveillance.Thresholds.from_settings(services(request).settings))
 
 
 @pages.get("/surveillance")
@@ -67,7 +70,7 @@ def player_page(request: Request, name: str, _: CurrentUser = Depends(require_ad
     report = _report(request, db)
     mine = report.of_player(name)
     if not mine:
-        raise HTTPException(status_code=404, detail="Ce joueur n'a partagé aucune donne archivée.")
+        raise Refused(404, Refusal("no_shared_deal"))
     return render(request, "admin/surveillance.html",
                   {"report": report, "suspicious": [p for p in mine if p.score >= report.thresholds.score],
                    "others": [p for p in mine if p.score < report.thresholds.score], "player": name})
@@ -80,7 +83,7 @@ def deal_page(request: Request, deal_id: Id, _: CurrentUser = Depends(require_ad
     the result, and whether its deck checks against its revealed seed."""
     hand = archive.get_hand(db, deal_id)
     if hand is None:
-        raise HTTPException(status_code=404, detail="Cette donne n'existe pas.")
+        raise Refused(404, Refusal("no_such_deal"))
     try:
         checked, verdict = fair.verify(hand.record), True
     except fair.FairError as exc:

@@ -20,6 +20,7 @@ from tavern.bounds import MAX_AMOUNT, MAX_ID, Amount
 from tavern.catalogue import french
 from tavern.games import registry
 from tavern.games.registry import GAMES
+from tavern.refusal import Refusal
 from tavern.services import ledger, taverns
 from tavern.settings import Settings
 from tavern.store.models import Inventory, Seat, Tavern
@@ -41,6 +42,7 @@ from tavern.web.refusals import Refused
 from tavern.web.rendering import render
 from tavern.web.routers.village import TableBrief, brief
 from tavern.web.session import get_session
+from tavern.web.state import services
 
 pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
 api = APIRouter(route_class=ReadRoute, prefix="/api/taverns", tags=["ma taverne"], dependencies=[Depends(csrf_protect)])
@@ -140,14 +142,14 @@ def do_close(request: Request, user: CurrentUser, tavern_id: int, table_id: int)
         owned_tavern(s, user, tavern_id)
         table = taverns.get_table(s, table_id)
         if table is None or table.tavern_id != tavern_id:
-            raise HTTPException(status_code=404, detail="Cette table n'est pas dans votre taverne.")
+            raise Refused(404, Refusal("table_not_in_your_tavern"))
         if table.status == "open" and s.scalar(select(func.count()).select_from(Seat)
                                                 .where(Seat.table_id == table_id)):
             return True  # players seated: the live table closes it
         taverns.close_table(s, table_id, user.id)
         return False
 
-    manager = request.app.state.tables
+    manager = services(request).tables
     if not act(request, work):
         from_thread.run(manager.discard, table_id)
         return True
@@ -259,9 +261,9 @@ def buy_form(request: Request, tavern_id: Id, user: CurrentUser = Depends(requir
     kind = form.get("kind", "")
     if kind not in taverns.ITEM_NAMES:
         return _manage_page(request, db, user, owned_tavern(db, user, tavern_id),
-                            ["La boutique ne vend pas cet article."], status=400)
+                            [french("shop_does_not_sell")], status=400)
     return _after(request, db, user, tavern_id, lambda: do_buy(request, user, tavern_id, kind),
-                  f"{taverns.ITEM_NAMES[kind]} acheté. Entreposez-le dans la taverne pour ouvrir une table.")
+                  french("item_bought", {"item": taverns.ITEM_NAMES[kind]}))
 
 
 @pages.post("/ma-taverne/{tavern_id}/entreposer")
@@ -270,11 +272,11 @@ def store_form(request: Request, tavern_id: Id, user: CurrentUser = Depends(requ
     problems: list[str] = []
     inventory_id = _form_int(form.get("inventory_id"), "kind", problems)
     if inventory_id is not None and not 1 <= inventory_id <= MAX_ID:
-        problems.append("Cet article n'existe pas.")
+        problems.append(french("no_such_inventory_item"))
     if problems or inventory_id is None:
         return _manage_page(request, db, user, owned_tavern(db, user, tavern_id), problems, status=400)
     return _after(request, db, user, tavern_id, lambda: do_store(request, user, tavern_id, inventory_id),
-                  "Article entreposé dans l'inventaire de la taverne.")
+                  french("item_stored"))
 
 
 @pages.post("/ma-taverne/{tavern_id}/tables")
@@ -284,11 +286,11 @@ def open_form(request: Request, tavern_id: Id, user: CurrentUser = Depends(requi
     if problems:
         return _manage_page(request, db, user, owned_tavern(db, user, tavern_id), problems, form, status=400)
     return _after(request, db, user, tavern_id, lambda: do_open(request, user, tavern_id, data),
-                  "Table ouverte : elle apparaît maintenant dans le village.", form)
+                  french("table_opened"), form)
 
 
-CLOSED = "Table fermée ; son jeu de cartes est revenu dans l'inventaire."
-CLOSING = "Une donne est en cours : la table fermera à la fin de cette donne (aucune nouvelle donne ne commence)."
+CLOSED = french("table_closed_now")
+CLOSING = french("table_closing_after_deal")
 
 
 @pages.post("/ma-taverne/{tavern_id}/tables/{table_id}/fermer")
@@ -314,13 +316,13 @@ def api_mine(user: CurrentUser = Depends(require_user), db: Session = Depends(re
     return [t.id for t in taverns.taverns_of(db, user.id)]
 
 
-@api.get("/{tavern_id}", response_model=ManageOut, summary="Gérer sa taverne: shop, inventory, tables")
+@api.get("/{tavern_id}", response_model=ManageOut, summary="Manage my tavern: shop, inventory, tables")
 def api_manage(tavern_id: Id, settings: SiteSettings, user: CurrentUser = Depends(require_user),
                db: Session = Depends(read_db)) -> ManageOut:
     return manage_out(db, user, owned_tavern(db, user, tavern_id), settings)
 
 
-@api.post("/{tavern_id}/shop", response_model=ItemOut, status_code=201, summary="Buy a deck item for écus")
+@api.post("/{tavern_id}/shop", response_model=ItemOut, status_code=201, summary="Buy a deck item for ecus")
 def api_buy(request: Request, tavern_id: Id, body: PurchaseIn, user: CurrentUser = Depends(require_user)) -> ItemOut:
     return do_buy(request, user, tavern_id, body.kind)
 

@@ -5,24 +5,25 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
 from tavern import catalogue
+from tavern.refusal import Refusal
 from tavern.services import contests, ledger, seats, taverns
 from tavern.store.models import Contest, TableConfig
 from tavern.web.csrf import csrf_protect
 from tavern.web.deps import CurrentUser, Id, ReadRoute, optional_user, read_db, require_user
+from tavern.web.refusals import Refused
 from tavern.web.rendering import GAME_LABELS, render
 
 pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
 api = APIRouter(route_class=ReadRoute, prefix="/api", tags=["village"], dependencies=[Depends(csrf_protect)])
 
-STAKE_LABELS = {"small_blind": "petite blinde", "big_blind": "grosse blinde",
-                "small_bet": "petite mise", "unit": "unité", "structure": "structure"}
-STAKE_WORDS = {"fixed": "limites fixées", "pot": "pot limité", "no_limit": "sans limite"}
+STAKE_LABELS = catalogue.STAKE_LABELS
+STAKE_WORDS = catalogue.STAKE_WORDS
 
 
 def stakes_text(stakes: dict[str, Any]) -> str:
@@ -130,7 +131,7 @@ def _contest_stakes(db: Session, contest_id: int, b: TableBrief) -> TableBrief:
 def table_out(db: Session, table_id: int) -> TableOut:
     table = taverns.get_table(db, table_id)
     if table is None:
-        raise HTTPException(status_code=404, detail="Cette table n'existe pas.")
+        raise Refused(404, Refusal("no_such_table"))
     seated = [SeatOut(seat=s.seat_no, seat_no=s.seat_no + 1, player=s.user.username,
                       chips=ledger.chips(db, s.user_id, table.id), sitting_out=s.sitting_out)
               for s in seats.seats(db, table.id)]

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tavern.cards import RandomSource
-from tavern.contests.rules import Finish, knockout_places
+from tavern.contest_rules import Finish, knockout_places
 
 
 @dataclass
