@@ -934,3 +934,14 @@ _section({
     "cli_ledger_unbalanced": "ALERTE : le grand livre ne s'équilibre pas : {audit}",
     "cli_ledger_balanced": "Grand livre vérifié : équilibré.",
 })
+
+# The player's records (docs/statistics.md, docs/privacy.md).
+_section({
+    "no_such_player": "Aucun joueur de ce nom.",
+    "off_boards_hidden": "{name} n'apparaît plus dans les classements.",
+    "off_boards_shown": "{name} apparaît de nouveau dans les classements.",
+    "account_deleted": "Votre compte est supprimé : votre nom est remplacé partout par un pseudonyme.",
+    "cli_stats_rebuilt": "{counted} donnes comptées dans les statistiques et les classements.",
+})
+#: A leaderboard's week, from Monday to Sunday.
+WEEK_LABEL = "du {start} au {end} (heure de Paris)"

@@ -256,7 +256,7 @@ def _stats_rebuild(args: argparse.Namespace) -> int:
         counted = run_transaction(session_factory(engine), stats.rebuild)
     finally:
         engine.dispose()
-    print(f"{counted} donnes comptées dans les statistiques et les classements.")
+    print(french("cli_stats_rebuilt", {"counted": counted}))
     return 0
 
 

@@ -19,13 +19,12 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from tavern.bots.levels import LEVELS
 from tavern.bots.moves import Move
 from tavern.games.base import IllegalAction, LegalAction
 
 __all__ = ["LEVELS", "Move", "Policy", "decide", "player_of", "policy"]
 
-#: The levels, weakest first.
-LEVELS = ("débutant", "habitué")
 
 #: ``policy(view, legal, rng) -> move``.
 Policy = Callable[[dict[str, Any], list[LegalAction], random.Random], Move]

@@ -14,6 +14,7 @@ import random
 from typing import Any
 
 from tavern.bots.equity import Range, any_two, equity, preflop_score, top
+from tavern.bots.levels import BEGINNER, REGULAR
 from tavern.bots.moves import Move, find, random_move, sized
 from tavern.games.base import LegalAction
 from tavern.games.poker.evaluator import rank
@@ -47,7 +48,7 @@ def _ranges(view: dict[str, Any], level: str) -> list[Range]:
     """The opponents' ranges: a player who put in more than the big blind
     this deal is held to the better hands (« habitué » only; the beginner
     reads nobody)."""
-    if level != "habitué":
+    if level != REGULAR:
         return [any_two for _ in _others_in(view)]
     bb = view.get("big_blind") or 1
     out: list[Range] = []
@@ -76,7 +77,7 @@ def bet_move(view: dict[str, Any], legal: list[LegalAction], rng: random.Random,
     n_in = 1 + len(_others_in(view))
     fair = 1.0 / n_in
     bb = view.get("big_blind") or 1
-    if level == "débutant":
+    if level == BEGINNER:
         if rng.random() < 0.12:
             return random_move(legal, rng)
         if aggressive and eq > 0.8:
@@ -111,7 +112,7 @@ def _showdown(legal: list[LegalAction]) -> Move | None:
 def _trials(level: str, opponents: int) -> int:
     """Fewer trials against more players: each trial evaluates every hand,
     and a decision keeps within its time budget (docs/bots.md)."""
-    return max(60, (500 if level == "habitué" else 160) // (opponents + 1))
+    return max(60, (500 if level == REGULAR else 160) // (opponents + 1))
 
 
 def holdem(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str) -> Move:
@@ -120,7 +121,7 @@ def holdem(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, l
         return done
     hole = _me(view)["cards"]
     ranges = _ranges(view, level)
-    if level == "débutant":
+    if level == BEGINNER:
         # Judges his cards alone: a rough strength, no simulation before the flop.
         if view["board"]:
             eq = equity(hole, view["board"], len(ranges), rng, _trials(level, len(ranges)), ranges)
@@ -147,7 +148,7 @@ def draw_discard(hand: list[str], level: str, rng: random.Random) -> list[str]:
     groups = [c for c in hand if counts[c[0]] >= 2]
     if groups:
         keep = set(groups)
-        if level == "débutant" and len(groups) == 2 and rng.random() < 0.5:
+        if level == BEGINNER and len(groups) == 2 and rng.random() < 0.5:
             keep.add(max((c for c in hand if c not in keep), key=lambda c: _VALUE[c[0]]))
         return [c for c in hand if c not in keep]
     for suit in "cdhs":
@@ -165,7 +166,7 @@ def draw_discard(hand: list[str], level: str, rng: random.Random) -> list[str]:
                     seen.add(vv)
                     kept.append(c)
                     break
-        if len(kept) == 4 and (level == "débutant" or max(seen) - min(seen) == 3):
+        if len(kept) == 4 and (level == BEGINNER or max(seen) - min(seen) == 3):
             return [c for c in hand if c not in kept]
     best = sorted(hand, key=lambda c: -_VALUE[c[0]])[:2]
     return [c for c in hand if c not in best]
@@ -188,7 +189,7 @@ def draw_equity(keep: list[str], opponents: int, rng: random.Random, trials: int
         for k in range(opponents):
             at = need + 10 * k
             dealt = sample[at: at + 5]
-            thrown = draw_discard(dealt, "habitué", rng)
+            thrown = draw_discard(dealt, REGULAR, rng)
             kept = [c for c in dealt if c not in thrown] + sample[at + 5: at + 5 + len(thrown)]
             best = max(best, rank(kept))
         won += 1.0 if mine > best else (0.5 if mine == best else 0.0)
@@ -202,7 +203,7 @@ def draw_poker(view: dict[str, Any], legal: list[LegalAction], rng: random.Rando
     hand = list(_me(view)["cards"])
     drawing = find(legal, "draw")
     if drawing:
-        if level == "débutant" and rng.random() < 0.1:
+        if level == BEGINNER and rng.random() < 0.1:
             return random_move(legal, rng)
         throw = draw_discard(hand, level, rng)[: drawing.get("max", 5)]
         return {"action": "draw", "discard": throw}
@@ -210,6 +211,6 @@ def draw_poker(view: dict[str, Any], legal: list[LegalAction], rng: random.Rando
     # Before the (first) draw the hand is judged by what it will keep; after, as it stands.
     before = view["round"] == 0
     keep = [c for c in hand if c not in draw_discard(hand, level, rng)] if before else hand
-    eq = draw_equity(keep, others, rng, 70 if level == "habitué" else 40)
+    eq = draw_equity(keep, others, rng, 70 if level == REGULAR else 40)
     return bet_move(view, legal, rng, level, eq)
 

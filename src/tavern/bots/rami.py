@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from tavern.bots.levels import BEGINNER, REGULAR
 from tavern.bots.moves import Move, find, random_move
 from tavern.cards import is_joker
 from tavern.games.base import LegalAction
@@ -91,7 +92,7 @@ def draw_source(view: dict[str, Any], legal: LegalAction, rules: MeldRules, leve
     after = melds.discard_options(hand + [top], rules)
     throw, best = min(((c, v) for c, v in after.items() if c != top), key=lambda t: t[1], default=(None, now))
     gain = now - best
-    if level == "habitué":
+    if level == REGULAR:
         # Worth showing the opponent what we collect only when the card goes
         # into a meld (or is a joker), or lets us go out at once.
         kept = list(hand)
@@ -111,7 +112,7 @@ def _discard(view: dict[str, Any], legal: list[LegalAction], rules: MeldRules, l
     assert options is not None
     hand = list(view["hand"])
     allowed = list(options["cards"])
-    if level == "débutant" and rng.random() < 0.2:
+    if level == BEGINNER and rng.random() < 0.2:
         return {"action": "discard", "card": rng.choice(_loose(hand, allowed, rules))}
     return {"action": "discard", "card": best_throw(hand, allowed, rules)}
 
@@ -133,7 +134,7 @@ def gin_with(rules: MeldRules, view: dict[str, Any], legal: list[LegalAction], r
     # « habitué » knocks at once (measured against OpenSpiel's simple bot:
     # waiting for a lower count lost more hands to its knocks than it saved
     # in undercuts, docs/bots.md); the beginner misses some knocks.
-    if knock and (level == "habitué" or rng.random() < 0.6):
+    if knock and (level == REGULAR or rng.random() < 0.6):
         hand = list(view["hand"])
         return {"action": "knock", "card": best_throw(hand, list(knock["cards"]), rules)}
     return _discard(view, legal, rules, level, rng)
@@ -145,7 +146,7 @@ def remigio(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, 
     if drawing:
         return draw_source(view, drawing, rules, level, rng)
     close = find(legal, "close")
-    if close and (level == "habitué" or rng.random() < 0.8):
+    if close and (level == REGULAR or rng.random() < 0.8):
         # Which card goes: the one whose loss keeps the best multiplier is the
         # engine's to judge; any offered card closes.
         return {"action": "close", "card": close["cards"][0]}
@@ -156,18 +157,18 @@ def _rami(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, le
     drawing = find(legal, "draw")
     if drawing:
         return draw_source(view, drawing, rules, level, rng)
-    if level == "débutant" and rng.random() < 0.05:
+    if level == BEGINNER and rng.random() < 0.05:
         return random_move(legal, rng)
     lay = find(legal, "lay")
     if lay:
         biggest: list[str] = max((list(m) for m in lay["melds"]), key=len)
         return {"action": "lay", "cards": biggest}
     joker = find(legal, "move_joker")
-    if joker and level == "habitué":
+    if joker and level == REGULAR:
         o = joker["options"][0]
         return {"action": "move_joker", "meld": o["meld"], "card": o["card"], "end": o["ends"][0]}
     add = find(legal, "add")
-    if add and (level == "habitué" or rng.random() < 0.7):
+    if add and (level == REGULAR or rng.random() < 0.7):
         o = add["options"][0]
         return {"action": "add", "meld": o["meld"], "cards": list(o["cards"])}
     return _discard(view, legal, rules, level, rng)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from tavern.bots.levels import BEGINNER, REGULAR
 from tavern.bots.moves import Move, find, random_move
 from tavern.cards import PIQUET_RANKS
 from tavern.games.base import LegalAction
@@ -59,13 +60,13 @@ def _winning(cards: list[str], trump: str | None) -> str:
 def rams(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str) -> Move:
     hand = list(view["hand"])
     trump = view.get("trump")
-    if level == "débutant" and rng.random() < 0.1:
+    if level == BEGINNER and rng.random() < 0.1:
         return random_move(legal, rng)
     if view["phase"] == "exchange":
         # The dealer takes the turned trump for his weakest card.
         turned = view.get("turned")
         worst = _weakest(hand, trump)
-        if turned and (level == "habitué" or rng.random() < 0.5) and _ORDER[turned[0]] > (_ORDER[worst[0]] if worst[1] == trump else -1):
+        if turned and (level == REGULAR or rng.random() < 0.5) and _ORDER[turned[0]] > (_ORDER[worst[0]] if worst[1] == trump else -1):
             return {"action": "exchange", "card": worst}
         return {"action": "exchange"}
     if view["phase"] == "speak":
@@ -77,9 +78,9 @@ def _speak(view: dict[str, Any], legal: list[LegalAction], hand: list[str], trum
     choices = [a["choice"] for a in legal if a["action"] == "speak"]
     e = expected_tricks(hand, trump)
     n = len(hand)
-    if "general" in choices and e >= n - 0.2 and level == "habitué":
+    if "general" in choices and e >= n - 0.2 and level == REGULAR:
         return {"action": "speak", "choice": "general"}
-    play_from = 0.8 if level == "habitué" else 0.5
+    play_from = 0.8 if level == REGULAR else 0.5
     if e >= play_from:
         return {"action": "speak", "choice": "play"}
     if "widow" in choices and e < 0.8:
@@ -101,16 +102,16 @@ def _play(view: dict[str, Any], legal: list[LegalAction], trump: str | None, lev
     best = _winning(current, trump)
     led = current[0][1]
     winners = [c for c in options if _beats(c, best, led, trump)]
-    if winners and level == "habitué":
+    if winners and level == REGULAR:
         return {"action": "play", "card": min(winners, key=lambda c: (c[1] == trump, _ORDER[c[0]]))}
-    if winners and level == "débutant":
+    if winners and level == BEGINNER:
         return {"action": "play", "card": max(winners, key=lambda c: _ORDER[c[0]])}  # wastes his best card
     return {"action": "play", "card": _weakest(options, trump)}
 
 
 def _lead(options: list[str], trump: str | None, level: str) -> str:
     trumps = sorted((c for c in options if c[1] == trump), key=lambda c: -_ORDER[c[0]])
-    if level == "habitué" and len(trumps) >= 2 and trumps[0][0] in "AK":
+    if level == REGULAR and len(trumps) >= 2 and trumps[0][0] in "AK":
         return trumps[0]
     aces = [c for c in options if c[0] == "A" and c[1] != trump]
     if aces:

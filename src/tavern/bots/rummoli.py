@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from tavern.bots.levels import BEGINNER, REGULAR
 from tavern.bots.moves import Move, find, random_move, sized
 from tavern.games.base import LegalAction
 from tavern.games.poker.evaluator import rank
@@ -71,14 +72,14 @@ def _run_from(card: str, hand: set[str]) -> list[str]:
 
 def rummoli(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str) -> Move:
     hand = list(view["hand"])
-    if level == "débutant" and rng.random() < 0.1:
+    if level == BEGINNER and rng.random() < 0.1:
         return random_move(legal, rng)
     names = {a["action"] for a in legal}
     if "exchange" in names:
         return {"action": "exchange" if _poor(view, hand) else "keep"}
     if "bid" in names or names == {"pass"}:
         bid = find(legal, "bid")
-        if bid and _poor(view, hand) and (level == "habitué" or rng.random() < 0.5):
+        if bid and _poor(view, hand) and (level == REGULAR or rng.random() < 0.5):
             return sized(bid, bid["min"])
         return {"action": "pass"}
     if names & {"check", "call", "fold", "bet", "raise"}:
@@ -87,7 +88,7 @@ def rummoli(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, 
     held = set(hand)
     if "play" in names:
         runs = [list(a["cards"]) for a in legal if a["action"] == "play"]
-        pick = max(runs, key=len) if level == "habitué" else rng.choice(runs)
+        pick = max(runs, key=len) if level == REGULAR else rng.choice(runs)
         return {"action": "play", "cards": pick}
     leads = [a["card"] for a in legal if a["action"] == "lead"]
 
@@ -95,15 +96,15 @@ def rummoli(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, 
         run = _run_from(card, held)
         return (len(run), len(set(run) & pay), -_ORDER[card[0]])
 
-    card = max(leads, key=worth) if level == "habitué" else rng.choice(leads)
+    card = max(leads, key=worth) if level == REGULAR else rng.choice(leads)
     return {"action": "lead", "card": card}
 
 
 def _bet(legal: list[LegalAction], hand: list[str], level: str) -> Move:
     cat = _category(hand)
     up = find(legal, "raise", "bet")
-    if up and cat >= (2 if level == "habitué" else 4):
+    if up and cat >= (2 if level == REGULAR else 4):
         return sized(up, up["min"])
-    if find(legal, "call") and (cat >= 1 or level == "débutant"):
+    if find(legal, "call") and (cat >= 1 or level == BEGINNER):
         return {"action": "call"}
     return {"action": "check"} if find(legal, "check") else {"action": "fold"}

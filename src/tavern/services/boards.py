@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from tavern.catalogue import WEEK_LABEL
 from tavern.refusal import Refusal
 from tavern.services.stats import PARIS, week_of
 from tavern.store.models import Contest, ContestEntry, PlayerWeek, User
@@ -78,7 +79,7 @@ def set_off_boards(session: Session, username: str, hidden: bool) -> User:
 
 def week_label(week: dt.date) -> str:
     end = week + dt.timedelta(days=6)
-    return f"du {week.strftime('%d/%m/%Y')} au {end.strftime('%d/%m/%Y')} (heure de Paris)"
+    return WEEK_LABEL.format(start=week.strftime("%d/%m/%Y"), end=end.strftime("%d/%m/%Y"))
 
 
 __all__ = ["PARIS", "PLACE_POINTS", "contests", "set_off_boards", "this_week", "weekly"]

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from sqlalchemy.orm import Session
 
+from tavern.catalogue import french
 from tavern.games import registry
 from tavern.services import boards
 from tavern.web.csrf import csrf_protect
@@ -64,8 +65,7 @@ def hide_form(request: Request, _: CurrentUser = Depends(require_admin),
     """Take an account off the leaderboards (``hidden=1``) or put it back."""
     name, hidden = form.get("username", "").strip(), form.get("hidden", "1") != "0"
     act(request, lambda s: boards.set_off_boards(s, name, hidden))
-    get_session(request).flash(f"{name} n'apparaît plus dans les classements." if hidden
-                               else f"{name} apparaît de nouveau dans les classements.")
+    get_session(request).flash(french("off_boards_hidden" if hidden else "off_boards_shown", {"name": name}))
     # Back where the admin was: the surveillance report, else the boards (never an outside address).
     back = "/admin/surveillance" if form.get("next") == "/admin/surveillance" else "/classements"
     return RedirectResponse(back, status_code=303)

@@ -12,12 +12,14 @@ from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
+from tavern.catalogue import french
 from tavern.services import rgpd, users
 from tavern.store.models import User
 from tavern.web.csrf import csrf_protect
 from tavern.web.deps import CurrentUser, ReadRoute, act, form_fields, read_db, require_user
 from tavern.web.rendering import render
 from tavern.web.session import get_session
+from tavern.web.state import services
 
 pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
 api = APIRouter(route_class=ReadRoute, prefix="/api/me", tags=["account"], dependencies=[Depends(csrf_protect)])
@@ -43,7 +45,7 @@ def _delete(request: Request, user: CurrentUser, password: str) -> str:
         return rgpd.delete_account(s, user.id)
 
     done = act(request, work)
-    request.app.state.ws_limits.end_sessions(user.id)  # his open table sockets too
+    services(request).ws_limits.end_sessions(user.id)  # his open table sockets too
     get_session(request).logout()
     return done
 
@@ -62,7 +64,7 @@ def archive_download(user: CurrentUser = Depends(require_user), db: Session = De
 def delete_form(request: Request, user: CurrentUser = Depends(require_user),
                 form: dict[str, str] = Depends(form_fields)) -> Response:
     _delete(request, user, form.get("password", ""))
-    get_session(request).flash("Votre compte est supprimé : votre nom est remplacé partout par un pseudonyme.")
+    get_session(request).flash(french("account_deleted"))
     return RedirectResponse("/", status_code=303)
 
 

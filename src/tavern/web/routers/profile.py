@@ -8,20 +8,21 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Path, Request
+from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import Response
 from sqlalchemy.orm import Session
 
+from tavern.refusal import Refusal
 from tavern.services import stats
 from tavern.web.csrf import csrf_protect
 from tavern.web.deps import CurrentUser, ReadRoute, read_db, require_user
+from tavern.web.refusals import Refused
 from tavern.web.rendering import GAME_LABELS, render
 
 pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
 api = APIRouter(route_class=ReadRoute, prefix="/api", tags=["players"], dependencies=[Depends(csrf_protect)])
 
 Name = Annotated[str, Path(min_length=1, max_length=40)]
-NO_SUCH = "Aucun joueur de ce nom."
 
 
 def _mine(db: Session, user: CurrentUser) -> list[dict[str, Any]]:
@@ -31,7 +32,7 @@ def _mine(db: Session, user: CurrentUser) -> list[dict[str, Any]]:
 def _profile(db: Session, name: str) -> dict[str, Any]:
     found = stats.public_profile(db, name)
     if found is None:
-        raise HTTPException(status_code=404, detail=NO_SUCH)
+        raise Refused(404, Refusal("no_such_player"))
     return found
 
 
