@@ -29,7 +29,8 @@ from tavern.games.poker.records import replay_setup as replay_setup  # the repla
 from tavern.games.spec import GameSpec, TableTerms
 
 GAME = "draw"
-MIN_SEATS, MAX_SEATS = 2, 8
+#: The players dealt in (those waiting for the big blind aside).
+SEATS = (2, 8)
 HAND = 5
 
 
@@ -168,7 +169,7 @@ def new_deal(
     """Deal a hand of draw poker. ``seats``: see :mod:`tavern.games.poker.deal`."""
     cfg, dumped, rake = validate(DrawConfig, config, GAME)
     assert isinstance(cfg, DrawConfig) and cfg.small_blind is not None
-    dealt = check_seats(seats, MIN_SEATS, MAX_SEATS, GAME)
+    dealt = check_seats(seats, SEATS, GAME)
     engine = DrawPoker.__new__(DrawPoker)
     engine.draws = cfg.draws
     engine.used = 0
@@ -201,10 +202,11 @@ def _engine_config(terms: TableTerms) -> dict[str, Any]:
 
 
 SPEC = GameSpec(
-    name=GAME, label="Draw Poker", rules="draw-poker", seats=(2, 8), deck_kind="deck52",
+    name=GAME, label="Draw Poker", rules="draw-poker", seats=SEATS, deck_kind="deck52",
     stakes=("small_bet",), cave_unit=lambda s: s["small_bet"], variants=STRUCTURES,
-    blinds=True, disconnect_protection=True, engine_config=_engine_config, view="poker",
-    config=DrawConfig,
+    blinds=True, disconnect_protection=True, engine_config=_engine_config, view="poker", config=DrawConfig,
+    new_deal=new_deal, replay_output=replay_output, deck_composition=deck_composition,
+    replay_setup=replay_setup, protect=lambda deal, player: deal.protect(player),
 )
 
 

@@ -20,7 +20,8 @@ from tavern.games.poker.records import replay_setup as replay_setup  # the repla
 from tavern.games.spec import GameSpec, TableTerms
 
 GAME = "ramponneau"
-MIN_SEATS, MAX_SEATS = 2, 10
+#: The players dealt in (those waiting for the big blind aside).
+SEATS = (2, 10)
 #: Board cards dealt after each betting round: the flop, the turn, the river.
 STREETS = (3, 1, 1)
 
@@ -67,7 +68,7 @@ def new_deal(
     (``waiting`` and ``post`` flags)."""
     cfg, dumped, rake = validate(RamponneauConfig, config, GAME)
     assert isinstance(cfg, RamponneauConfig)
-    dealt = check_seats(seats, MIN_SEATS, MAX_SEATS, GAME)
+    dealt = check_seats(seats, SEATS, GAME)
     return Ramponneau(
         dumped, seats, button, dealt,
         small_blind=cfg.small_blind, big_blind=cfg.big_blind, structure=NO_LIMIT,
@@ -94,10 +95,11 @@ def _check_stakes(stakes: Any) -> str | None:
 
 
 SPEC = GameSpec(
-    name=GAME, label="Ramponneau", rules="ramponneau", seats=(2, 10), deck_kind="deck52",
+    name=GAME, label="Ramponneau", rules="ramponneau", seats=SEATS, deck_kind="deck52",
     stakes=("small_blind", "big_blind"), cave_unit=lambda s: s["big_blind"],
     blinds=True, engine_config=_engine_config, check_stakes=_check_stakes, view="poker",
-    config=RamponneauConfig,
+    config=RamponneauConfig, new_deal=new_deal, replay_output=replay_output, deck_composition=deck_composition,
+    replay_setup=replay_setup, protect=lambda deal, player: deal.protect(player),
 )
 
 

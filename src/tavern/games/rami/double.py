@@ -30,9 +30,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from tavern.cards import RandomSource, deck
 from tavern.games.base import Event, IllegalAction, LegalAction
 from tavern.games.rami import melds
-from tavern.games.rami.common import parse_config
 from tavern.games.rami.common import replay_output as replay_output  # this game's replay account (registry.replay)
-from tavern.games.rami.francais import RamiEngine, TableMeld, build
+from tavern.games.rami.francais import SEATS, RamiEngine, TableMeld, build
+from tavern.games.setup import check_count, parse_config
 from tavern.games.spec import GameSpec
 
 GAME = "double_rami"
@@ -183,8 +183,7 @@ class DoubleRamiEngine(RamiEngine):
 # ------------------------------------------------------------ module contract
 def deck_composition(config: dict[str, Any], n_players: int) -> list[str]:
     parse_config(DoubleRamiConfig, config)
-    if not 2 <= n_players <= 5:
-        raise IllegalAction("players_range", game="double_rami", lo=2, hi=5)
+    check_count(n_players, GAME, SEATS)
     return deck(decks=2, jokers=2)
 
 
@@ -208,7 +207,7 @@ def new_deal(
 
 
 SPEC = GameSpec(
-    name=GAME, label="Double rami", rules="double-rami", seats=(2, 5), deck_kind="deck52",
+    name=GAME, label="Double rami", rules="double-rami", seats=SEATS, deck_kind="deck52",
     stakes=("unit",), cave_unit=lambda s: 10 * s["unit"], decks=lambda n, options: 2, view="rami",
-    config=DoubleRamiConfig,
+    config=DoubleRamiConfig, new_deal=new_deal, replay_output=replay_output, deck_composition=deck_composition, result_story=("scoring",),
 )

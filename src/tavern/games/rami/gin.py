@@ -37,11 +37,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from tavern.cards import CSPRNG, CardError, RandomSource, check_deck_order, deck52, shuffle
 from tavern.games.base import Event, IllegalAction, LegalAction, RecordError, record_error
 from tavern.games.rami import melds
-from tavern.games.rami.common import DrawDiscardDeal, check_seats, parse_config, replay_output, settle
+from tavern.games.rami.common import DrawDiscardDeal, replay_output, settle
 from tavern.games.rami.melds import min_deadwood as _md
+from tavern.games.setup import check_count, check_seats, parse_config
 from tavern.games.spec import GameSpec
 
 GAME = "gin"
+#: Gin is played by two.
+SEATS = (2, 2)
 #: "L'as peut suivre le 2 comme le roi ... A l'exception de l'as, qui vaut 15,
 #: la valeur des cartes est la même qu'au Rami."
 RULES = melds.MeldRules(ace_low=True, ace_high=True, ace_around=False, ace_points=15)
@@ -573,8 +576,7 @@ class GinEngine(DrawDiscardDeal):
 def deck_composition(config: dict[str, Any], n_players: int) -> list[str]:
     """The playing deck then the deck lying aside: two 52-card decks."""
     parse_config(GinConfig, config)
-    if n_players != 2:
-        raise IllegalAction("players_range", game="gin", lo=2, hi=2)
+    check_count(n_players, GAME, SEATS)
     return deck52() + deck52()
 
 
@@ -607,7 +609,7 @@ def new_deal(
 ) -> GinEngine:
     """A new deal of Gin rummy (see the module docstring and ``base.py``)."""
     cfg = parse_config(GinConfig, config)
-    check_seats(seats, button, 2, 2, "gin rummy")
+    check_seats(seats, button, GAME, SEATS)
     if deck is None:
         # Each deck shuffled apart: the second one lies aside, its top turned.
         source = rng or CSPRNG
@@ -616,7 +618,7 @@ def new_deal(
         _check_order(deck)
     if reshuffles:
         raise IllegalAction("no_reshuffles", game="gin")
-    return GinEngine(cfg, seats, button, list(deck), carry)  # type: ignore[arg-type]
+    return GinEngine(cfg, seats, button, list(deck), carry)
 
 
 __all__ = [
@@ -635,7 +637,8 @@ __all__ = [
 
 
 SPEC = GameSpec(
-    name=GAME, label="Gin rami", rules="gin-rummy", seats=(2, 2), deck_kind="deck52",
+    name=GAME, label="Gin rami", rules="gin-rummy", seats=SEATS, deck_kind="deck52",
     stakes=("unit",), cave_unit=lambda s: 10 * s["unit"], decks=lambda n, options: 2, view="rami",
-    config=GinConfig,
+    config=GinConfig, new_deal=new_deal, replay_output=replay_output, deck_composition=deck_composition, deck_packs=deck_packs,
+    result_story=("scoring",),
 )

@@ -11,8 +11,9 @@ from typing import Any
 
 from tavern.cards import CSPRNG, RandomSource, check_deck_order, deck32, shuffle
 from tavern.games.base import IllegalAction
-from tavern.games.rams.config import RamsConfig, parse_config
+from tavern.games.rams.config import RamsConfig
 from tavern.games.rams.engine import RamsEngine
+from tavern.games.setup import check_button, parse_config, seat_list
 from tavern.games.spec import GameSpec
 
 __all__ = ["SPEC", "RamsConfig", "RamsEngine", "carried_chips", "deck_composition", "new_deal", "replay_output"]
@@ -42,8 +43,10 @@ def new_deal(
     carry: dict[str, Any] | None = None,
 ) -> RamsEngine:
     """Deal one Rams hand. ``carry`` is the previous deal's ``result()["carry"]``."""
-    cfg = parse_config(config)
-    _check_seats(seats, button)
+    cfg = parse_config(RamsConfig, config)
+    # The number of players is the layout's to check: two only meet at the
+    # end of a partie, so a table's three to eight is not a deal's.
+    check_button(button, len(seat_list(seats)[0]))
     if deck is None:
         deck = shuffle(deck32(), rng or CSPRNG)
     else:
@@ -51,23 +54,6 @@ def new_deal(
     if reshuffles:
         raise IllegalAction("no_reshuffles", game="rams")
     return RamsEngine(cfg, seats, button, list(deck), carry)
-
-
-def _check_seats(seats: list[dict[str, Any]], button: int) -> None:
-    if not isinstance(seats, list) or not 2 <= len(seats) <= 8:
-        raise IllegalAction("players_range", game="rams", lo=3, hi=8)
-    names = []
-    for s in seats:
-        if not isinstance(s, dict) or not isinstance(s.get("player"), str):
-            raise IllegalAction("seats_list")
-        chips = s.get("chips")
-        if not isinstance(chips, int) or isinstance(chips, bool) or chips < 0:
-            raise IllegalAction("chips_whole")
-        names.append(s["player"])
-    if len(set(names)) != len(names):
-        raise IllegalAction("distinct_players")
-    if not isinstance(button, int) or not 0 <= button < len(seats):
-        raise IllegalAction("dealer_one_of_seats")
 
 
 def replay_output(engine: Any) -> dict[str, Any]:
@@ -91,4 +77,5 @@ SPEC = GameSpec(
     name="rams", label="Rams", rules="rams", seats=(3, 8), deck_kind="deck32",
     stakes=("unit",), cave_unit=lambda s: 5 * s["unit"], turns_right=True,
     carried_chips=carried_chips, view="rams", config=RamsConfig,
+    new_deal=new_deal, replay_output=replay_output, deck_composition=deck_composition, result_story=("tricks",),
 )
