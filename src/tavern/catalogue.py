@@ -414,7 +414,6 @@ _section({
     "seats_list": "Les places sont une liste de joueurs avec leurs jetons.",
     "seat_needs_player": "La place {seat} doit avoir un joueur.",
     "seat_chips": "Les jetons de la place {seat} sont un nombre entier positif ou nul.",
-    "distinct_players": "Chaque place a un joueur, chacun sous un nom différent.",
     "chips_whole": "Les jetons sont un nombre entier positif ou nul.",
     "seated_twice": "{name} est assis deux fois.",
     "bad_button": "Le donneur est une des places (0 à {last}).",
