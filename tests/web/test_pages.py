@@ -128,3 +128,26 @@ def test_docs_list_the_api(client: TestClient) -> None:
     assert page.status_code == 200
     assert "/api/taverns/{tavern_id}/tables" in page.text and "TableIn" in page.text
     assert "cdn" not in page.text.lower()  # no external asset under our CSP
+
+
+def test_the_table_page_says_its_buttons_in_the_catalogues_words(client: TestClient, world: World) -> None:
+    """Issue 28 §1: the action words the page shows come from the catalogue,
+    one source — the page carries them, the game modules keep no list of their own."""
+    import json
+    from pathlib import Path
+
+    from tavern import catalogue
+
+    table_id = open_demo_table(world)
+    with session_scope() as s:
+        make_user(s, "reader")
+    login(client, "reader")
+    text = client.get(f"/tables/{table_id}").text
+    carried = re.search(r'<script type="application/json" id="table-words">(.*?)</script>', text, re.S)
+    assert carried is not None
+    assert json.loads(carried.group(1)) == {**catalogue.ACTIONS, **catalogue.PILES}
+    static = Path(catalogue.__file__).parent / "web" / "static" / "games"
+    buttons = {w[0].upper() + w[1:] for w in catalogue.ACTIONS.values()}
+    for module in static.glob("*.js"):  # "Se coucher", "Piocher"… said nowhere but in the catalogue
+        text = module.read_text()
+        assert not [w for w in buttons if f'"{w}"' in text or f'"{w} "' in text or f'"{w} à "' in text], module.name

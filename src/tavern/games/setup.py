@@ -13,16 +13,33 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from tavern.cards import RandomSource
 from tavern.games.base import IllegalAction, record_error
 
 Config = TypeVar("Config", bound=BaseModel)
 
+# ``new_deal``'s arguments (games/base.py), typed once for every game:
+#: The table's options (JSON from a record, or the game's model already checked).
+Options = Mapping[str, Any] | BaseModel | None
+#: ``[{"player": "A", "chips": 1000}, ...]`` in seat order going left.
+Seats = list[dict[str, Any]]
+#: An explicit deck order, top card first (replays, tests); None: shuffled.
+Deck = list[str] | None
+#: The decks rebuilt during the deal, in order (replays); None: shuffled anew.
+Reshuffles = list[list[str]] | None
+#: What the previous deal hands on (its ``result()["carry"]``).
+Carry = dict[str, Any] | None
+#: The shuffle's source (the table's seeded stream); None: the house's CSPRNG.
+Rng = RandomSource | None
 
-def parse_config(model: type[Config], config: Mapping[str, Any] | Config | None) -> Config:
+
+def parse_config(model: type[Config], config: Options) -> Config:
     """The validated table options as ``model``, or a refusal naming the bad
     one (``config.<option>``). An already validated model is taken as it is."""
     if isinstance(config, model):
         return config
+    if isinstance(config, BaseModel):  # another game's options
+        config = config.model_dump()
     try:
         return model.model_validate(config or {})
     except ValidationError as exc:

@@ -27,12 +27,12 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tavern.cards import RandomSource, deck
+from tavern.cards import deck
 from tavern.games.base import Event, IllegalAction, LegalAction
 from tavern.games.rami import melds
 from tavern.games.rami.common import replay_output as replay_output  # this game's replay account (registry.replay)
 from tavern.games.rami.francais import SEATS, RamiEngine, TableMeld, build
-from tavern.games.setup import check_count, parse_config
+from tavern.games.setup import Carry, Deck, Options, Reshuffles, Rng, Seats, check_count, parse_config
 from tavern.games.spec import GameSpec
 
 GAME = "double_rami"
@@ -187,16 +187,8 @@ def deck_composition(config: dict[str, Any], n_players: int) -> list[str]:
     return deck(decks=2, jokers=2)
 
 
-def new_deal(
-    config: dict[str, Any],
-    seats: list[dict[str, Any]],
-    button: int,
-    *,
-    deck: list[str] | None = None,
-    rng: RandomSource | None = None,
-    reshuffles: list[list[str]] | None = None,
-    carry: dict[str, Any] | None = None,
-) -> DoubleRamiEngine:
+def new_deal(config: Options, seats: Seats, button: int, *, deck: Deck = None, rng: Rng = None,
+             reshuffles: Reshuffles = None, carry: Carry = None) -> DoubleRamiEngine:
     """A new deal of Double rami (see :func:`tavern.games.rami.francais.new_deal`)."""
     cfg = parse_config(DoubleRamiConfig, config)
     if reshuffles:

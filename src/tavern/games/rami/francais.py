@@ -37,7 +37,7 @@ from tavern.games.rami.common import (
 from tavern.games.rami.common import (
     replay_output as replay_output,  # this game's replay account (registry.replay)
 )
-from tavern.games.setup import check_count, check_seats, parse_config
+from tavern.games.setup import Carry, Deck, Options, Reshuffles, Rng, Seats, check_count, check_seats, parse_config
 from tavern.games.spec import GameSpec
 
 GAME = "rami"
@@ -485,16 +485,8 @@ def build(
     return engine_cls(cfg, seats, button, list(deck_order), rng=rng, reshuffles=reshuffles, carry=carry)
 
 
-def new_deal(
-    config: dict[str, Any],
-    seats: list[dict[str, Any]],
-    button: int,
-    *,
-    deck: list[str] | None = None,
-    rng: RandomSource | None = None,
-    reshuffles: list[list[str]] | None = None,
-    carry: dict[str, Any] | None = None,
-) -> RamiEngine:
+def new_deal(config: Options, seats: Seats, button: int, *, deck: Deck = None, rng: Rng = None,
+             reshuffles: Reshuffles = None, carry: Carry = None) -> RamiEngine:
     """A new deal of Rami français (see the module docstring and ``base.py``)."""
     cfg = parse_config(RamiConfig, config)
     return build(RamiEngine, rami_deck(cfg), cfg, seats, button, deck, rng, reshuffles, carry)

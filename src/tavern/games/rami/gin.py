@@ -34,12 +34,12 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from tavern.cards import CSPRNG, CardError, RandomSource, check_deck_order, deck52, shuffle
+from tavern.cards import CSPRNG, CardError, check_deck_order, deck52, shuffle
 from tavern.games.base import Event, IllegalAction, LegalAction, RecordError, record_error
 from tavern.games.rami import melds
 from tavern.games.rami.common import DrawDiscardDeal, replay_output, settle
 from tavern.games.rami.melds import min_deadwood as _md
-from tavern.games.setup import check_count, check_seats, parse_config
+from tavern.games.setup import Carry, Deck, Options, Reshuffles, Rng, Seats, check_count, check_seats, parse_config
 from tavern.games.spec import GameSpec
 
 GAME = "gin"
@@ -597,23 +597,15 @@ def _check_order(order: list[str]) -> None:
         raise IllegalAction("deck_order", refusal={"code": exc.code, "params": exc.params}) from None
 
 
-def new_deal(
-    config: dict[str, Any],
-    seats: list[dict[str, Any]],
-    button: int,
-    *,
-    deck: list[str] | None = None,
-    rng: RandomSource | None = None,
-    reshuffles: list[list[str]] | None = None,
-    carry: dict[str, Any] | None = None,
-) -> GinEngine:
+def new_deal(config: Options, seats: Seats, button: int, *, deck: Deck = None, rng: Rng = None,
+             reshuffles: Reshuffles = None, carry: Carry = None) -> GinEngine:
     """A new deal of Gin rummy (see the module docstring and ``base.py``)."""
     cfg = parse_config(GinConfig, config)
     check_seats(seats, button, GAME, SEATS)
     if deck is None:
         # Each deck shuffled apart: the second one lies aside, its top turned.
         source = rng or CSPRNG
-        deck = [c for pack in deck_packs(config, len(seats)) for c in shuffle(pack, source)]
+        deck = [c for pack in deck_packs(cfg.model_dump(), len(seats)) for c in shuffle(pack, source)]
     else:
         _check_order(deck)
     if reshuffles:

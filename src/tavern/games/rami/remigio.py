@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tavern.cards import RandomSource, deck
+from tavern.cards import deck
 from tavern.games.base import Event, IllegalAction, LegalAction, RecordError
 from tavern.games.rami import melds
 from tavern.games.rami.common import (
@@ -36,7 +36,7 @@ from tavern.games.rami.common import (
 from tavern.games.rami.common import (
     replay_output as replay_output,  # this game's replay account (registry.replay)
 )
-from tavern.games.setup import check_count, check_seats, parse_config
+from tavern.games.setup import Carry, Deck, Options, Reshuffles, Rng, Seats, check_count, check_seats, parse_config
 from tavern.games.spec import GameSpec
 
 GAME = "remigio"
@@ -254,16 +254,8 @@ def deck_composition(config: dict[str, Any], n_players: int) -> list[str]:
     return composition(n_players, cfg.two_decks)
 
 
-def new_deal(
-    config: dict[str, Any],
-    seats: list[dict[str, Any]],
-    button: int,
-    *,
-    deck: list[str] | None = None,
-    rng: RandomSource | None = None,
-    reshuffles: list[list[str]] | None = None,
-    carry: dict[str, Any] | None = None,
-) -> RemigioEngine:
+def new_deal(config: Options, seats: Seats, button: int, *, deck: Deck = None, rng: Rng = None,
+             reshuffles: Reshuffles = None, carry: Carry = None) -> RemigioEngine:
     """A new deal of Remigio (see the module docstring and ``base.py``)."""
     cfg = parse_config(RemigioConfig, config)
     check_seats(seats, button, GAME, SEATS)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from tavern.cards import CSPRNG, RandomSource, check_deck_order, deck32, shuffle
+from tavern.cards import CSPRNG, check_deck_order, deck32, shuffle
 from tavern.games.base import IllegalAction
 from tavern.games.rams.config import RamsConfig
 from tavern.games.rams.engine import RamsEngine
-from tavern.games.setup import check_button, parse_config, seat_list
+from tavern.games.setup import Carry, Deck, Options, Reshuffles, Rng, Seats, check_button, parse_config, seat_list
 from tavern.games.spec import GameSpec
 
 __all__ = ["SPEC", "RamsConfig", "RamsEngine", "carried_chips", "deck_composition", "new_deal", "replay_output"]
@@ -32,16 +32,8 @@ def deck_composition(config: dict[str, Any] | None = None, n_players: int = 0) -
     return deck32()
 
 
-def new_deal(
-    config: dict[str, Any] | RamsConfig | None,
-    seats: list[dict[str, Any]],
-    button: int,
-    *,
-    deck: list[str] | None = None,
-    rng: RandomSource | None = None,
-    reshuffles: list[list[str]] | None = None,
-    carry: dict[str, Any] | None = None,
-) -> RamsEngine:
+def new_deal(config: Options, seats: Seats, button: int, *, deck: Deck = None, rng: Rng = None,
+             reshuffles: Reshuffles = None, carry: Carry = None) -> RamsEngine:
     """Deal one Rams hand. ``carry`` is the previous deal's ``result()["carry"]``."""
     cfg = parse_config(RamsConfig, config)
     # The number of players is the layout's to check: two only meet at the

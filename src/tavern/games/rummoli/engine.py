@@ -29,7 +29,7 @@ from tavern.games.rummoli.poker_phase import best_five, split
 from tavern.games.rummoli.ramy import RamyPhase
 from tavern.games.rummoli.sequence import lead_options, runs_from, sort_hand
 from tavern.games.rummoli.widow import WidowPhase
-from tavern.games.setup import check_seats, parse_config
+from tavern.games.setup import Carry, Deck, Options, Reshuffles, Rng, Seats, check_seats, parse_config
 
 GAME = "rummoli"
 WIDOW = "widow"
@@ -357,16 +357,8 @@ class RummoliDeal(WidowPhase, RamyPhase):
                            carry=self.carry_in).dump()
 
 
-def new_deal(
-    config: dict[str, Any] | RummoliConfig | None,
-    seats: list[dict[str, Any]],
-    button: int,
-    *,
-    deck: list[str] | None = None,
-    rng: Any = None,
-    reshuffles: list[list[str]] | None = None,
-    carry: dict[str, Any] | None = None,
-) -> RummoliDeal:
+def new_deal(config: Options, seats: Seats, button: int, *, deck: Deck = None, rng: Rng = None,
+             reshuffles: Reshuffles = None, carry: Carry = None) -> RummoliDeal:
     """Ante, deal every card one at a time to the players and the widow, and
     wait for the dealer's decision about the widow."""
     cfg = parse_config(RummoliConfig, config)
