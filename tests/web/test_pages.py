@@ -151,3 +151,19 @@ def test_the_table_page_says_its_buttons_in_the_catalogues_words(client: TestCli
     for module in static.glob("*.js"):  # "Se coucher", "Piocher"… said nowhere but in the catalogue
         text = module.read_text()
         assert not [w for w in buttons if f'"{w}"' in text or f'"{w} "' in text or f'"{w} à "' in text], module.name
+
+
+def test_the_page_picks_a_game_by_its_specs_view_never_by_its_name() -> None:
+    """Issue 28 §1: the page picks its game module from the table's `view`
+    (GameSpec.view); no script tests a game's name."""
+    from pathlib import Path
+
+    from tavern.games import registry
+
+    static = Path(registry.__file__).parents[1] / "web" / "static"
+    table_js = (static / "table.js").read_text()
+    views = {spec.view for spec in registry.specs().values()} | {"generic"}
+    vmap = re.search(r"var VIEWS = \{(.*?)\};", table_js, re.S)
+    assert vmap is not None and views <= set(re.findall(r"(\w+):", vmap.group(1)))
+    for script in [static / "table.js", *static.glob("games/*.js")]:
+        assert not re.search(r"\.game\s*[!=]==|data-game", script.read_text()), script.name
