@@ -24,8 +24,8 @@ from tavern.games.base import Event, IllegalAction
 from tavern.games.poker.config import DrawConfig, validate
 from tavern.games.poker.deal import DRAW, PokerDeal, check_seats
 from tavern.games.poker.evaluator import rank
-from tavern.games.poker.records import replay_output as replay_output  # its replay account (registry.replay)
-from tavern.games.poker.records import replay_setup as replay_setup  # the replayer's setup (registry.replay_steps)
+from tavern.games.poker.records import replay_output as replay_output  # its replay account (SPEC.replay_output)
+from tavern.games.poker.records import replay_setup as replay_setup  # the replayer's setup (SPEC.replay_setup)
 from tavern.games.setup import Carry, Deck, Options, Reshuffles, Rng, Seats
 from tavern.games.spec import GameSpec, TableTerms
 

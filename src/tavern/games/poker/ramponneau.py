@@ -15,8 +15,8 @@ from tavern.games.poker.betting import NO_LIMIT
 from tavern.games.poker.config import RamponneauConfig, validate
 from tavern.games.poker.deal import SHOWDOWN, PokerDeal, check_seats
 from tavern.games.poker.evaluator import rank7
-from tavern.games.poker.records import replay_output as replay_output  # its replay account (registry.replay)
-from tavern.games.poker.records import replay_setup as replay_setup  # the replayer's setup (registry.replay_steps)
+from tavern.games.poker.records import replay_output as replay_output  # its replay account (SPEC.replay_output)
+from tavern.games.poker.records import replay_setup as replay_setup  # the replayer's setup (SPEC.replay_setup)
 from tavern.games.setup import Carry, Deck, Options, Reshuffles, Rng, Seats
 from tavern.games.spec import GameSpec, TableTerms
 

@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from tavern.cards import deck
 from tavern.games.base import Event, IllegalAction, LegalAction
 from tavern.games.rami import melds
-from tavern.games.rami.common import replay_output as replay_output  # this game's replay account (registry.replay)
+from tavern.games.rami.common import replay_output as replay_output  # this game's replay account (SPEC.replay_output)
 from tavern.games.rami.francais import SEATS, RamiEngine, TableMeld, build
 from tavern.games.setup import Carry, Deck, Options, Reshuffles, Rng, Seats, check_count, parse_config
 from tavern.games.spec import GameSpec

@@ -35,7 +35,7 @@ from tavern.games.rami.common import (
     transfer,
 )
 from tavern.games.rami.common import (
-    replay_output as replay_output,  # this game's replay account (registry.replay)
+    replay_output as replay_output,  # this game's replay account (SPEC.replay_output)
 )
 from tavern.games.setup import Carry, Deck, Options, Reshuffles, Rng, Seats, check_count, check_seats, parse_config
 from tavern.games.spec import GameSpec

@@ -1,4 +1,4 @@
-"""Rams (RULES.md "Rams", rules/rams.fr.txt): the module the registry loads as ``rams``.
+"""Rams (RULES.md "Rams", rules/rams.fr.txt): the module the registry reads ``SPEC`` from as ``rams``.
 
 See ``docs/games/rams.md`` for the rules options and ``docs/records/rams.md``
 for the action names. The game turns to the right: seats are listed going left,
