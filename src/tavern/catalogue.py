@@ -42,16 +42,21 @@ _FACES = {"T": "10", "J": "V", "Q": "D", "K": "R"}  # Valet, Dame, Roi
 SUIT_NAMES = {"c": "trèfle", "d": "carreau", "h": "cœur", "s": "pique"}
 CURRENCIES = {"ecus": "écus", "tokens": "tokens", "chips": "jetons"}
 
-#: Actions as the buttons of the table say them (hand records keep the codes).
+#: Actions as the buttons of the table say them (hand records keep the codes):
+#: the one list, the table page's buttons included (table.html hands it to
+#: static/games/generic.js).
 ACTIONS = {
     "fold": "se coucher", "check": "parole", "call": "suivre", "bet": "miser", "raise": "relancer",
-    "post": "payer pour entrer", "show": "montrer", "muck": "jeter ses cartes", "draw": "piocher",
-    "discard": "défausser", "meld": "poser", "lay": "poser", "add": "ajouter", "lay_off": "ajouter", "layoff": "ajouter",
+    "post": "payer pour entrer", "show": "montrer", "muck": "jeter", "draw": "piocher",
+    "discard": "jeter", "meld": "poser", "lay": "poser", "add": "ajouter", "lay_off": "ajouter", "layoff": "ajouter",
     "knock": "frapper", "gin": "gin", "out": "finir", "go_out": "finir", "swap_joker": "prendre un joker",
     "move_joker": "déplacer un joker", "rearrange": "réarranger", "close": "fermer", "pass": "passer",
     "exchange": "échanger", "keep": "garder", "bid": "enchérir", "play": "jouer", "lead": "entamer",
     "declare": "annoncer", "speak": "annoncer", "protect": "protéger", "take": "prendre", "stand": "servi",
 }
+
+#: The piles a card is drawn from, as the table's buttons say them.
+PILES = {"stock": "la pioche", "discard_pile": "la défausse"}
 
 #: A table's variant (its betting structure) as the pages say it; the code
 #: stays in the records and the forms' values. draw-poker.fr.txt: « Jeux aux
@@ -526,7 +531,6 @@ _section({
     "seats_list": "Les places sont une liste de joueurs avec leurs jetons.",
     "seat_needs_player": "La place {seat} doit avoir un joueur.",
     "seat_chips": "Les jetons de la place {seat} sont un nombre entier positif ou nul.",
-    "distinct_players": "Chaque place a un joueur, chacun sous un nom différent.",
     "chips_whole": "Les jetons sont un nombre entier positif ou nul.",
     "seated_twice": "{name} est assis deux fois.",
     "bad_button": "Le donneur est une des places (0 à {last}).",

@@ -157,20 +157,17 @@ class DealSeed:
 
 def table_packs(game: object, config: object, players: int) -> list[list[str]]:
     """The packs a table of ``game`` shuffles at the start of a deal, in
-    order, as the game's own module gives them for this config and number of
-    players (``deck_packs`` when a game shuffles several packs apart, as Gin
-    does, else its one ``deck_composition``): the deck kind, how many decks
-    and jokers. ``static/fair.js`` (``tablePacks``) mirrors it."""
+    order, as the game's spec gives them for this config and number of
+    players (:meth:`GameSpec.packs`: ``deck_packs`` when a game shuffles
+    several packs apart, as Gin does, else its one ``deck_composition``):
+    the deck kind, how many decks and jokers. ``static/fair.js``
+    (``tablePacks``) mirrors it."""
     from tavern.games import registry  # here: the registry loads every engine
 
     if not isinstance(game, str) or game not in registry.GAMES:
         raise FairError("fair_unknown_game", game=str(game))
-    module = registry.load(game)
-    packs = getattr(module, "deck_packs", None)
     try:
-        if packs is not None:
-            return [list(p) for p in packs(config, players)]
-        return [list(module.deck_composition(config, players))]
+        return registry.spec(game).packs(config, players)  # type: ignore[arg-type]  # any JSON: the game checks it
     except Refusal as exc:  # a config or a number of players the game refuses
         raise FairError("fair_table_refused", game=game, refusal={"code": exc.code, "params": exc.params}) from None
     except (TypeError, ValueError, AttributeError) as exc:  # a config that is not even an object

@@ -113,6 +113,7 @@ def test_a_blocked_rummoli_deal_says_why_and_what_each_paid(browser, players, db
     Rummoli module, in the page's result panel."""
     from tests.games.test_rummoli import DEAD_WIDOW, S2_DECK, finish_greedily, h, run, seats
 
+    from tavern.games.rummoli import SPEC
     from tavern.games.rummoli import engine as rummoli
     from tavern.tables.actor import _public_result
 
@@ -120,7 +121,7 @@ def test_a_blocked_rummoli_deal_says_why_and_what_each_paid(browser, players, db
     run(deal, DEAD_WIDOW + [("A", "lead", {"card": "2d"}), ("A", "play", {"cards": h("3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd")})])
     run(deal, [("C", "play", {"cards": ["Ad"]}), ("C", "lead", {"card": "3s"})])
     finish_greedily(deal)
-    result = _public_result(deal.result())
+    result = _public_result(deal.result(), SPEC)
     srv = start_server(db_url, tmp_path, game="rummoli", stakes={"unit": 1})
     try:
         ana = players(srv)["ana"]

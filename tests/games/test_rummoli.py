@@ -543,9 +543,10 @@ def test_a_deal_gone_out_says_nothing_more():
 
 
 def _public(res):
+    from tavern.games.rummoli import SPEC
     from tavern.tables.actor import _public_result
 
-    return _public_result(res)
+    return _public_result(res, SPEC)
 
 
 def test_restart_passes_left_and_single_card_rule():

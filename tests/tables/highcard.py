@@ -1,6 +1,6 @@
 """« Carte haute »: the smallest game there is, for the recipe of
 docs/architecture.md "Adding a game" — one module with its engine and its
-``SPEC``, one registry line. Each player antes one unit; each gets one card,
+``SPEC``, one registry line; the house reaches the game only through ``SPEC``. Each player antes one unit; each gets one card,
 face down; in turn each shows or gives up; the highest card shown (by rank,
 then clubs < diamonds < hearts < spades) takes the antes."""
 
@@ -87,11 +87,11 @@ class HighCard:
                            actions=self.actions).dump()
 
 
-def deck_composition(config: dict[str, Any], n_players: int) -> list[str]:
+def _deck_composition(config: dict[str, Any], n_players: int) -> list[str]:
     return deck52()
 
 
-def new_deal(config: dict[str, Any], seats: list[dict[str, Any]], button: int, *, deck: list[str] | None = None,
+def _new_deal(config: dict[str, Any], seats: list[dict[str, Any]], button: int, *, deck: list[str] | None = None,
              rng: RandomSource | None = None, reshuffles: Any = None, carry: Any = None) -> HighCard:
     if deck is None:
         deck = shuffle(deck52(), rng or CSPRNG)
@@ -99,10 +99,12 @@ def new_deal(config: dict[str, Any], seats: list[dict[str, Any]], button: int, *
     return HighCard(config, seats, deck)
 
 
-def replay_output(deal: HighCard) -> dict[str, Any]:
-    """What a replay reports (the loop is registry.replay's, as for every game)."""
+def _replay_output(deal: HighCard) -> dict[str, Any]:
+    """What a replay reports (the loop is registry.replay's, as for every game).
+    Private like the other entry points: the house reaches them through ``SPEC``."""
     return deal.result()
 
 
 SPEC = GameSpec(name=GAME, label="Carte haute", rules="carte-haute", seats=(2, 4), deck_kind="deck52",
-                stakes=("unit",), cave_unit=lambda s: 2 * s["unit"])
+                stakes=("unit",), cave_unit=lambda s: 2 * s["unit"], new_deal=_new_deal,
+                replay_output=_replay_output, deck_composition=_deck_composition)

@@ -129,3 +129,42 @@ def test_docs_list_the_api(client: TestClient) -> None:
     assert page.status_code == 200
     assert "/api/taverns/{tavern_id}/tables" in page.text and "TableIn" in page.text
     assert "cdn" not in page.text.lower()  # no external asset under our CSP
+
+
+def test_the_table_page_says_its_buttons_in_the_catalogues_words(client: TestClient, world: World) -> None:
+    """Issue 28 §1: the action words the page shows come from the catalogue,
+    one source — the page carries them, the game modules keep no list of their own."""
+    import json
+    from pathlib import Path
+
+    from tavern import catalogue
+
+    table_id = open_demo_table(world)
+    with session_scope() as s:
+        make_user(s, "reader")
+    login(client, "reader")
+    text = client.get(f"/tables/{table_id}").text
+    carried = re.search(r'<script type="application/json" id="table-words">(.*?)</script>', text, re.S)
+    assert carried is not None
+    assert json.loads(carried.group(1)) == {**catalogue.ACTIONS, **catalogue.PILES}
+    static = Path(catalogue.__file__).parent / "web" / "static" / "games"
+    buttons = {w[0].upper() + w[1:] for w in catalogue.ACTIONS.values()}
+    for module in static.glob("*.js"):  # "Se coucher", "Piocher"… said nowhere but in the catalogue
+        text = module.read_text()
+        assert not [w for w in buttons if f'"{w}"' in text or f'"{w} "' in text or f'"{w} à "' in text], module.name
+
+
+def test_the_page_picks_a_game_by_its_specs_view_never_by_its_name() -> None:
+    """Issue 28 §1: the page picks its game module from the table's `view`
+    (GameSpec.view); no script tests a game's name."""
+    from pathlib import Path
+
+    from tavern.games import registry
+
+    static = Path(registry.__file__).parents[1] / "web" / "static"
+    table_js = (static / "table.js").read_text()
+    views = {spec.view for spec in registry.specs().values()} | {"generic"}
+    vmap = re.search(r"var VIEWS = \{(.*?)\};", table_js, re.S)
+    assert vmap is not None and views <= set(re.findall(r"(\w+):", vmap.group(1)))
+    for script in [static / "table.js", *static.glob("games/*.js")]:
+        assert not re.search(r"\.game\s*[!=]==|data-game", script.read_text()), script.name

@@ -1,7 +1,9 @@
 """The engine contract shared by every game.
 
-Every game is a deterministic state machine. A game *module* (listed in
-:mod:`tavern.games.registry`) exposes:
+Every game is a deterministic state machine. A game's spec
+(:class:`tavern.games.spec.GameSpec`, its module's ``SPEC``, listed in
+:mod:`tavern.games.registry`) holds these entry points; nothing finds them by
+name in the module:
 
 ``new_deal(config: dict, seats: list[dict], button: int, *, deck: list[str] | None = None,
 rng: RandomSource | None = None, reshuffles: list[list[str]] | None = None,

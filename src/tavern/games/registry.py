@@ -37,8 +37,11 @@ def load(game: str) -> ModuleType:
 
 
 def spec(game: str) -> GameSpec:
-    """What the house knows of ``game`` (its module's ``SPEC``)."""
-    found: GameSpec = load(game).SPEC
+    """What the house knows of ``game`` (its module's ``SPEC``): the one name
+    the registry reads in a game's module; everything else is on the spec."""
+    found = load(game).SPEC
+    if not isinstance(found, GameSpec):  # a module that is not a game
+        raise TypeError(f"{GAMES[game]}.SPEC is not a GameSpec")
     return found
 
 
@@ -73,26 +76,23 @@ def replay_steps(record: Any) -> Iterator[tuple[Any, dict[str, Any] | None]]:
     before the first action, then after each one, with that action — what the
     replayer shows a player step by step (``engine.view(player)``) and what
     :func:`replay` runs to the end. The one replay loop of every game: the
-    game's module gives its ``new_deal``, optionally ``replay_setup`` (poker:
-    the posts to enter become the seats' flags) and ``replay_output``.
+    game's spec gives its ``new_deal``, its ``replay_setup`` when it has one
+    (poker: the posts to enter become the seats' flags) and applies each
+    action (:meth:`GameSpec.replay_act`: a move, or the table's protection).
 
     A refusal names the action counted from 1 in the record's ``actions``,
     with its player and kind (docs/hand-records.md)."""
     deal = check_record(record).deal()
-    module = load(deal["game"])
-    setup = getattr(module, "replay_setup", None)
+    game = spec(deal["game"])
+    setup = game.replay_setup
     seats, actions = setup(deal) if setup is not None else (deal["seats"], deal["actions"])
     skip = len(deal["actions"]) - len(actions)  # the actions the setup took in
-    engine = module.new_deal(deal["config"], seats, deal["button"], deck=deal["deck"],
-                             reshuffles=deal["reshuffles"], carry=deal.get("carry"))
+    engine = game.new_deal(deal["config"], seats, deal["button"], deck=deal["deck"],
+                           reshuffles=deal["reshuffles"], carry=deal.get("carry"))
     yield engine, None
     for k, a in enumerate(actions, start=skip):
-        args = {key: v for key, v in a.items() if key not in ("player", "action")}
         try:
-            if a["action"] == "protect":  # the table's own intervention (draw poker)
-                engine.protect(a["player"])
-            else:
-                engine.act(a["player"], a["action"], **args)
+            game.replay_act(engine, a)
         except IllegalAction as exc:
             if isinstance(exc, RecordError):
                 raise
@@ -117,11 +117,11 @@ def seen_steps(record: Any, player: str) -> Iterator[dict[str, Any]]:
 def replay(record: Any) -> dict[str, Any]:
     """Replay a hand record of any game (docs/hand-records.md): the deal
     rebuilt and played to the last recorded action, then the game's own
-    account of it (its module's ``replay_output``). The record's ``fair``
+    account of it (its spec's ``replay_output``). The record's ``fair``
     block and ``story`` belong to the table: the engine replays the deck the
     record holds, ``tavern verify`` checks the block."""
     engine = None
     for step in replay_steps(record):
         engine = step[0]  # the same deal, one action further
     assert engine is not None
-    return dict(load(engine.game).replay_output(engine))
+    return dict(spec(engine.game).replay_output(engine))

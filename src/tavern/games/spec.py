@@ -23,6 +23,20 @@ from tavern.cards import RandomSource
 #: when its table closes (None: shared equally).
 CarryShare = Callable[[dict[str, Any] | None, list[str], Mapping[str, Any], RandomSource | None],
                       tuple[dict[str, int], dict[str, Any]]]
+#: (config, seats, button, *, deck, rng, reshuffles, carry) → a deal (games/base.py's ``new_deal``).
+NewDeal = Callable[..., Any]
+#: (config, number of players) → cards: the unshuffled deck, or each pack shuffled apart.
+DeckComposition = Callable[[dict[str, Any], int], list[str]]
+DeckPacks = Callable[[dict[str, Any], int], list[list[str]]]
+#: The record's deal → (seats ``new_deal`` takes, actions left to apply).
+ReplaySetup = Callable[[dict[str, Any]], tuple[list[dict[str, Any]], list[dict[str, Any]]]]
+
+#: What every game's finished deal shows everybody (the result panel):
+#: never the record's deck or the mucked cards.
+PUBLIC_RESULT = ("chips", "delta", "pots", "rake", "shown", "scores", "winner", "winners", "ending")
+#: The recorded action that is the table's own intervention, not a player's
+#: decision (draw poker's disconnection protection; docs/hand-records.md).
+PROTECT = "protect"
 
 
 @dataclass(frozen=True)
@@ -44,6 +58,10 @@ def plain_config(terms: TableTerms) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class GameSpec:
+    """Everything the house asks of one game: its facts and its engine's
+    entry points (games/base.py), so nothing outside the game's package
+    finds a function by name."""
+
     #: The registry's name, stored with every table and record.
     name: str
     #: The French name players read.
@@ -68,8 +86,6 @@ class GameSpec:
     blinds: bool = False
     #: Play and the deal pass to the right (Rams), else to the left.
     turns_right: bool = False
-    #: A disconnected player is made all-in (draw poker's protection).
-    disconnect_protection: bool = False
     #: The table's terms as the engine's config.
     engine_config: Callable[[TableTerms], dict[str, Any]] = plain_config
     #: The engine's config model. A table's options are the fields of it that
@@ -82,8 +98,31 @@ class GameSpec:
     share_carry: CarryShare | None = None
     #: The chips a carry holds over to the next deal (None: it holds none).
     carried_chips: Callable[[dict[str, Any] | None], int] | None = None
-    #: Which result panel and felt the table page draws (static/table.js).
+    #: The table makes a disconnected player all-in (draw poker's
+    #: protection, through ``protect``).
+    disconnect_protection: bool = False
+    #: Which result panel and felt the table page draws (the page's module:
+    #: ``VIEWS`` in static/table.js; "generic" draws any game).
     view: str = "generic"
+    #: A new deal (games/base.py ``new_deal``).
+    new_deal: NewDeal = field(kw_only=True)
+    #: What a replay of a deal reports once its actions are applied.
+    replay_output: Callable[[Any], Mapping[str, Any]] = field(kw_only=True)
+    #: The unshuffled cards a deal uses (deck items, ``tavern verify``).
+    deck_composition: DeckComposition = field(kw_only=True)
+    #: Each pack in the order shuffled, when a deal shuffles several apart
+    #: (Gin); None: the one ``deck_composition``.
+    deck_packs: DeckPacks | None = field(default=None, kw_only=True)
+    #: The replay's set-up when some recorded actions are the table's hand-in
+    #: (poker's posts to enter); None: the record's seats and actions as they are.
+    replay_setup: ReplaySetup | None = field(default=None, kw_only=True)
+    #: Make a player all-in, the table's intervention recorded as a
+    #: ``"protect"`` action (both poker engines can; only draw poker's table
+    #: does, ``disconnect_protection``); None: the game's records hold none.
+    protect: Callable[[Any, str], object] | None = field(default=None, kw_only=True)
+    #: The result's keys that tell this game's story in the result panel,
+    #: beside :data:`PUBLIC_RESULT` ("scoring", "tricks", "outcome").
+    result_story: tuple[str, ...] = field(default=(), kw_only=True)
 
     def default_seats(self) -> int:
         lo, hi = self.seats
@@ -92,3 +131,23 @@ class GameSpec:
     @property
     def min_players(self) -> int:
         return self.seats[0]
+
+    def packs(self, config: dict[str, Any], n_players: int) -> list[list[str]]:
+        """The packs a deal shuffles, each in the order shuffled (fair.py)."""
+        if self.deck_packs is not None:
+            return [list(p) for p in self.deck_packs(config, n_players)]
+        return [list(self.deck_composition(config, n_players))]
+
+    def replay_act(self, engine: Any, action: Mapping[str, Any]) -> None:
+        """Apply one recorded action: a player's move, or the table's own
+        intervention (:data:`PROTECT`) where the game has one."""
+        if action["action"] == PROTECT and self.protect is not None:
+            self.protect(engine, action["player"])
+            return
+        args = {k: v for k, v in action.items() if k not in ("player", "action")}
+        engine.act(action["player"], action["action"], **args)
+
+    def public_result(self, result: Mapping[str, Any]) -> dict[str, Any]:
+        """What everybody may see of a finished deal: chips, pots, shown
+        hands and this game's story — never the record's deck or the mucked cards."""
+        return {k: result[k] for k in (*PUBLIC_RESULT, *self.result_story) if k in result}

@@ -16,7 +16,7 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 import orjson
 
@@ -25,6 +25,7 @@ from tavern.cards import CSPRNG, CardError, RandomSource
 from tavern.catalogue import french
 from tavern.games import registry
 from tavern.games.base import Engine, IllegalAction, Own, public_and_own, views
+from tavern.games.spec import GameSpec
 from tavern.refusal import Refusal
 from tavern.tables.bank import SETTLEMENTS, LostTable, SqlBank, TableInfo, TableStart
 from tavern.tables.broadcast import SPECTATORS, Broadcaster
@@ -134,7 +135,6 @@ class TableActor:
         #: TableManager.storming), and since when this table's next one has.
         self.hold_deals = hold_deals
         self.held_since: float | None = None
-        self.module = registry.load(info.game)
         self.game = registry.spec(info.game)  #: what the table knows of its game
         self.min_players = self.game.min_players
         self.seats: dict[int, SeatState] = {}
@@ -633,7 +633,8 @@ class TableActor:
         self.protected.add(seat.name)  # asked once per deal, whatever the answer
         if not await asyncio.to_thread(self.bank.use_disconnect_protection, seat.user_id):
             return False
-        cast(Any, self.engine).protect(seat.name)  # draw poker's engine (GameSpec.disconnect_protection)
+        assert self.game.protect is not None  # a game with disconnect_protection has it
+        self.game.protect(self.engine, seat.name)
         self.deadlines.pop(seat.name, None)
         return True
 
@@ -662,8 +663,8 @@ class TableActor:
             client_seeds = [self.client_seeds.get(n, "") for n in names]
             number = self.deals + 1
             stream = self.next_seed.stream(self.info.id, number, client_seeds)
-            engine = self.module.new_deal(engine_config(self.info), seats, lineup.button, rng=stream,
-                                          carry=self.carry)
+            engine = self.game.new_deal(engine_config(self.info), seats, lineup.button, rng=stream,
+                                        carry=self.carry)
             block = self.next_seed.block(self.info.id, number, names, client_seeds, stream)
             candidates = {s.name: s.user_id for s in lineup.players}
             archive_id, answer = await asyncio.to_thread(
@@ -719,7 +720,7 @@ class TableActor:
             if self.time_bank:  # a table without time bank never grows one
                 seat.time_bank = min(TIME_BANK_MAX, seat.time_bank + TIME_BANK_REFILL)
         self.carry = result.get("carry")
-        self.last_result = {"deal": self.deals, "result": _public_result(result)}
+        self.last_result = {"deal": self.deals, "result": _public_result(result, self.game)}
         self.settling = False
         # Revealed to the deal's players only (message_for): the seed and
         # everything the page needs to recompute the deck itself — the game
@@ -965,15 +966,11 @@ class TableActor:
         self.pending_act = None
 
 
-def _public_result(result: dict[str, Any]) -> dict[str, Any]:
-    """What everybody may see of a finished deal: chips, pots, shown hands —
-    never the record's deck or the mucked cards."""
-    # "scoring" (rami family: how the deal ended, points, what was paid, the
-    # Gin sheet — every hand is shown at the end there), "tricks" (Rams) and
-    # "outcome" (Rummoli) tell the deal's story in the result panel.
-    keep = ("chips", "delta", "pots", "rake", "shown", "scores", "winner", "winners", "ending",
-            "scoring", "tricks", "outcome")
-    out = {k: result[k] for k in keep if k in result}
+def _public_result(result: dict[str, Any], game: GameSpec) -> dict[str, Any]:
+    """What everybody may see of a finished deal: the keys its game's spec
+    names (:meth:`GameSpec.public_result`) — never the record's deck or the
+    mucked cards."""
+    out = game.public_result(result)
     if result.get("said"):
         # The engine says how the deal ended with catalogue codes (e.g. a
         # Rummoli deadlock): the page shows the French sentence as it is.

@@ -29,34 +29,25 @@ from tavern.games.base import Event, IllegalAction, LegalAction, Own, hidden
 from tavern.games.poker.betting import _AFTER, Betting, Rake, build_pots, split
 from tavern.games.poker.evaluator import category_of
 from tavern.games.records import hand_record
+from tavern.games.setup import check_count, seat_list
 
 BET, DRAW, SHOWDOWN, OVER = "bet", "draw", "showdown", "over"
 _DECK52 = tuple(deck52())
 
 
-def check_seats(seats: Any, lo: int, hi: int, game: str) -> list[int]:
-    """Validate ``seats`` once; return the indices of the seats dealt in."""
-    if not isinstance(seats, list) or not seats:
-        raise IllegalAction("seats_list")
-    names = set()
+def check_seats(seats: Any, bounds: tuple[int, int], game: str) -> list[int]:
+    """Validate ``seats`` once (:func:`tavern.games.setup.seat_list`, then
+    poker's own flags); return the indices of the seats dealt in."""
+    seat_list(seats)
     dealt = []
     for k, s in enumerate(seats):
-        if type(s) is not dict or type(s.get("player")) is not str:
-            raise IllegalAction("seat_needs_player", seat=k)
-        chips = s.get("chips")
-        if type(chips) is not int or chips < 0:
-            raise IllegalAction("seat_chips", seat=k)
-        if s["player"] in names:
-            raise IllegalAction("seated_twice", name=s["player"])
-        names.add(s["player"])
         if len(s) > 2 and s.get("post") not in (None, False, True, "big", "both"):
             raise IllegalAction("seat_post_value", seat=k)
         if len(s) == 2 or not s.get("waiting"):
-            if chips == 0:
+            if s["chips"] == 0:
                 raise IllegalAction("no_chips_no_deal", name=s["player"])
             dealt.append(k)
-    if not lo <= len(dealt) <= hi:
-        raise IllegalAction("players_range", game=game, lo=lo, hi=hi)
+    check_count(len(dealt), game, bounds)  # the players dealt in, not those waiting
     return dealt
 
 

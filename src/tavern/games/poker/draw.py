@@ -19,17 +19,19 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from tavern.cards import CardError, RandomSource, deck52, shuffle
+from tavern.cards import CardError, deck52, shuffle
 from tavern.games.base import Event, IllegalAction
 from tavern.games.poker.config import DrawConfig, validate
 from tavern.games.poker.deal import DRAW, PokerDeal, check_seats
 from tavern.games.poker.evaluator import rank
-from tavern.games.poker.records import replay_output as replay_output  # its replay account (registry.replay)
-from tavern.games.poker.records import replay_setup as replay_setup  # the replayer's setup (registry.replay_steps)
+from tavern.games.poker.records import replay_output as replay_output  # its replay account (SPEC.replay_output)
+from tavern.games.poker.records import replay_setup as replay_setup  # the replayer's setup (SPEC.replay_setup)
+from tavern.games.setup import Carry, Deck, Options, Reshuffles, Rng, Seats
 from tavern.games.spec import GameSpec, TableTerms
 
 GAME = "draw"
-MIN_SEATS, MAX_SEATS = 2, 8
+#: The players dealt in (those waiting for the big blind aside).
+SEATS = (2, 8)
 HAND = 5
 
 
@@ -155,20 +157,12 @@ class DrawPoker(PokerDeal):
 
 
 
-def new_deal(
-    config: dict[str, Any],
-    seats: list[dict[str, Any]],
-    button: int,
-    *,
-    deck: list[str] | None = None,
-    rng: RandomSource | None = None,
-    reshuffles: list[list[str]] | None = None,
-    carry: dict[str, Any] | None = None,
-) -> DrawPoker:
+def new_deal(config: Options, seats: Seats, button: int, *, deck: Deck = None, rng: Rng = None,
+             reshuffles: Reshuffles = None, carry: Carry = None) -> DrawPoker:
     """Deal a hand of draw poker. ``seats``: see :mod:`tavern.games.poker.deal`."""
     cfg, dumped, rake = validate(DrawConfig, config, GAME)
     assert isinstance(cfg, DrawConfig) and cfg.small_blind is not None
-    dealt = check_seats(seats, MIN_SEATS, MAX_SEATS, GAME)
+    dealt = check_seats(seats, SEATS, GAME)
     engine = DrawPoker.__new__(DrawPoker)
     engine.draws = cfg.draws
     engine.used = 0
@@ -201,10 +195,11 @@ def _engine_config(terms: TableTerms) -> dict[str, Any]:
 
 
 SPEC = GameSpec(
-    name=GAME, label="Draw Poker", rules="draw-poker", seats=(2, 8), deck_kind="deck52",
+    name=GAME, label="Draw Poker", rules="draw-poker", seats=SEATS, deck_kind="deck52",
     stakes=("small_bet",), cave_unit=lambda s: s["small_bet"], variants=STRUCTURES,
-    blinds=True, disconnect_protection=True, engine_config=_engine_config, view="poker",
-    config=DrawConfig,
+    blinds=True, disconnect_protection=True, engine_config=_engine_config, view="draw_poker", config=DrawConfig,
+    new_deal=new_deal, replay_output=replay_output, deck_composition=deck_composition,
+    replay_setup=replay_setup, protect=lambda deal, player: deal.protect(player),
 )
 
 

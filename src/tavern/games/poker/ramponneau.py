@@ -10,17 +10,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from tavern.cards import RandomSource, deck52
+from tavern.cards import deck52
 from tavern.games.poker.betting import NO_LIMIT
 from tavern.games.poker.config import RamponneauConfig, validate
 from tavern.games.poker.deal import SHOWDOWN, PokerDeal, check_seats
 from tavern.games.poker.evaluator import rank7
-from tavern.games.poker.records import replay_output as replay_output  # its replay account (registry.replay)
-from tavern.games.poker.records import replay_setup as replay_setup  # the replayer's setup (registry.replay_steps)
+from tavern.games.poker.records import replay_output as replay_output  # its replay account (SPEC.replay_output)
+from tavern.games.poker.records import replay_setup as replay_setup  # the replayer's setup (SPEC.replay_setup)
+from tavern.games.setup import Carry, Deck, Options, Reshuffles, Rng, Seats
 from tavern.games.spec import GameSpec, TableTerms
 
 GAME = "ramponneau"
-MIN_SEATS, MAX_SEATS = 2, 10
+#: The players dealt in (those waiting for the big blind aside).
+SEATS = (2, 10)
 #: Board cards dealt after each betting round: the flop, the turn, the river.
 STREETS = (3, 1, 1)
 
@@ -53,21 +55,13 @@ class Ramponneau(PokerDeal):
 
 
 
-def new_deal(
-    config: dict[str, Any],
-    seats: list[dict[str, Any]],
-    button: int,
-    *,
-    deck: list[str] | None = None,
-    rng: RandomSource | None = None,
-    reshuffles: list[list[str]] | None = None,
-    carry: dict[str, Any] | None = None,
-) -> Ramponneau:
+def new_deal(config: Options, seats: Seats, button: int, *, deck: Deck = None, rng: Rng = None,
+             reshuffles: Reshuffles = None, carry: Carry = None) -> Ramponneau:
     """Deal a hand of Ramponneau. ``seats``: see :mod:`tavern.games.poker.deal`
     (``waiting`` and ``post`` flags)."""
     cfg, dumped, rake = validate(RamponneauConfig, config, GAME)
     assert isinstance(cfg, RamponneauConfig)
-    dealt = check_seats(seats, MIN_SEATS, MAX_SEATS, GAME)
+    dealt = check_seats(seats, SEATS, GAME)
     return Ramponneau(
         dumped, seats, button, dealt,
         small_blind=cfg.small_blind, big_blind=cfg.big_blind, structure=NO_LIMIT,
@@ -94,10 +88,11 @@ def _check_stakes(stakes: Any) -> str | None:
 
 
 SPEC = GameSpec(
-    name=GAME, label="Ramponneau", rules="ramponneau", seats=(2, 10), deck_kind="deck52",
+    name=GAME, label="Ramponneau", rules="ramponneau", seats=SEATS, deck_kind="deck52",
     stakes=("small_blind", "big_blind"), cave_unit=lambda s: s["big_blind"],
-    blinds=True, engine_config=_engine_config, check_stakes=_check_stakes, view="poker",
-    config=RamponneauConfig,
+    blinds=True, engine_config=_engine_config, check_stakes=_check_stakes, view="holdem",
+    config=RamponneauConfig, new_deal=new_deal, replay_output=replay_output, deck_composition=deck_composition,
+    replay_setup=replay_setup, protect=lambda deal, player: deal.protect(player),
 )
 
 

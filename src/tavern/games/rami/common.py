@@ -1,5 +1,5 @@
 """What the rami family's engines (Rami français, Double rami, Gin rummy,
-Remigio) share: table options, seats, the deck order, the chips-per-point
+Remigio) share: the deck order, the chips-per-point
 settlement, what a replay reports, and :class:`DrawDiscardDeal`, the turn every one
 of them plays — draw from the stock or the discard pile, then discard.
 """
@@ -10,34 +10,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ValidationError
-
 from tavern.cards import CSPRNG, CardError, RandomSource, check_card, check_deck_order, shuffle
-from tavern.games.base import Event, IllegalAction, LegalAction, record_error
+from tavern.games.base import Event, IllegalAction, LegalAction
 from tavern.games.records import hand_record
-
-
-def parse_config(model: type[BaseModel], config: dict[str, Any] | BaseModel | None) -> BaseModel:
-    """The validated table options, or :class:`IllegalAction` naming the bad one."""
-    if isinstance(config, model):
-        return config
-    try:
-        return model.model_validate(config or {})
-    except ValidationError as exc:
-        raise record_error(exc, "config") from None
-
-
-def check_seats(seats: list[dict[str, Any]], button: int, lo: int, hi: int, game: str) -> None:
-    """Seats are distinct named players with whole, non-negative chips."""
-    if not isinstance(seats, list) or not lo <= len(seats) <= hi:
-        raise IllegalAction("players_range", game=game, lo=lo, hi=hi)
-    names = [s.get("player") if isinstance(s, dict) else None for s in seats]
-    if len(set(names)) != len(names) or not all(isinstance(n, str) and n for n in names):
-        raise IllegalAction("distinct_players")
-    if not all(isinstance(s.get("chips"), int) and s["chips"] >= 0 for s in seats):
-        raise IllegalAction("chips_whole")
-    if not isinstance(button, int) or isinstance(button, bool) or not 0 <= button < len(seats):
-        raise IllegalAction("dealer_one_of_seats")
 
 
 def take_cards(hand: Sequence[str], cards: Any) -> list[str]:

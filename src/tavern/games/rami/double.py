@@ -27,12 +27,12 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tavern.cards import RandomSource, deck
+from tavern.cards import deck
 from tavern.games.base import Event, IllegalAction, LegalAction
 from tavern.games.rami import melds
-from tavern.games.rami.common import parse_config
-from tavern.games.rami.common import replay_output as replay_output  # this game's replay account (registry.replay)
-from tavern.games.rami.francais import RamiEngine, TableMeld, build
+from tavern.games.rami.common import replay_output as replay_output  # this game's replay account (SPEC.replay_output)
+from tavern.games.rami.francais import SEATS, RamiEngine, TableMeld, build
+from tavern.games.setup import Carry, Deck, Options, Reshuffles, Rng, Seats, check_count, parse_config
 from tavern.games.spec import GameSpec
 
 GAME = "double_rami"
@@ -183,21 +183,12 @@ class DoubleRamiEngine(RamiEngine):
 # ------------------------------------------------------------ module contract
 def deck_composition(config: dict[str, Any], n_players: int) -> list[str]:
     parse_config(DoubleRamiConfig, config)
-    if not 2 <= n_players <= 5:
-        raise IllegalAction("players_range", game="double_rami", lo=2, hi=5)
+    check_count(n_players, GAME, SEATS)
     return deck(decks=2, jokers=2)
 
 
-def new_deal(
-    config: dict[str, Any],
-    seats: list[dict[str, Any]],
-    button: int,
-    *,
-    deck: list[str] | None = None,
-    rng: RandomSource | None = None,
-    reshuffles: list[list[str]] | None = None,
-    carry: dict[str, Any] | None = None,
-) -> DoubleRamiEngine:
+def new_deal(config: Options, seats: Seats, button: int, *, deck: Deck = None, rng: Rng = None,
+             reshuffles: Reshuffles = None, carry: Carry = None) -> DoubleRamiEngine:
     """A new deal of Double rami (see :func:`tavern.games.rami.francais.new_deal`)."""
     cfg = parse_config(DoubleRamiConfig, config)
     if reshuffles:
@@ -208,7 +199,7 @@ def new_deal(
 
 
 SPEC = GameSpec(
-    name=GAME, label="Double rami", rules="double-rami", seats=(2, 5), deck_kind="deck52",
+    name=GAME, label="Double rami", rules="double-rami", seats=SEATS, deck_kind="deck52",
     stakes=("unit",), cave_unit=lambda s: 10 * s["unit"], decks=lambda n, options: 2, view="rami",
-    config=DoubleRamiConfig,
+    config=DoubleRamiConfig, new_deal=new_deal, replay_output=replay_output, deck_composition=deck_composition, result_story=("scoring",),
 )

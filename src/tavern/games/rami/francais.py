@@ -29,19 +29,20 @@ from tavern.games.base import Event, IllegalAction, LegalAction, RecordError
 from tavern.games.rami import melds
 from tavern.games.rami.common import (
     DrawDiscardDeal,
-    check_seats,
     deal_from_left,
-    parse_config,
     settle,
     take_cards,
     transfer,
 )
 from tavern.games.rami.common import (
-    replay_output as replay_output,  # this game's replay account (registry.replay)
+    replay_output as replay_output,  # this game's replay account (SPEC.replay_output)
 )
+from tavern.games.setup import Carry, Deck, Options, Reshuffles, Rng, Seats, check_count, check_seats, parse_config
 from tavern.games.spec import GameSpec
 
 GAME = "rami"
+#: Two to five players (RULES.md "Rami français"); Double rami's too.
+SEATS = (2, 5)
 
 
 class RamiConfig(BaseModel):
@@ -460,9 +461,8 @@ def rami_deck(config: RamiConfig) -> list[str]:
 
 def deck_composition(config: dict[str, Any], n_players: int) -> list[str]:
     cfg = parse_config(RamiConfig, config)
-    if not 2 <= n_players <= 5:
-        raise IllegalAction("players_range", game="rami", lo=2, hi=5)
-    return rami_deck(cfg)  # type: ignore[arg-type]
+    check_count(n_players, GAME, SEATS)
+    return rami_deck(cfg)
 
 
 def build(
@@ -477,7 +477,7 @@ def build(
     carry: dict[str, Any] | None,
 ) -> RamiEngine:
     """Check the seats and the deck order (or shuffle one), then deal."""
-    check_seats(seats, button, 2, 5, engine_cls.game)
+    check_seats(seats, button, engine_cls.game, SEATS)
     if deck_order is None:
         deck_order = shuffle(composition, rng)
     else:
@@ -485,22 +485,15 @@ def build(
     return engine_cls(cfg, seats, button, list(deck_order), rng=rng, reshuffles=reshuffles, carry=carry)
 
 
-def new_deal(
-    config: dict[str, Any],
-    seats: list[dict[str, Any]],
-    button: int,
-    *,
-    deck: list[str] | None = None,
-    rng: RandomSource | None = None,
-    reshuffles: list[list[str]] | None = None,
-    carry: dict[str, Any] | None = None,
-) -> RamiEngine:
+def new_deal(config: Options, seats: Seats, button: int, *, deck: Deck = None, rng: Rng = None,
+             reshuffles: Reshuffles = None, carry: Carry = None) -> RamiEngine:
     """A new deal of Rami français (see the module docstring and ``base.py``)."""
     cfg = parse_config(RamiConfig, config)
-    return build(RamiEngine, rami_deck(cfg), cfg, seats, button, deck, rng, reshuffles, carry)  # type: ignore[arg-type]
+    return build(RamiEngine, rami_deck(cfg), cfg, seats, button, deck, rng, reshuffles, carry)
 
 
 SPEC = GameSpec(
-    name=GAME, label="Rami", rules="rami", seats=(2, 5), deck_kind="deck52",
+    name=GAME, label="Rami", rules="rami", seats=SEATS, deck_kind="deck52",
     stakes=("unit",), cave_unit=lambda s: 10 * s["unit"], view="rami", config=RamiConfig,
+    new_deal=new_deal, replay_output=replay_output, deck_composition=deck_composition, result_story=("scoring",),
 )

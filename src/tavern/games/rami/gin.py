@@ -34,14 +34,17 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from tavern.cards import CSPRNG, CardError, RandomSource, check_deck_order, deck52, shuffle
+from tavern.cards import CSPRNG, CardError, check_deck_order, deck52, shuffle
 from tavern.games.base import Event, IllegalAction, LegalAction, RecordError, record_error
 from tavern.games.rami import melds
-from tavern.games.rami.common import DrawDiscardDeal, check_seats, parse_config, replay_output, settle
+from tavern.games.rami.common import DrawDiscardDeal, replay_output, settle
 from tavern.games.rami.melds import min_deadwood as _md
+from tavern.games.setup import Carry, Deck, Options, Reshuffles, Rng, Seats, check_count, check_seats, parse_config
 from tavern.games.spec import GameSpec
 
 GAME = "gin"
+#: Gin is played by two.
+SEATS = (2, 2)
 #: "L'as peut suivre le 2 comme le roi ... A l'exception de l'as, qui vaut 15,
 #: la valeur des cartes est la même qu'au Rami."
 RULES = melds.MeldRules(ace_low=True, ace_high=True, ace_around=False, ace_points=15)
@@ -573,8 +576,7 @@ class GinEngine(DrawDiscardDeal):
 def deck_composition(config: dict[str, Any], n_players: int) -> list[str]:
     """The playing deck then the deck lying aside: two 52-card decks."""
     parse_config(GinConfig, config)
-    if n_players != 2:
-        raise IllegalAction("players_range", game="gin", lo=2, hi=2)
+    check_count(n_players, GAME, SEATS)
     return deck52() + deck52()
 
 
@@ -595,28 +597,20 @@ def _check_order(order: list[str]) -> None:
         raise IllegalAction("deck_order", refusal={"code": exc.code, "params": exc.params}) from None
 
 
-def new_deal(
-    config: dict[str, Any],
-    seats: list[dict[str, Any]],
-    button: int,
-    *,
-    deck: list[str] | None = None,
-    rng: RandomSource | None = None,
-    reshuffles: list[list[str]] | None = None,
-    carry: dict[str, Any] | None = None,
-) -> GinEngine:
+def new_deal(config: Options, seats: Seats, button: int, *, deck: Deck = None, rng: Rng = None,
+             reshuffles: Reshuffles = None, carry: Carry = None) -> GinEngine:
     """A new deal of Gin rummy (see the module docstring and ``base.py``)."""
     cfg = parse_config(GinConfig, config)
-    check_seats(seats, button, 2, 2, "gin rummy")
+    check_seats(seats, button, GAME, SEATS)
     if deck is None:
         # Each deck shuffled apart: the second one lies aside, its top turned.
         source = rng or CSPRNG
-        deck = [c for pack in deck_packs(config, len(seats)) for c in shuffle(pack, source)]
+        deck = [c for pack in deck_packs(cfg.model_dump(), len(seats)) for c in shuffle(pack, source)]
     else:
         _check_order(deck)
     if reshuffles:
         raise IllegalAction("no_reshuffles", game="gin")
-    return GinEngine(cfg, seats, button, list(deck), carry)  # type: ignore[arg-type]
+    return GinEngine(cfg, seats, button, list(deck), carry)
 
 
 __all__ = [
@@ -635,7 +629,8 @@ __all__ = [
 
 
 SPEC = GameSpec(
-    name=GAME, label="Gin rami", rules="gin-rummy", seats=(2, 2), deck_kind="deck52",
+    name=GAME, label="Gin rami", rules="gin-rummy", seats=SEATS, deck_kind="deck52",
     stakes=("unit",), cave_unit=lambda s: 10 * s["unit"], decks=lambda n, options: 2, view="rami",
-    config=GinConfig,
+    config=GinConfig, new_deal=new_deal, replay_output=replay_output, deck_composition=deck_composition, deck_packs=deck_packs,
+    result_story=("scoring",),
 )

@@ -24,23 +24,25 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tavern.cards import RandomSource, deck
+from tavern.cards import deck
 from tavern.games.base import Event, IllegalAction, LegalAction, RecordError
 from tavern.games.rami import melds
 from tavern.games.rami.common import (
     DrawDiscardDeal,
-    check_seats,
     deal_from_left,
     deck_order_for,
-    parse_config,
     settle,
 )
 from tavern.games.rami.common import (
-    replay_output as replay_output,  # this game's replay account (registry.replay)
+    replay_output as replay_output,  # this game's replay account (SPEC.replay_output)
 )
+from tavern.games.setup import Carry, Deck, Options, Reshuffles, Rng, Seats, check_count, check_seats, parse_config
 from tavern.games.spec import GameSpec
 
 GAME = "remigio"
+#: Two to twelve players (RULES.md "Remigio"): said here once, for the
+#: spec, the deck and the seats.
+SEATS = (2, 12)
 HAND = 10
 
 
@@ -69,8 +71,7 @@ def meld_rules(cfg: RemigioConfig) -> melds.MeldRules:
 
 def decks_for(n_players: int, two_decks: bool) -> int:
     """"trois jeux de cartes pour six à huit joueurs, et quatre jeux pour neuf à douze"."""
-    if not 2 <= n_players <= 12:
-        raise IllegalAction("players_range", game="remigio", lo=2, hi=12)
+    check_count(n_players, GAME, SEATS)
     if n_players <= 5:
         return 2 if two_decks else 1
     return 3 if n_players <= 8 else 4
@@ -250,29 +251,21 @@ class RemigioEngine(DrawDiscardDeal):
 
 def deck_composition(config: dict[str, Any], n_players: int) -> list[str]:
     cfg = parse_config(RemigioConfig, config)
-    return composition(n_players, cfg.two_decks)  # type: ignore[attr-defined]
+    return composition(n_players, cfg.two_decks)
 
 
-def new_deal(
-    config: dict[str, Any],
-    seats: list[dict[str, Any]],
-    button: int,
-    *,
-    deck: list[str] | None = None,
-    rng: RandomSource | None = None,
-    reshuffles: list[list[str]] | None = None,
-    carry: dict[str, Any] | None = None,
-) -> RemigioEngine:
+def new_deal(config: Options, seats: Seats, button: int, *, deck: Deck = None, rng: Rng = None,
+             reshuffles: Reshuffles = None, carry: Carry = None) -> RemigioEngine:
     """A new deal of Remigio (see the module docstring and ``base.py``)."""
     cfg = parse_config(RemigioConfig, config)
-    check_seats(seats, button, 2, 12, "remigio")
-    comp = composition(len(seats), cfg.two_decks)  # type: ignore[attr-defined]
+    check_seats(seats, button, GAME, SEATS)
+    comp = composition(len(seats), cfg.two_decks)
     deck = deck_order_for(comp, deck, rng)
     if reshuffles:
         raise IllegalAction("no_reshuffles", game="remigio")
     if carry is not None:
         raise RecordError("carry", "carry_nothing", game="remigio")
-    return RemigioEngine(cfg, seats, button, list(deck))  # type: ignore[arg-type]
+    return RemigioEngine(cfg, seats, button, list(deck))
 
 
 def _remigio_decks(seats: int, options: Any) -> int:
@@ -285,7 +278,7 @@ def _remigio_decks(seats: int, options: Any) -> int:
 
 
 SPEC = GameSpec(
-    name=GAME, label="Remigio", rules="remigio", seats=(2, 12), deck_kind="deck52",
+    name=GAME, label="Remigio", rules="remigio", seats=SEATS, deck_kind="deck52",
     stakes=("unit",), cave_unit=lambda s: 10 * s["unit"], decks=_remigio_decks, view="rami",
-    config=RemigioConfig,
+    config=RemigioConfig, new_deal=new_deal, replay_output=replay_output, deck_composition=deck_composition, result_story=("scoring",),
 )

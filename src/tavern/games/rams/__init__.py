@@ -1,4 +1,4 @@
-"""Rams (RULES.md "Rams", rules/rams.fr.txt): the module the registry loads as ``rams``.
+"""Rams (RULES.md "Rams", rules/rams.fr.txt): the module the registry reads ``SPEC`` from as ``rams``.
 
 See ``docs/games/rams.md`` for the rules options and ``docs/records/rams.md``
 for the action names. The game turns to the right: seats are listed going left,
@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from tavern.cards import CSPRNG, RandomSource, check_deck_order, deck32, shuffle
+from tavern.cards import CSPRNG, check_deck_order, deck32, shuffle
 from tavern.games.base import IllegalAction
-from tavern.games.rams.config import RamsConfig, parse_config
+from tavern.games.rams.config import RamsConfig
 from tavern.games.rams.engine import RamsEngine
+from tavern.games.setup import Carry, Deck, Options, Reshuffles, Rng, Seats, check_button, parse_config, seat_list
 from tavern.games.spec import GameSpec
 
 __all__ = ["SPEC", "RamsConfig", "RamsEngine", "carried_chips", "deck_composition", "new_deal", "replay_output"]
@@ -31,19 +32,13 @@ def deck_composition(config: dict[str, Any] | None = None, n_players: int = 0) -
     return deck32()
 
 
-def new_deal(
-    config: dict[str, Any] | RamsConfig | None,
-    seats: list[dict[str, Any]],
-    button: int,
-    *,
-    deck: list[str] | None = None,
-    rng: RandomSource | None = None,
-    reshuffles: list[list[str]] | None = None,
-    carry: dict[str, Any] | None = None,
-) -> RamsEngine:
+def new_deal(config: Options, seats: Seats, button: int, *, deck: Deck = None, rng: Rng = None,
+             reshuffles: Reshuffles = None, carry: Carry = None) -> RamsEngine:
     """Deal one Rams hand. ``carry`` is the previous deal's ``result()["carry"]``."""
-    cfg = parse_config(config)
-    _check_seats(seats, button)
+    cfg = parse_config(RamsConfig, config)
+    # The number of players is the layout's to check: two only meet at the
+    # end of a partie, so a table's three to eight is not a deal's.
+    check_button(button, len(seat_list(seats)[0]))
     if deck is None:
         deck = shuffle(deck32(), rng or CSPRNG)
     else:
@@ -51,23 +46,6 @@ def new_deal(
     if reshuffles:
         raise IllegalAction("no_reshuffles", game="rams")
     return RamsEngine(cfg, seats, button, list(deck), carry)
-
-
-def _check_seats(seats: list[dict[str, Any]], button: int) -> None:
-    if not isinstance(seats, list) or not 2 <= len(seats) <= 8:
-        raise IllegalAction("players_range", game="rams", lo=3, hi=8)
-    names = []
-    for s in seats:
-        if not isinstance(s, dict) or not isinstance(s.get("player"), str):
-            raise IllegalAction("seats_list")
-        chips = s.get("chips")
-        if not isinstance(chips, int) or isinstance(chips, bool) or chips < 0:
-            raise IllegalAction("chips_whole")
-        names.append(s["player"])
-    if len(set(names)) != len(names):
-        raise IllegalAction("distinct_players")
-    if not isinstance(button, int) or not 0 <= button < len(seats):
-        raise IllegalAction("dealer_one_of_seats")
 
 
 def replay_output(engine: Any) -> dict[str, Any]:
@@ -91,4 +69,5 @@ SPEC = GameSpec(
     name="rams", label="Rams", rules="rams", seats=(3, 8), deck_kind="deck32",
     stakes=("unit",), cave_unit=lambda s: 5 * s["unit"], turns_right=True,
     carried_chips=carried_chips, view="rams", config=RamsConfig,
+    new_deal=new_deal, replay_output=replay_output, deck_composition=deck_composition, result_story=("tricks",),
 )

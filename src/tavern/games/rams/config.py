@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
-from tavern.games.base import record_error
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class RamsConfig(BaseModel):
@@ -46,10 +44,3 @@ class RamsConfig(BaseModel):
         return self.dealer_stake if self.dealer_stake is not None else tricks
 
 
-def parse_config(config: dict[str, Any] | RamsConfig | None) -> RamsConfig:
-    if isinstance(config, RamsConfig):
-        return config
-    try:
-        return RamsConfig.model_validate(config or {})
-    except ValidationError as exc:
-        raise record_error(exc, "config") from None

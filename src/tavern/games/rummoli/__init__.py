@@ -13,7 +13,7 @@ from typing import Any
 from tavern.cards import RandomSource
 from tavern.games.rummoli.closing import close_table
 from tavern.games.rummoli.config import STANDARD_PAY_SECTIONS, PaySection, RummoliConfig
-from tavern.games.rummoli.engine import GAME, RummoliDeal, deck_composition, new_deal, replay_output
+from tavern.games.rummoli.engine import GAME, SEATS, RummoliDeal, deck_composition, new_deal, replay_output
 from tavern.games.spec import GameSpec
 
 
@@ -35,9 +35,10 @@ def _share_board(carry: dict[str, Any] | None, order: list[str], options: Mappin
 
 
 SPEC = GameSpec(
-    name=GAME, label="Rummoli", rules="rummoli", seats=(3, 8), deck_kind="deck52",
+    name=GAME, label="Rummoli", rules="rummoli", seats=SEATS, deck_kind="deck52",
     stakes=("unit",), cave_unit=lambda s: 9 * s["unit"], share_carry=_share_board,
     carried_chips=carried_chips, view="rummoli", config=RummoliConfig,
+    new_deal=new_deal, replay_output=replay_output, deck_composition=deck_composition, result_story=("outcome",),
 )
 
 

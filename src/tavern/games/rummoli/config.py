@@ -11,12 +11,12 @@ and the tavern owner may edit that list.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from tavern.cards import RANKS, CardError, check_card, is_joker
-from tavern.games.base import no_bool, record_error
+from tavern.games.base import no_bool
 from tavern.refusal import Invalid
 
 #: Board keys of the two pots that are not pay sections.
@@ -130,11 +130,3 @@ class RummoliConfig(BaseModel):
         return [RUMMOLI_POT, POKER_POT] + [s.id for s in self.pay_sections]
 
 
-def parse_config(config: dict[str, Any] | RummoliConfig | None) -> RummoliConfig:
-    """Validate a table's options, refusing bad ones with a readable rule."""
-    if isinstance(config, RummoliConfig):
-        return config
-    try:
-        return RummoliConfig.model_validate(config or {})
-    except ValidationError as exc:
-        raise record_error(exc, "config") from None

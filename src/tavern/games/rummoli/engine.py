@@ -24,11 +24,12 @@ from tavern.cards import CardError, check_deck_order, deck52, shuffle
 from tavern.games.base import Event, IllegalAction, LegalAction
 from tavern.games.records import hand_record
 from tavern.games.rummoli.board import board_from_carry, pay_what_he_has
-from tavern.games.rummoli.config import POKER_POT, RummoliConfig, parse_config
+from tavern.games.rummoli.config import POKER_POT, RummoliConfig
 from tavern.games.rummoli.poker_phase import best_five, split
 from tavern.games.rummoli.ramy import RamyPhase
 from tavern.games.rummoli.sequence import lead_options, runs_from, sort_hand
 from tavern.games.rummoli.widow import WidowPhase
+from tavern.games.setup import Carry, Deck, Options, Reshuffles, Rng, Seats, check_seats, parse_config
 
 GAME = "rummoli"
 WIDOW = "widow"
@@ -39,23 +40,14 @@ def deck_composition(config: dict[str, Any] | None = None, n_players: int = 3) -
     return deck52()
 
 
-def _check_seats(seats: list[dict[str, Any]]) -> tuple[list[str], dict[str, int]]:
-    if not isinstance(seats, list) or not 3 <= len(seats) <= 8:
-        raise IllegalAction("players_range", game="rummoli", lo=3, hi=8)
-    players: list[str] = []
-    chips: dict[str, int] = {}
-    for s in seats:
-        if not isinstance(s, dict) or not isinstance(s.get("player"), str) or not s["player"]:
-            raise IllegalAction("seats_list")
-        p, c = s["player"], s.get("chips")
-        if p in chips:
-            raise IllegalAction("seated_twice", name=str(p))
-        if p == WIDOW:
-            raise IllegalAction("rummoli_widow_name")
-        if not isinstance(c, int) or isinstance(c, bool) or c < 0:
-            raise IllegalAction("chips_whole")
-        players.append(p)
-        chips[p] = c
+#: Three to eight players (RULES.md "Rummoli").
+SEATS = (3, 8)
+
+
+def _check_seats(seats: list[dict[str, Any]], button: int) -> tuple[list[str], dict[str, int]]:
+    players, chips = check_seats(seats, button, GAME, SEATS)
+    if WIDOW in chips:  # the widow's hand is named so in the deal
+        raise IllegalAction("rummoli_widow_name")
     return players, chips
 
 
@@ -76,9 +68,7 @@ class RummoliDeal(WidowPhase, RamyPhase):
         carry: dict[str, Any] | None,
     ) -> None:
         self.config = config
-        self.players, self.start_chips = _check_seats(seats)
-        if not isinstance(button, int) or not 0 <= button < len(self.players):
-            raise IllegalAction("dealer_one_of_seats")
+        self.players, self.start_chips = _check_seats(seats, button)
         try:
             check_deck_order(deck, deck_composition())
         except CardError as exc:
@@ -367,19 +357,11 @@ class RummoliDeal(WidowPhase, RamyPhase):
                            carry=self.carry_in).dump()
 
 
-def new_deal(
-    config: dict[str, Any] | RummoliConfig | None,
-    seats: list[dict[str, Any]],
-    button: int,
-    *,
-    deck: list[str] | None = None,
-    rng: Any = None,
-    reshuffles: list[list[str]] | None = None,
-    carry: dict[str, Any] | None = None,
-) -> RummoliDeal:
+def new_deal(config: Options, seats: Seats, button: int, *, deck: Deck = None, rng: Rng = None,
+             reshuffles: Reshuffles = None, carry: Carry = None) -> RummoliDeal:
     """Ante, deal every card one at a time to the players and the widow, and
     wait for the dealer's decision about the widow."""
-    cfg = parse_config(config)
+    cfg = parse_config(RummoliConfig, config)
     if reshuffles:
         raise IllegalAction("no_reshuffles", game="rummoli")
     order = list(deck) if deck is not None else shuffle(deck_composition(), rng)

@@ -21,9 +21,10 @@ import * as rams from "./games/rams.js";
 import { finished } from "./games/generic.js";
 import { Feel } from "./feel.js";
 
-/** Each game's module (the families of src/tavern/games/registry.py). */
-var GAMES = { ramponneau: poker, draw: poker, rami: rami, double_rami: rami, remigio: rami, gin: rami,
-  rummoli: rummoli, rams: rams };
+/** The page's module for each kind of felt a game's spec names (GameSpec.view,
+ *  sent as the table's `view`); "generic" and any view the page does not know
+ *  draw with the rami module's generic felt. No game's name is tested here. */
+var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, rams: rams, generic: rami };
 
 (function () {
   "use strict";
@@ -34,7 +35,7 @@ var GAMES = { ramponneau: poker, draw: poker, rami: rami, double_rami: rami, rem
   // A phone shows the felt and the buttons first: the table's facts fold away.
   var facts = document.querySelector("details.table-facts");
   if (facts && window.matchMedia && window.matchMedia("(max-width: 700px)").matches) facts.removeAttribute("open");
-  var GAME = GAMES[root.getAttribute("data-game")] || rami;  // an unknown game: the generic view
+  var GAME = rami;  // until the first frame says the table's view (render)
 
   // --- the connection ------------------------------------------------------
 
@@ -261,6 +262,7 @@ var GAMES = { ramponneau: poker, draw: poker, rami: rami, double_rami: rami, rem
 
   function render() {
     var m = S.msg, d = m.deal;
+    GAME = VIEWS[m.table.view] || rami;  // the game's spec says which felt draws it
     root.setAttribute("data-seq", m.seq);
     root.setAttribute("data-phase", d ? d.phase : "");
     if (d && d.phase === "over" && d.result && d.result.hands) {

@@ -4,11 +4,22 @@
  * it with their own felt, controls and result lines. */
 import { h, fmt, card, cards, isCard, isCardList, cardText, btn } from "../cards.js";
 
-export var WORDS = { draw: "Piocher", discard: "Jeter", lay: "Poser", add: "Ajouter", close: "Fermer", knock: "Frapper",
-  gin: "Gin", play: "Jouer", lead: "Entamer", exchange: "Échanger", keep: "Garder", bid: "Enchérir",
-  pass: "Passer", speak: "Annoncer", fold: "Se coucher", check: "Parole", call: "Suivre", bet: "Miser",
-  raise: "Relancer", show: "Montrer", muck: "Jeter", stock: "la pioche", discard_pile: "la défausse" };
-export function word(w) { return WORDS[w] || String(w); }
+/** The actions and piles in the players' words: the catalogue's (ACTIONS,
+ *  PILES in src/tavern/catalogue.py), which the page carries in
+ *  #table-words; an action is a button, so it starts with a capital. */
+var WORDS = null;
+function words() {
+  if (WORDS) return WORDS;
+  var el = typeof document !== "undefined" && document.getElementById("table-words");
+  try { WORDS = el ? JSON.parse(el.textContent) : {}; } catch (e) { WORDS = {}; }
+  return WORDS;
+}
+var PILES = { stock: 1, discard_pile: 1 };  // said in the middle of a button, not capitalised
+export function word(w) {
+  var said = words()[w];
+  if (!said) return String(w);
+  return PILES[w] ? said : said.charAt(0).toUpperCase() + said.slice(1);
+}
 /** Names of the generic views' keys and phases, in the players' words. */
 export var LABELS = { discard: "défausse", top: "dessus", table: "sur la table", tricks: "plis", played: "joué",
   widow: "la fille", turned: "retournée", trump: "atout", play: "jeu", draw: "pioche", speak: "annonces",

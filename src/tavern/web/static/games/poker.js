@@ -1,8 +1,9 @@
-/* The poker games (ramponneau, draw): the felt's phase, board and pot, the
+/* The poker games (views "holdem" and "draw_poker"): the felt's phase, board and pot, the
  * betting controls (fold, check, call, a sized bet or raise, the draw), the
  * hands' categories in the result panel. The interface every game module
  * exports is described in docs/table-ui.md. */
 import { h, fmt, cards, btn } from "../cards.js";
+import { word as said } from "./generic.js";  // the catalogue's words for the actions
 
 /** The shell's poker-only parts (blinds to post, auto-actions) apply. */
 export var blinds = true;
@@ -14,10 +15,10 @@ var STREETS = ["Avant le flop", "Flop", "Turn", "River"];
 export function felt(ctx) {
   var d = ctx.deal, t = ctx.table, out = [];
   var phase = PHASES[d.phase] || d.phase;
-  if (d.phase === "bet" && t.game === "ramponneau") phase = STREETS[d.round] || phase;
-  if (d.phase === "bet" && t.game === "draw") phase = d.round ? "Second tour d'enchères" : "Premier tour d'enchères";
+  if (d.phase === "bet" && t.view === "holdem") phase = STREETS[d.round] || phase;
+  if (d.phase === "bet" && t.view === "draw_poker") phase = d.round ? "Second tour d'enchères" : "Premier tour d'enchères";
   out.push(h("div", { cls: "tl-phase", text: phase }));
-  if (t.game === "ramponneau") {
+  if (t.view === "holdem") {
     var board = cards(d.board || []);
     for (var i = (d.board || []).length; i < 5; i++) board.push(h("span", { cls: "pc slot" }));
     out.push(h("div", { cls: "tl-board", "aria-label": "cartes communes" }, board));
@@ -39,14 +40,14 @@ export function hand(ctx) {
 /** Draw poker: the cards picked during the first betting round stay picked
  * for the draw that follows it (the shell forgets picks when this changes). */
 export function selectionPhase(table, phase) {
-  return table.game === "draw" && (phase === "bet" || phase === "draw") ? "play" : phase;
+  return table.view === "draw_poker" && (phase === "bet" || phase === "draw") ? "play" : phase;
 }
 /** The cards picked are the ones to change (draw poker). */
-export function discarding(ctx) { return ctx.table.game === "draw"; }
+export function discarding(ctx) { return ctx.table.view === "draw_poker"; }
 /** Can the player pick cards of his hand now (draw poker's discards)? */
 export function picking(ctx) {
   var d = ctx.deal;
-  if (ctx.table.game !== "draw" || !d) return false;
+  if (ctx.table.view !== "draw_poker" || !d) return false;
   if (ctx.findLegal("draw")) return true;
   // The source lets one pick before his turn to speed the game up.
   return d.phase === "bet" && !d.round && !(d.drawn && d.drawn[ctx.name] !== undefined);
@@ -61,22 +62,22 @@ export function controls(ctx, acts) {
   var row = h("div", { cls: "tl-buttons" });
   var sizing = null;
   acts.forEach(function (a) {
-    if (a.action === "fold") row.appendChild(btn("Se coucher", "fold", function () { ctx.act("fold"); }, "danger"));
-    else if (a.action === "check") row.appendChild(btn("Parole", "check", function () { ctx.act("check"); }));
+    if (a.action === "fold") row.appendChild(btn(said("fold"), "fold", function () { ctx.act("fold"); }, "danger"));
+    else if (a.action === "check") row.appendChild(btn(said("check"), "check", function () { ctx.act("check"); }));
     else if (a.action === "call") {
       var pay = a.amount - mine;
-      row.appendChild(btn((a.amount >= allIn ? "Tapis — suivre " : "Suivre ") + fmt(pay), "call", function () { ctx.act("call"); }));
+      row.appendChild(btn((a.amount >= allIn ? "Tapis — suivre " : said("call") + " ") + fmt(pay), "call", function () { ctx.act("call"); }));
     } else if (a.action === "bet" || a.action === "raise") sizing = a;
     else if (a.action === "draw") drawButtons(ctx, row, a);
-    else if (a.action === "show") row.appendChild(btn("Montrer", "show", function () { ctx.act("show"); }));
-    else if (a.action === "muck") row.appendChild(btn("Jeter", "muck", function () { ctx.act("muck"); }, "quiet"));
+    else if (a.action === "show") row.appendChild(btn(said("show"), "show", function () { ctx.act("show"); }));
+    else if (a.action === "muck") row.appendChild(btn(said("muck"), "muck", function () { ctx.act("muck"); }, "quiet"));
   });
   var out = [row];
   if (sizing) out.push(betSizer(ctx, sizing, mine, allIn, d));
   return out;
 }
 
-/** Draw poker: "Changer N cartes" with the picked cards, or "Servi" (stand pat). */
+/** Draw poker: "Changer N cartes" with the picked cards, or stand pat (the catalogue's « servi »). */
 function drawButtons(ctx, row, a) {
   var k = ctx.selected.filter(function (c) { return a.cards.indexOf(c) >= 0; });
   var change = btn(k.length ? "Changer " + k.length + " carte" + (k.length > 1 ? "s" : "") : "Changer (choisissez les cartes)",
@@ -84,14 +85,14 @@ function drawButtons(ctx, row, a) {
   change.disabled = !k.length;
   row.appendChild(h("p", { cls: "tl-hint", text: "Cliquez sur les cartes à changer (au plus " + a.max + ")." }));
   row.appendChild(change);
-  row.appendChild(btn("Servi", "stand-pat", function () { ctx.act("draw", { discard: [] }); }, "quiet"));
+  row.appendChild(btn(said("stand"), "stand-pat", function () { ctx.act("draw", { discard: [] }); }, "quiet"));
 }
 
 var amount = null;  // the bet's size, kept while the player moves the slider
-/** "Miser"/"Relancer" with a slider and a number bounded by the legal min and max. */
+/** The bet or the raise (the catalogue's words) with a slider and a number bounded by the legal min and max. */
 function betSizer(ctx, a, mine, allIn, d) {
   var lo = a.min, hi = a.max;
-  var word = a.action === "raise" ? "Relancer à " : "Miser ";
+  var word = said(a.action) + (a.action === "raise" ? " à " : " ");
   if (amount === null || amount < lo || amount > hi) amount = lo;
   var range = h("input", { type: "range", min: lo, max: hi, step: 1, value: amount, "aria-label": "montant" });
   var num = h("input", { type: "number", min: lo, max: hi, step: 1, value: amount, cls: "tl-amount", "aria-label": "montant" });

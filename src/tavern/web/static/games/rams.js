@@ -37,7 +37,7 @@ var CHOICES = { "speak:play": "Je joue", "speak:pass": "Je passe", "speak:widow"
 export function controls(ctx, acts) {
   return G.controls(ctx, acts, { choices: CHOICES, perCard: function (name, sel, hit) {
     if (name !== "exchange") return null;  // the dealer's swap with the turned card
-    return hit ? "Échanger " + cardText(sel) + " contre la retournée" : "Échanger une carte (choisissez-la)";
+    return G.word("exchange") + (hit ? " " + cardText(sel) + " contre la retournée" : " une carte (choisissez-la)");
   } });
 }
 

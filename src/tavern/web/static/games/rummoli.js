@@ -12,7 +12,7 @@ export function controls(ctx, acts) {
     // the player reaches, which the engine does not take back ("'call'
     // takes no arguments"): the button sends none.
     if (name !== "call") return false;
-    row.appendChild(btn("Suivre à " + fmt(a.amount), "call", function () { ctx.act("call", {}); }));
+    row.appendChild(btn(G.word("call") + " à " + fmt(a.amount), "call", function () { ctx.act("call", {}); }));
     return true;
   } });
 }
