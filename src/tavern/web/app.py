@@ -127,7 +127,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     cluster = (RedisCluster(settings.redis_url, lease_seconds=settings.lease_seconds)
                if settings.redis_url else LocalCluster())
     app.state.tables = TableManager(SqlBank(app.state.write_sessions, settings), app.state.broadcaster, cluster=cluster,
-                                    sweep_seconds=settings.lease_seconds / 2,
+                                    sweep_seconds=settings.lease_seconds / 2, drain_seconds=settings.drain_seconds,
                                     deal_pause=settings.deal_pause_seconds,
                                     grace=settings.reconnect_grace_seconds)
     app.state.contests = ContestManager(ContestBank(app.state.write_sessions, settings, share_with=app.state.tables.bank),
