@@ -171,3 +171,72 @@ def test_the_stop_grace_outlasts_uvicorns_shutdown_and_the_drain():
     grace = int(re.search(r"stop_grace_period: (\d+)s", compose).group(1))  # type: ignore[union-attr]
     uvicorn = int(re.search(r"--timeout-graceful-shutdown (\d+)", (ROOT / "Dockerfile").read_text()).group(1))  # type: ignore[union-attr]
     assert grace > uvicorn + DRAIN_DEFAULT_SECONDS
+
+
+class _Actor:
+    """An actor double: a deal that ends after ``deal_ticks`` polls."""
+
+    closed = False
+
+    def __init__(self, deal_ticks: int) -> None:
+        self.deal_ticks = deal_ticks
+        self.draining = False
+        self.stopped_while_dealing: bool | None = None
+        self.synced = 0
+
+    @property
+    def dealing(self) -> bool:
+        self.deal_ticks -= 1
+        return self.deal_ticks >= 0
+
+    async def submit(self, command: str, username: str | None) -> dict[str, int]:
+        self.synced += 1
+        return {"seq": 0}
+
+    async def stop(self) -> None:
+        self.stopped_while_dealing = self.deal_ticks > 0
+        self.closed = True
+
+
+def _manager_with(actor: _Actor, let_go: list[int]) -> TableManager:
+    manager = TableManager.__new__(TableManager)
+    manager.cluster = _Cluster({}, workers=1)  # type: ignore[assignment]
+    manager.actors = {7: actor}  # type: ignore[dict-item]
+    manager._handing = {7}
+    manager._stopping = False
+    manager.bank = type("Bank", (), {"fences": {}})()  # type: ignore[assignment]
+
+    async def _let_go(table_id: int, *, live: bool) -> None:
+        let_go.append(table_id)
+
+    manager._let_go = _let_go  # type: ignore[method-assign]
+    return manager
+
+
+def test_a_table_handed_over_moves_only_once_its_deal_has_ended():
+    """"at deal boundaries, never mid-deal": the table deals no new hand,
+    and its lease goes only when the running deal has settled."""
+    actor, let_go = _Actor(deal_ticks=5), []
+    manager = _manager_with(actor, let_go)
+
+    async def hand_over() -> None:
+        deadline = asyncio.get_running_loop().time() + 10
+        await manager._hand_over(7, actor, deadline, void_past=False)  # type: ignore[arg-type]
+
+    asyncio.run(hand_over())
+    assert actor.draining and actor.stopped_while_dealing is False
+    assert let_go == [7] and 7 not in manager.actors and manager._handing == set()
+
+
+def test_a_hand_over_whose_deal_outlasts_the_bound_is_given_up_not_voided():
+    actor, let_go = _Actor(deal_ticks=10_000), []
+    manager = _manager_with(actor, let_go)
+
+    async def hand_over() -> None:
+        deadline = asyncio.get_running_loop().time() + 0.3
+        await manager._hand_over(7, actor, deadline, void_past=False)  # type: ignore[arg-type]
+
+    asyncio.run(hand_over())
+    # The table stays here and deals on: no lease let go, nothing stopped.
+    assert let_go == [] and manager.actors == {7: actor} and actor.stopped_while_dealing is None
+    assert not actor.draining and actor.synced == 2

@@ -120,6 +120,8 @@ class TableManager:
         self.drain_seconds = drain_seconds
         #: Tables being handed over to another worker (at their deal's end).
         self._handing: set[int] = set()
+        #: Draining (a graceful stop): a hand-over is never given up.
+        self._stopping = False
         #: Orphans seen by the last sweep, with the number of sweeps they waited.
         self._unclaimed: dict[str, int] = {}
         self.actor_options = actor_options
@@ -383,7 +385,7 @@ class TableManager:
                 await asyncio.sleep(0.1)
             if self.actors.get(table_id) is not actor:
                 return  # lost, closed or forgotten meanwhile: nothing of ours to let go
-            if actor.dealing and not void_past:
+            if actor.dealing and not void_past and not self._stopping:
                 actor.draining = False
                 await actor.submit("sync", None)  # deals again (the actor wants a deal after a command)
                 return
@@ -437,6 +439,7 @@ class TableManager:
         has ended — nothing voided — or when ``timeout`` seconds have passed
         (TAVERN_DRAIN_SECONDS, docs/operations.md: the deals still running
         then are voided by their next owner)."""
+        self._stopping = True
         await self.cluster.leave()  # the others' shares no longer count this worker
         deadline = asyncio.get_running_loop().time() + timeout
         for actor in self.actors.values():
