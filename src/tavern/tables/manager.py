@@ -441,7 +441,10 @@ class TableManager:
         then are voided by their next owner)."""
         self._stopping = True
         await self.cluster.leave()  # the others' shares no longer count this worker
-        deadline = asyncio.get_running_loop().time() + timeout
+        began = asyncio.get_running_loop().time()
+        deadline = began + timeout
+        log.info("tables: draining %s tables (%s dealing), at most %.0f s", len(self.actors),
+                 sum(1 for a in self.actors.values() if a.dealing), timeout)
         for actor in self.actors.values():
             actor.draining = True
         await asyncio.gather(*(self._hand_over(table_id, actor, deadline)
@@ -449,6 +452,7 @@ class TableManager:
                                if table_id not in self._handing), return_exceptions=True)
         while self._handing and asyncio.get_running_loop().time() < deadline + 1:
             await asyncio.sleep(0.1)  # hand-overs the balancing had begun
+        log.info("tables: drained in %.1f s", asyncio.get_running_loop().time() - began)
 
     async def close(self, *, drain_seconds: float = 0.0) -> None:
         if self._sweeper is not None:
