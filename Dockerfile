@@ -30,4 +30,8 @@ ENV TAVERN_WORKERS=1
 # multiprocess mode), emptied at each start: the last run's are not ours.
 ENV PROMETHEUS_MULTIPROC_DIR=/tmp/tavern-metrics
 # `tavern migrate` = alembic upgrade head (alembic.ini is in /app).
-CMD ["sh", "-c", "rm -rf \"$PROMETHEUS_MULTIPROC_DIR\" && mkdir -p \"$PROMETHEUS_MULTIPROC_DIR\" && tavern migrate && exec uvicorn tavern.web.app:create_app --factory --host 0.0.0.0 --port 8000 --workers ${TAVERN_WORKERS} --proxy-headers --ws tavern.web.wsproto:TableSocketProtocol"]
+# A SIGTERM: uvicorn gives the HTTP requests under way 10 s
+# (--timeout-graceful-shutdown), then the drain lets the running deals end
+# (TAVERN_DRAIN_SECONDS, 180 s): the orchestrator's stop grace must exceed
+# both together (docker-compose.yml stop_grace_period, docs/operations.md).
+CMD ["sh", "-c", "rm -rf \"$PROMETHEUS_MULTIPROC_DIR\" && mkdir -p \"$PROMETHEUS_MULTIPROC_DIR\" && tavern migrate && exec uvicorn tavern.web.app:create_app --factory --host 0.0.0.0 --port 8000 --workers ${TAVERN_WORKERS} --proxy-headers --timeout-graceful-shutdown 10 --ws tavern.web.wsproto:TableSocketProtocol"]

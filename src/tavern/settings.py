@@ -22,6 +22,16 @@ from typing import Annotated, Literal
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+#: The longest turn at a table of the default action timer (30 s, the
+#: table form's default) for a player who also spends his whole time bank
+#: (at most 60 s: tables/actor.py TIME_BANK_MAX; a bank is spent once a deal).
+LONGEST_TURN_SECONDS = 30.0 + 60.0
+#: How many such turns the drain waits for: a slow player's deal of
+#: Ramponneau — his whole timer at each of the four betting rounds and his
+#: whole bank once, 4 × 30 + 60 s — is exactly two of them.
+DRAIN_TURNS = 2
+DRAIN_DEFAULT_SECONDS = DRAIN_TURNS * LONGEST_TURN_SECONDS  # 180 s
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="TAVERN_", extra="ignore")
@@ -40,9 +50,13 @@ class Settings(BaseSettings):
     #: Seconds a worker's lease on a table lasts unrenewed: how soon the
     #: tables of a worker that died are taken over by another.
     lease_seconds: float = Field(default=5.0, gt=0.5)
-    #: A worker stopping gracefully (SIGTERM) lets its running deals end for
-    #: at most this long before letting its tables go to another worker.
-    drain_seconds: float = Field(default=30.0, ge=0)
+    #: A worker stopping gracefully (SIGTERM) deals no new hand and lets
+    #: each table go as soon as its running deal ends; a deal still running
+    #: after this long is voided by the table's next owner (refunded). Also
+    #: the longest a table handed over for balance waits for its deal.
+    #: The default (DRAIN_DEFAULT_SECONDS) outlasts a deal with one slow
+    #: player at a table of the default timer (docs/operations.md "Drain").
+    drain_seconds: float = Field(default_factory=lambda: DRAIN_DEFAULT_SECONDS, ge=0)
     #: Signs session cookies. When unset, one is generated once and kept in
     #: ``<data_dir>/secret_key`` so restarts keep everybody logged in.
     secret_key: str = ""

@@ -46,6 +46,8 @@ class ScaledServer:
     port: int = field(default_factory=free_port)
     proc: subprocess.Popen[bytes] | None = None
     extra_env: dict[str, str] = field(default_factory=dict)
+    #: The drain the server sets itself (settings.py), not this harness's short one.
+    default_drain: bool = False
 
     @property
     def base(self) -> str:
@@ -61,6 +63,8 @@ class ScaledServer:
                "TAVERN_ALLOWED_ORIGINS": self.base, "TAVERN_DEAL_PAUSE_SECONDS": "0.3", "TAVERN_GC_FULL_SECONDS": "600",
                "TAVERN_WORKERS": str(self.workers), "TAVERN_LEASE_SECONDS": "2",
                "TAVERN_DRAIN_SECONDS": "20", "TAVERN_WS_PER_ADDRESS": "1000", **self.extra_env}
+        if self.default_drain:
+            env.pop("TAVERN_DRAIN_SECONDS")
         log = open(self.data_dir / f"scaled-{self.port}.log", "ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "tavern.web.app:create_app", "--factory", "--host", "127.0.0.1",
@@ -174,8 +178,11 @@ def seed_tables(factory: sessionmaker[Session], n_tables: int, per_table: int = 
 class Bot:
     """One player who plays on, whatever worker serves him."""
 
-    def __init__(self, server: ScaledServer, table_id: int, name: str, seat: int, cookie: str) -> None:
+    def __init__(self, server: ScaledServer, table_id: int, name: str, seat: int, cookie: str,
+                 delay: float = 0.0) -> None:
         self.server = server
+        #: Seconds he thinks before each move (a slow player).
+        self.delay = delay
         self.table_id = table_id
         self.name = name
         self.seat = seat
@@ -224,6 +231,8 @@ class Bot:
             if legal and m["seq"] > acted_at:
                 acted_at = m["seq"]
                 choice = "check" if "check" in legal else "call" if "call" in legal else next(iter(legal))
+                if self.delay:
+                    await asyncio.sleep(self.delay)
                 n += 1
                 await ws.send(json.dumps({"type": "act", "id": n, "action": choice, "args": {}, "seq": m["seq"]}))
 
@@ -283,12 +292,14 @@ def money_check(factory: sessionmaker[Session], village: Village8) -> dict[str, 
         }
 
 
-async def start_bots(server: ScaledServer, village: Village8, stop: asyncio.Event) -> tuple[list[Bot], list[Any]]:
+async def start_bots(server: ScaledServer, village: Village8, stop: asyncio.Event,
+                     delays: dict[str, float] | None = None) -> tuple[list[Bot], list[Any]]:
+    """A bot for every player; ``delays`` names the slow ones (his seconds a move)."""
     bots = []
     for tid, names in village.tables.items():
         for seat, name in enumerate(names):
             cookie = await asyncio.to_thread(server.login, name)
-            bots.append(Bot(server, tid, name, seat, cookie))
+            bots.append(Bot(server, tid, name, seat, cookie, (delays or {}).get(name, 0.0)))
     tasks = [asyncio.create_task(b.run(stop)) for b in bots]
     return bots, tasks
 

@@ -522,6 +522,12 @@ class TableActor:
         if self.engine is not None and self.engine.over and self.archive_id is not None:
             await self._finish_deal()
             changed = True
+        if self.draining and self.next_deal_at is not None and self.next_deal_at <= now:
+            # A deal due on a table being let go (a drain, a hand-over) never
+            # starts: forget it, or the due time would wake the loop at once
+            # again and again, and the inbox (Inbox.get with no time left)
+            # would never be read — the hand-over's own command with it.
+            self.next_deal_at = None
         if (self.engine is None or self.engine.over) and self.next_deal_at is not None and self.next_deal_at <= now \
                 and self.closing_owner is None and not self.closed and not self.draining:
             if self._held(now):

@@ -132,6 +132,15 @@ class Cluster(Protocol):
     async def orphans(self) -> list[str]:
         """Keys marked live whose lease nobody holds."""
 
+    async def placement(self) -> tuple[dict[str, str | None], int]:
+        """Each key marked live with the worker holding it (``None``: an
+        orphan), and how many workers are alive and not leaving — what the
+        sweep shares the tables by (tables/balance.py)."""
+
+    async def leave(self) -> None:
+        """This worker is stopping: the others stop counting it in their
+        shares at once (not a lease later), and take what it lets go."""
+
     async def take_counts(self, caps: dict[str, int]) -> bool:
         """One more of each counter in ``caps`` (counter → cap) across the
         live workers, or none when one is at its cap."""
@@ -186,6 +195,12 @@ class LocalCluster:
 
     async def orphans(self) -> list[str]:
         return []
+
+    async def placement(self) -> tuple[dict[str, str | None], int]:
+        return {}, 1
+
+    async def leave(self) -> None:
+        return None
 
     async def take_counts(self, caps: dict[str, int]) -> bool:
         return True  # one process: its own counts are the whole story (web/wslimits.py)
@@ -301,6 +316,8 @@ class RedisCluster:
         self._url = url
         self._keeper: threading.Thread | None = None
         self._stopping = threading.Event()
+        #: Stopping (leave()): the keeper no longer renews the heartbeat.
+        self._leaving = False
         self._loop_seen = time.monotonic()  #: the last turn of the event loop (_tick)
 
     @staticmethod
@@ -395,7 +412,8 @@ class RedisCluster:
                     continue
                 held = list(self._held.items())  # one step under the GIL: a consistent copy
                 try:
-                    client.set(f"tavern:worker:{self.worker_id}", "1", px=self.lease_ms)
+                    if not self._leaving:
+                        client.set(f"tavern:worker:{self.worker_id}", "1", px=self.lease_ms)
                     keys = [k for key, _ in held for k in (self.lease_key(key), self.fence_key(key))]
                     gone = renew(keys=keys, args=[self.lease_ms, *(f"{self.worker_id}|{fence}"
                                                                    for _, fence in held)]) if held else []
@@ -447,6 +465,20 @@ class RedisCluster:
             await self._redis.sadd(LIVE, key)
         else:
             await self._redis.srem(LIVE, key)
+
+    async def placement(self) -> tuple[dict[str, str | None], int]:
+        keys = sorted(_text(k) for k in await self._redis.smembers(LIVE))
+        owners = await self._redis.mget([self.lease_key(k) for k in keys]) if keys else []
+        held = {k: (_text(o).rpartition("|")[0] if o is not None else None)
+                for k, o in zip(keys, owners, strict=True)}
+        workers = 0
+        async for _ in self._redis.scan_iter(match="tavern:worker:*", count=100):
+            workers += 1
+        return held, max(1, workers)
+
+    async def leave(self) -> None:
+        self._leaving = True
+        await self._redis.delete(f"tavern:worker:{self.worker_id}")
 
     async def orphans(self) -> list[str]:
         keys = sorted(_text(k) for k in await self._redis.smembers(LIVE))

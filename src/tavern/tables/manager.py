@@ -16,9 +16,11 @@ a dead owner left in progress, exactly as a restart does — and starts its
 actor. A connection landing on another worker gets a :class:`RemoteTable`,
 the same calls carried to the owner over Redis; the views come back through
 the Redis broadcaster. Every worker also sweeps for tables whose owner died
-(their lease ran out) and takes them over, so play goes on within a few
-seconds even before anybody reconnects. A worker stopping gracefully lets
-its running deals end, then lets its tables go (:meth:`TableManager.drain`).
+(their lease ran out) and takes its share of them over, so play goes on
+within a few seconds even before anybody reconnects; a worker holding more
+than its share hands the surplus over between two deals (tables/balance.py).
+A worker stopping gracefully deals no new hand and lets each table go as
+its running deal ends (:meth:`TableManager.drain`).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import orjson
 
 from tavern import metrics
 from tavern.store.batch import Batched
+from tavern.tables import balance
 from tavern.tables.actor import CommandError, TableActor
 from tavern.tables.bank import SqlBank, TableStart
 from tavern.tables.broadcast import SPECTATORS, Broadcaster
@@ -108,11 +111,19 @@ STORM_SOCKETS = 50
 
 class TableManager:
     def __init__(self, bank: SqlBank, broadcaster: Broadcaster, *, cluster: Cluster | None = None,
-                 sweep_seconds: float = 2.0, **actor_options: Any) -> None:
+                 sweep_seconds: float = 2.0, drain_seconds: float = 180.0, **actor_options: Any) -> None:
         self.bank = bank
         self.broadcaster = broadcaster
         self.cluster: Cluster = cluster or LocalCluster()
         self.sweep_seconds = sweep_seconds
+        #: The longest a hand-over waits for a table's running deal (settings.drain_seconds).
+        self.drain_seconds = drain_seconds
+        #: Tables being handed over to another worker (at their deal's end).
+        self._handing: set[int] = set()
+        #: Draining (a graceful stop): a hand-over is never given up.
+        self._stopping = False
+        #: Orphans seen by the last sweep, with the number of sweeps they waited.
+        self._unclaimed: dict[str, int] = {}
         self.actor_options = actor_options
         self.actors: dict[int, TableActor] = {}
         #: One lock per table being started: tables start side by side (a
@@ -310,20 +321,83 @@ class TableManager:
         return await actor.submit(payload["command"], payload["username"], **payload["args"])
 
     async def _sweep(self) -> None:
-        """Take over the tables whose owner died: their lease ran out while
-        they were live. The first worker to ask gets each."""
+        """Every ``sweep_seconds``: take over this worker's share of the
+        tables whose owner died or let them go, and hand over what this
+        worker holds beyond its share (tables/balance.py)."""
         while True:
             await asyncio.sleep(self.sweep_seconds)
             try:
-                for key in await self.cluster.orphans():
-                    table_id = int(key.split(":", 1)[1])
-                    try:
-                        if await self.get(table_id) is None:  # closed meanwhile
-                            await self.cluster.mark_live(key, False)
-                    except TableMoved:
-                        pass
+                await self.balance()
             except Exception:
                 log.exception("tables: the sweep for orphaned tables failed")
+
+    async def balance(self) -> None:
+        """One sweep: the orphans this worker should take, then its surplus."""
+        placed, workers = await self.cluster.placement()
+        orphans = [k for k, owner in placed.items() if owner is None]
+        mine = [k for k, owner in placed.items()
+                if owner == self.cluster.worker_id and int(k.split(":", 1)[1]) not in self._handing]
+        seen, self._unclaimed = self._unclaimed, {}
+        stranded = []
+        for key in orphans:
+            self._unclaimed[key] = seen.get(key, 0) + 1
+            if self._unclaimed[key] >= balance.STRANDED_SWEEPS:
+                stranded.append(key)
+        wanted = balance.orphans_to_take(len(orphans), len(mine), len(placed), workers)
+        # Stranded ones first (they waited longest), then in the set's order.
+        for key in (stranded + [k for k in orphans if k not in stranded])[:max(wanted, len(stranded))]:
+            table_id = int(key.split(":", 1)[1])
+            try:
+                if await self.get(table_id) is None:  # closed meanwhile
+                    await self.cluster.mark_live(key, False)
+            except TableMoved:
+                pass
+        if orphans:
+            return  # the orphans find their owners before anything else moves
+        extra = balance.surplus(len(mine), len(placed), workers)
+        if extra:
+            # Tables between two deals first: they move at once.
+            ids = sorted((int(k.split(":", 1)[1]) for k in mine),
+                         key=lambda t: (self.actors[t].dealing if t in self.actors else True, t))
+            deadline = asyncio.get_running_loop().time() + self.drain_seconds
+            for table_id in ids[:extra]:
+                actor = self.actors.get(table_id)
+                if actor is not None and not actor.closed:
+                    log.info("tables: handing table %s over (%s held here, %s live, %s workers)",
+                             table_id, len(mine), len(placed), workers)
+                    metrics.MOVES.labels("balanced").inc()
+                    self._handing.add(table_id)
+                    spawn(self._hand_over(table_id, actor, deadline, void_past=False), "handing a table over")
+
+    async def _hand_over(self, table_id: int, actor: TableActor, deadline: float, *, void_past: bool = True) -> None:
+        """Let a table go at the end of its running deal, for another worker
+        to take over. Never in the middle of one: when ``deadline`` passes
+        first, a balancing hand-over is given up (the table deals on here);
+        a drain (``void_past``) lets it go all the same, and its next owner
+        voids the deal, as after a crash."""
+        try:
+            actor.draining = True  # no new deal from now on
+            # A round trip through the actor's queue: a tick already starting
+            # a deal has finished by then, so `dealing` below is the truth.
+            await actor.submit("sync", None)
+            loop = asyncio.get_running_loop()
+            while actor.dealing and not actor.closed and loop.time() < deadline:
+                await asyncio.sleep(0.1)
+            if self.actors.get(table_id) is not actor:
+                return  # lost, closed or forgotten meanwhile: nothing of ours to let go
+            if actor.dealing and not void_past and not self._stopping:
+                actor.draining = False
+                await actor.submit("sync", None)  # deals again (the actor wants a deal after a command)
+                return
+            if actor.dealing:
+                log.warning("table %s: its deal outlasted the drain; the next owner voids it", table_id)
+            await actor.stop()
+            self.actors.pop(table_id, None)
+            self.bank.fences.pop(table_id, None)
+            if self.cluster.shared:
+                await self._let_go(table_id, live=True)  # still live: another worker's sweep takes it
+        finally:
+            self._handing.discard(table_id)
 
     async def close_table(self, table_id: int, owner_id: int) -> dict[str, Any]:
         """The owner closes a table with players seated: the live table ends
@@ -360,22 +434,25 @@ class TableManager:
             await actor._publish_closed({"closed": True, "awards": {}, "ecus": {}}, [])
 
     async def drain(self, timeout: float) -> None:
-        """A graceful stop: no table here starts a new deal, the running
-        deals end (at most ``timeout`` seconds), then every table is let go
-        for another worker to take over — nothing voided."""
+        """A graceful stop: no table here starts a new deal, each table is
+        let go for another worker to take over as soon as its running deal
+        has ended — nothing voided — or when ``timeout`` seconds have passed
+        (TAVERN_DRAIN_SECONDS, docs/operations.md: the deals still running
+        then are voided by their next owner)."""
+        self._stopping = True
+        await self.cluster.leave()  # the others' shares no longer count this worker
+        began = asyncio.get_running_loop().time()
+        deadline = began + timeout
+        log.info("tables: draining %s tables (%s dealing), at most %.0f s", len(self.actors),
+                 sum(1 for a in self.actors.values() if a.dealing), timeout)
         for actor in self.actors.values():
             actor.draining = True
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while any(a.dealing for a in self.actors.values() if not a.closed) and loop.time() < deadline:
-            await asyncio.sleep(0.1)
-        for table_id, actor in list(self.actors.items()):
-            await actor.stop()
-            self.actors.pop(table_id, None)
-            self.bank.fences.pop(table_id, None)
-            if self.cluster.shared:
-                # Still live: a survivor's sweep takes it over in a moment.
-                await self._let_go(table_id, live=True)
+        await asyncio.gather(*(self._hand_over(table_id, actor, deadline)
+                               for table_id, actor in list(self.actors.items())
+                               if table_id not in self._handing), return_exceptions=True)
+        while self._handing and asyncio.get_running_loop().time() < deadline + 1:
+            await asyncio.sleep(0.1)  # hand-overs the balancing had begun
+        log.info("tables: drained in %.1f s", asyncio.get_running_loop().time() - began)
 
     async def close(self, *, drain_seconds: float = 0.0) -> None:
         if self._sweeper is not None:

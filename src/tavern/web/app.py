@@ -122,7 +122,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     cluster = (RedisCluster(settings.redis_url, lease_seconds=settings.lease_seconds)
                if settings.redis_url else LocalCluster())
     tables = TableManager(SqlBank(write_sessions, settings), broadcaster, cluster=cluster,
-                          sweep_seconds=settings.lease_seconds / 2,
+                          sweep_seconds=settings.lease_seconds / 2, drain_seconds=settings.drain_seconds,
                           deal_pause=settings.deal_pause_seconds,
                           grace=settings.reconnect_grace_seconds)
     svc = Services(
