@@ -22,8 +22,8 @@ from tavern.web.refusals import Refused
 pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
 api = APIRouter(route_class=ReadRoute, prefix="/api/me", tags=["account"], dependencies=[Depends(csrf_protect)])
 
-#: At most this many deal ids named in one request.
-MAX_IDS = 1000
+#: At most this many deal ids named in one request (a query string, so kept short).
+MAX_IDS = 400  # 4,800 characters at most: under 64 KiB even percent-encoded, the longest URL clients send
 Fmt = Annotated[str, Query(alias="format", pattern="^(phh|pokerstars)$")]
 Ids = Annotated[str | None, Query(max_length=12 * MAX_IDS)]
 
