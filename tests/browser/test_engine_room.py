@@ -5,6 +5,7 @@ watches, and the page shows them without being reloaded."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 from tests.browser.test_table_page import CHROMIUM, seat_everyone, start_server  # noqa: F401
 from tests.dbtools import harness_settings
 from tests.tables.liveserver import PASSWORD
@@ -37,9 +38,10 @@ def test_the_engine_room_redraws_itself_live(browser, players, db_url, tmp_path)
         ps = players(srv)  # three players open the table's page…
         seat_everyone(ps, 150)  # …and sit down: the first deal starts
         # Within two turns of the page's five-second refresh, without a reload.
-        page.wait_for_function("document.getElementById('room-players').textContent === '3'", timeout=15_000)
-        page.wait_for_function("document.getElementById('room-games').textContent.includes('Ramponneau')",
-                               timeout=15_000)
+        # Read with locators, not a string predicate: Playwright polls a bare
+        # expression through eval, which the page's CSP refuses (no unsafe-eval).
+        expect(page.locator("#room-players")).to_have_text("3", timeout=15_000)
+        expect(page.locator("#room-games")).to_contain_text("Ramponneau", timeout=15_000)
         assert page.text_content("#room-tables-total").strip() == "1"
         assert errors == []
         ctx.close()

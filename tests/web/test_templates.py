@@ -10,7 +10,9 @@ from tavern.web.headers import CSP
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "src" / "tavern" / "web" / "templates"
 
-INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>", re.I)
+#: A script element without src — but a JSON data block (type="application/json",
+#: never run, outside script-src: the table page's words) is data, not code.
+INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*\btype=\"application/json\")[^>]*>", re.I)
 STYLE_ATTR = re.compile(r"\sstyle\s*=", re.I)
 STYLE_TAG = re.compile(r"<style\b", re.I)
 HANDLER = re.compile(r"\son[a-z]+\s*=", re.I)
