@@ -102,7 +102,9 @@ def test_backup_during_play_restores_balanced_with_no_deal_in_progress(db_url, p
         engine.dispose()
 
 
-def test_restore_refuses_a_file_that_is_not_a_backup(db_url, tmp_path, capsys) -> None:
+def test_restore_refuses_a_file_that_is_not_a_backup(tmp_path, capsys, monkeypatch) -> None:
+    # A SQLite store whatever the run's database (the PostgreSQL stage's store is restored with pg_restore).
+    monkeypatch.setenv("TAVERN_DATABASE_URL", f"sqlite:///{tmp_path / 'tavern.db'}")
     bogus = tmp_path / "notes.txt"
     bogus.write_text("pas une base")
     get_settings.cache_clear()
@@ -111,7 +113,10 @@ def test_restore_refuses_a_file_that_is_not_a_backup(db_url, tmp_path, capsys) -
     assert "Restauration refusée" in err and "SQLite" in err
 
 
-def test_backup_refuses_to_overwrite_and_postgres_is_told_how(db_url, tmp_path, capsys, monkeypatch) -> None:
+def test_backup_refuses_to_overwrite_and_postgres_is_told_how(tmp_path, capsys, monkeypatch) -> None:
+    store = tmp_path / "tavern.db"  # a SQLite store, whatever the run's database
+    sqlite3.connect(store).close()
+    monkeypatch.setenv("TAVERN_DATABASE_URL", f"sqlite:///{store}")
     existing = tmp_path / "already.db"
     existing.write_text("x")
     get_settings.cache_clear()
