@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from tests.dbtools import session_scope
 from tests.tables.conftest import Harness, build_world
-from webtools import login
+from webtools import deal_stopped_mid_hand, login
 
 from tavern.games import registry
 from tavern.store.models import ArchivedHand, User
@@ -87,22 +87,9 @@ def test_a_voided_deal_still_reveals_its_seed_to_its_players(settings, client: T
     """Issue 16: "A deal voided by a crash still reveals its seed" — to the
     deal's players, never while the deal is being played."""
     from tavern import fair
-    from tavern.services import users
     from tavern.tables.bank import SqlBank
 
-    world = build_world(session_factory, stakes={"small_blind": 1, "big_blind": 2},
-                        password_hash=users.hash_password("correct horse battery", settings))
-
-    async def scenario():
-        h = Harness(world, deal_pause=60.0)
-        actor = await h.start(seated=("ana", "bob"))
-        actor.next_deal_at = actor.clock()
-        await h.settle()
-        await h.settle()
-        assert actor.engine is not None and not actor.engine.over
-        await actor.stop()  # the process dies mid-deal
-
-    asyncio.run(scenario())
+    world = deal_stopped_mid_hand(session_factory, settings)
     with session_factory() as s:
         deal = s.scalars(select(ArchivedHand.id).where(ArchivedHand.table_id == world.table_id)).one()
     login(client, "ana")
@@ -125,22 +112,9 @@ def test_a_deal_in_progress_is_listed_en_cours_without_its_steps(settings, clien
     ``"voided": true`` with an end time. It is listed in progress — no end,
     not voided, no result — and its steps and seed wait for its end: a replay
     must not show more than the live table did while it goes on."""
-    from tavern.services import users
     from tavern.tables.bank import SqlBank
 
-    world = build_world(session_factory, stakes={"small_blind": 1, "big_blind": 2},
-                        password_hash=users.hash_password("correct horse battery", settings))
-
-    async def scenario():
-        h = Harness(world, deal_pause=60.0)
-        actor = await h.start(seated=("ana", "bob"))
-        actor.next_deal_at = actor.clock()
-        await h.settle()
-        await h.settle()
-        assert actor.engine is not None and not actor.engine.over
-        await actor.stop()  # the deal stays archived as it started, as while it is played
-
-    asyncio.run(scenario())
+    world = deal_stopped_mid_hand(session_factory, settings)
     with session_factory() as s:
         deal = s.scalars(select(ArchivedHand.id).where(ArchivedHand.table_id == world.table_id)).one()
     login(client, "ana")

@@ -4,13 +4,10 @@ that shows nothing private."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 from fastapi.testclient import TestClient
 from tests.dbtools import session_scope
-from tests.tables.conftest import Harness, build_world
-from webtools import login
+from webtools import deal_stopped_mid_hand, login
 
 from tavern.store.models import ArchivedHand
 
@@ -53,22 +50,9 @@ def test_a_settled_deal_counts_in_the_statistics_and_the_public_profile(settings
 
 
 def test_a_deal_killed_mid_hand_counts_nothing(settings, client: TestClient, session_factory) -> None:
-    from tavern.services import users
     from tavern.tables.bank import SqlBank
 
-    world = build_world(session_factory, stakes={"small_blind": 1, "big_blind": 2},
-                        password_hash=users.hash_password("correct horse battery", settings))
-
-    async def scenario():
-        h = Harness(world, deal_pause=60.0)
-        actor = await h.start(seated=("ana", "bob"))
-        actor.next_deal_at = actor.clock()
-        await h.settle()
-        await h.settle()
-        assert actor.engine is not None and not actor.engine.over
-        await actor.stop()  # the process dies mid-deal
-
-    asyncio.run(scenario())
+    world = deal_stopped_mid_hand(session_factory, settings)
     SqlBank(session_factory, settings).void_interrupted(world.table_id)  # the restart voids it
     login(client, "ana")
     assert client.get("/api/me/stats").json() == []

@@ -75,3 +75,27 @@ def make_user(s: Session, name: str, *, role: str = "player", level: int = 1,
 def page(response) -> str:
     """A page's text with HTML entities decoded (Jinja escapes ' as &#39;)."""
     return html.unescape(response.text)
+
+
+def deal_stopped_mid_hand(session_factory, settings):
+    """A table of ana and bob whose first deal is under way when its actor
+    stops, as when the process dies mid-deal: the deal stays archived as it
+    started (in progress until a restart voids it). Returns the world."""
+    import asyncio
+
+    from tests.tables.conftest import Harness, build_world
+
+    world = build_world(session_factory, stakes={"small_blind": 1, "big_blind": 2},
+                        password_hash=users.hash_password(PASSWORD, settings))
+
+    async def scenario():
+        h = Harness(world, deal_pause=60.0)
+        actor = await h.start(seated=("ana", "bob"))
+        actor.next_deal_at = actor.clock()
+        await h.settle()
+        await h.settle()
+        assert actor.engine is not None and not actor.engine.over
+        await actor.stop()
+
+    asyncio.run(scenario())
+    return world
