@@ -6,6 +6,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 from tavern.catalogue import JSON_KINDS, PROCESS, STDIN, VERIFY_OK_LINE, french
 
@@ -46,7 +50,7 @@ def _load_json(path: str) -> object:
         raise Refusal("record_not_json", path=where, line=1, column=1) from None
 
 
-def _read_record(path: str) -> dict:
+def _read_record(path: str) -> dict[str, Any]:
     """A hand record read from ``path``: a JSON object, or a :class:`Refusal`."""
     from tavern.refusal import Refusal
 
@@ -127,7 +131,7 @@ def _export_phh(args: argparse.Namespace) -> int:
     return 0
 
 
-def _alembic_config():
+def _alembic_config() -> Config:
     """alembic.ini from the working directory, else from the source checkout."""
     from alembic.config import Config
 
@@ -288,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--after-pg", action="store_true", help="PostgreSQL: after pg_restore, void and audit only")
     p.set_defaults(func=_restore)
     args = parser.parse_args(argv)
-    return args.func(args)
+    return int(args.func(args))
 
 
 if __name__ == "__main__":

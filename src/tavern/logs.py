@@ -117,7 +117,7 @@ class TextFormatter(logging.Formatter):
         return f"{line} [{where}] {_message(record, self)}" if where else f"{line} {_message(record, self)}"
 
 
-class StderrHandler(logging.StreamHandler):
+class StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]  # its stream is chosen per line (property below), never one TextIO
     """Writes to whatever ``sys.stderr`` is at each line (as logging's own
     last resort does): a test's captured stream, swapped after it, is never
     written to closed."""

@@ -22,6 +22,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from tests.cluster.scaled import (
     ScaledServer,
+    cluster_report,
     in_progress,
     money_check,
     seed_tables,
@@ -65,7 +66,8 @@ def test_a_worker_killed_mid_deal_loses_nothing_and_its_tables_play_on(scaled, s
         bots, tasks = await start_bots(server, village, stop)
         try:
             await wait_for(_all_dealing_again(session_factory, ids, dict.fromkeys(ids, 0), 1), 60,
-                           "every table settles a first deal")
+                           "every table settles a first deal",
+                           explain=lambda: cluster_report(server, session_factory, ids))
             owners = {tid: server.owner_pid(tid) for tid in ids}
             # uvicorn's workers share one listening socket: the kernel decides
             # which accepts each table's first socket, hence its owner. Mostly
@@ -97,7 +99,8 @@ def test_a_worker_killed_mid_deal_loses_nothing_and_its_tables_play_on(scaled, s
             os.kill(victim, signal.SIGKILL)
             before = settled_counts(session_factory, ids)
             took = await wait_for(_all_dealing_again(session_factory, ids, before, 2), RESUME_WITHIN * 2,
-                                  "every table deals again after the kill")
+                                  "every table deals again after the kill",
+                                  explain=lambda: cluster_report(server, session_factory, ids))
             new_owners = {tid: server.owner_pid(tid) for tid in ids}
             return victim, killed_deals, took, new_owners, sum(b.connections for b in bots)
         finally:
@@ -136,13 +139,15 @@ def test_a_worker_killed_inside_a_settlement_settles_nothing(scaled, session_fac
         _, tasks = await start_bots(server, village, stop)
         try:
             await wait_for(_all_dealing_again(session_factory, ids, dict.fromkeys(ids, 0), 1), 60,
-                           "every table settles a first deal")
+                           "every table settles a first deal",
+                           explain=lambda: cluster_report(server, session_factory, ids))
             # The deal is the one in progress once the row is locked: a deal
             # read before could settle in between (then the write waiting on
             # the lock would be the next deal's start, not a settlement).
             deal = None
             for _ in range(50):
-                await wait_for(lambda: target in in_progress(session_factory, [target]), 20, "a deal at the target")
+                await wait_for(lambda: target in in_progress(session_factory, [target]), 20, "a deal at the target",
+                               explain=lambda: cluster_report(server, session_factory, ids))
                 conn = locker.connect()
                 tx = conn.begin()
                 conn.execute(text("SELECT id FROM table_configs WHERE id = :t FOR UPDATE"), {"t": target})
@@ -161,14 +166,16 @@ def test_a_worker_killed_inside_a_settlement_settles_nothing(scaled, session_fac
                         "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
                         "AND query LIKE '%owner_fence%'")).scalar())
 
-            await wait_for(settlement_waiting, 40, "the settlement waits inside its transaction")
+            await wait_for(settlement_waiting, 40, "the settlement waits inside its transaction",
+                           explain=lambda: cluster_report(server, session_factory, ids))
             os.kill(owner, signal.SIGKILL)
             await asyncio.sleep(0.5)
             tx.rollback()
             conn.close()
             before = settled_counts(session_factory, ids)
             await wait_for(_all_dealing_again(session_factory, ids, before, 1), RESUME_WITHIN * 2,
-                           "every table deals again")
+                           "every table deals again",
+                           explain=lambda: cluster_report(server, session_factory, ids))
             return deal, owner
         finally:
             await stop_bots(stop, tasks)
@@ -191,7 +198,8 @@ def test_a_worker_stopped_gracefully_finishes_its_deals_and_hands_its_tables_ove
         _, tasks = await start_bots(server, village, stop)
         try:
             await wait_for(_all_dealing_again(session_factory, ids, dict.fromkeys(ids, 0), 1), 60,
-                           "every table settles a first deal")
+                           "every table settles a first deal",
+                           explain=lambda: cluster_report(server, session_factory, ids))
             owners = {tid: server.owner_pid(tid) for tid in ids}
             leaving = max(set(owners.values()), key=lambda p: sum(1 for o in owners.values() if o == p))
             moved = [tid for tid, o in owners.items() if o == leaving]
@@ -200,10 +208,12 @@ def test_a_worker_stopped_gracefully_finishes_its_deals_and_hands_its_tables_ove
             # leaving worker still deals the commands other workers forward
             # to it: wait for the move itself, then for every table to deal on.
             await wait_for(lambda: all(server.owner_pid(t) not in (None, leaving) for t in moved), 90,
-                           "the leaving worker's tables are taken over")
+                           "the leaving worker's tables are taken over",
+                           explain=lambda: cluster_report(server, session_factory, ids))
             before = settled_counts(session_factory, ids)
             await wait_for(_all_dealing_again(session_factory, ids, before, 1), 90,
-                           "every table deals again after the stop")
+                           "every table deals again after the stop",
+                           explain=lambda: cluster_report(server, session_factory, ids))
             return leaving, moved, {tid: server.owner_pid(tid) for tid in moved}
         finally:
             await stop_bots(stop, tasks)

@@ -33,11 +33,6 @@ from tests.cluster.scaled import (
 
 pytestmark = [pytest.mark.db, pytest.mark.redis, pytest.mark.slow]
 
-#: Two bots deal a hand of Ramponneau a second or so: the daily free hands
-#: (20, RULES.md "Daily hands") would stop the tables within the test.
-HANDS = {"TAVERN_FREE_HANDS_PER_DAY": "100000"}
-
-
 def _spread(server: ScaledServer, ids: list[int]) -> tuple[Counter[int], int, bool]:
     """Tables per worker pid, the live workers, and whether every table has a live owner."""
     live = server.worker_pids()
@@ -58,7 +53,7 @@ def test_a_dead_workers_tables_end_spread_across_the_live_workers(db_url, redis_
     tables = 12
     village = seed_tables(session_factory, tables, per_table=2)
     ids = list(village.tables)
-    server = ScaledServer(db_url, redis_url, tmp_path, extra_env=HANDS)
+    server = ScaledServer(db_url, redis_url, tmp_path)
     server.start()
 
     def balanced() -> bool:
@@ -118,7 +113,7 @@ def test_a_rolling_restart_under_play_voids_no_deal(db_url, redis_url, tmp_path,
     village = seed_tables(session_factory, tables, per_table=2, timer=30)
     ids = list(village.tables)
     slow_table = ids[0]
-    server = ScaledServer(db_url, redis_url, tmp_path, extra_env=HANDS, default_drain=True)
+    server = ScaledServer(db_url, redis_url, tmp_path, default_drain=True)
     server.start()
 
     async def restart(pid: int) -> float:

@@ -43,7 +43,16 @@ from tavern.contest_rules import (
 )
 from tavern.refusal import Refusal
 from tavern.services import ledger
-from tavern.store.models import ArchivedHand, Contest, ContestEntry, ContestMove, Seat, TableConfig, User
+from tavern.store.models import (
+    ArchivedHand,
+    Contest,
+    ContestEntry,
+    ContestMove,
+    LedgerAccount,
+    Seat,
+    TableConfig,
+    User,
+)
 
 
 class ContestError(Refusal, ValueError):
@@ -54,11 +63,11 @@ def structure(c: Contest) -> list[Level]:
     return [Level.of(lv) for lv in c.structure]
 
 
-def escrow(s: Session, contest_id: int) -> ledger.LedgerAccount:
+def escrow(s: Session, contest_id: int) -> LedgerAccount:
     return ledger.account(s, "contest", contest_id, "ecus")
 
 
-def contest_chips(s: Session, contest_id: int, table_id: int) -> ledger.LedgerAccount:
+def contest_chips(s: Session, contest_id: int, table_id: int) -> LedgerAccount:
     return ledger.account(s, "contest", contest_id, "chips", table_id)
 
 

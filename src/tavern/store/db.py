@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import orjson
-from sqlalchemy import BindParameter, Engine, bindparam, create_engine, event
+from sqlalchemy import BindParameter, Connection, Engine, bindparam, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
@@ -72,7 +72,7 @@ def make_engine(url: str, **kwargs: object) -> Engine:
     engine = create_engine(url, connect_args=connect_args, **kwargs)
 
     @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_conn, _record) -> None:
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
         # Let SQLAlchemy, not pysqlite, decide when transactions begin.
         dbapi_conn.isolation_level = None
         cur = dbapi_conn.cursor()
@@ -83,13 +83,13 @@ def make_engine(url: str, **kwargs: object) -> Engine:
         cur.close()
 
     @event.listens_for(engine, "begin")
-    def _on_begin(conn) -> None:
+    def _on_begin(conn: Connection) -> None:  # the engine is SQLite here: its DBAPI connection is open
         mode = conn.get_execution_options().get("sqlite_begin", "IMMEDIATE")
         # On the driver's connection: every transaction passes here, and
         # SQLAlchemy's execution of one BEGIN cost more than SQLite's.
         sql = f"BEGIN {mode}"
         try:
-            conn.connection.driver_connection.execute(sql)
+            conn.connection.driver_connection.execute(sql)  # type: ignore[union-attr]  # open inside "begin"
         except Exception as exc:  # "database is locked" as SQLAlchemy says it: run_transaction retries it
             raise wrapped(conn, sql, (), exc) from exc
 

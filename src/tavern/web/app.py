@@ -8,7 +8,7 @@ import os
 import re
 import sys
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 
@@ -147,7 +147,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestGuard)
 
     @app.middleware("http")
-    async def session_and_headers(request: Request, call_next) -> Response:
+    async def session_and_headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
         codec = svc.codec
         sess = codec.load(request)
         request.state.session = sess

@@ -72,7 +72,7 @@ def figures(now: float | None = None) -> dict[str, Any]:
                       for s in _samples(fam, "tavern_worker_tables")), key=lambda w: (w["worker"], w["pid"] or ""))
 
     def total(name: str, sample: str | None = None) -> float:
-        return sum(s.value for s in _samples(fam, name, sample))
+        return float(sum(s.value for s in _samples(fam, name, sample)))
 
     games = sorted(set(tables) | set(settled))
     return {

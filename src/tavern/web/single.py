@@ -16,6 +16,7 @@ import json
 import os
 import socket
 from pathlib import Path
+from typing import Any
 
 from tavern.catalogue import french
 
@@ -62,9 +63,10 @@ class TablesLock:
             return
         raise SecondProcess(french("tables_lock_unavailable", {"path": self.path}))
 
-    def _holder(self) -> dict | None:
+    def _holder(self) -> dict[str, Any] | None:
         try:
-            return json.loads(self.path.read_text())
+            held = json.loads(self.path.read_text())
+            return held if isinstance(held, dict) else None
         except (OSError, ValueError):
             return None
 
@@ -73,7 +75,7 @@ class TablesLock:
             self.path.unlink(missing_ok=True)
 
 
-def live_holders(data_dir: Path) -> list[dict]:
+def live_holders(data_dir: Path) -> list[dict[str, Any]]:
     """The processes holding a tables lock in ``data_dir`` that may still run
     (``tavern restore`` refuses while there is one): those of this host
     that are alive, and any of another host (whose life cannot be told here)."""

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from tavern.catalogue import french
 from tavern.games import registry
 from tavern.services import boards
+from tavern.services.stats import PARIS, week_of
 from tavern.web.csrf import csrf_protect
 from tavern.web.deps import CurrentUser, ReadRoute, act, form_fields, read_db, require_admin
 from tavern.web.refusals import Refused
@@ -33,7 +34,7 @@ def _game(game: str) -> str:
 
 
 def _week(week: dt.date | None) -> dt.date:
-    return boards.week_of(dt.datetime.combine(week, dt.time(12), boards.PARIS)) if week else boards.this_week()
+    return week_of(dt.datetime.combine(week, dt.time(12), PARIS)) if week else boards.this_week()
 
 
 def summary(db: Session, limit: int = 5) -> dict[str, Any]:

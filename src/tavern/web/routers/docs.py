@@ -26,7 +26,7 @@ def _type(schema: Any) -> str:
     if not isinstance(schema, dict):  # JSON Schema allows `true` for "anything"
         return "any"
     if "$ref" in schema:
-        return schema["$ref"].rsplit("/", 1)[-1]
+        return str(schema["$ref"]).rsplit("/", 1)[-1]
     if "anyOf" in schema:
         return " | ".join(_type(s) for s in schema["anyOf"])
     if "enum" in schema:

@@ -14,9 +14,10 @@ from fastapi import APIRouter, Depends, Query
 from fastapi.responses import Response
 from sqlalchemy.orm import Session
 
+from tavern.bounds import MAX_ID
 from tavern.services import hand_export
 from tavern.web.csrf import csrf_protect
-from tavern.web.deps import MAX_ID, CurrentUser, ReadRoute, read_db, require_user
+from tavern.web.deps import CurrentUser, ReadRoute, read_db, require_user
 from tavern.web.refusals import Refused
 
 pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)

@@ -7,6 +7,7 @@ a table still occupied) shows the form again with the reason.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal
 
 from anyio import from_thread
@@ -237,7 +238,7 @@ def manage_page(request: Request, tavern_id: Id, user: CurrentUser = Depends(req
     return _manage_page(request, db, user, owned_tavern(db, user, tavern_id))
 
 
-def _after(request: Request, db: Session, user: CurrentUser, tavern_id: int, action, ok: str,
+def _after(request: Request, db: Session, user: CurrentUser, tavern_id: int, action: Callable[[], object], ok: str,
            form: dict[str, Any] | None = None) -> Response:
     """Run ``action``; on success flash ``ok`` and go back to the page (PRG),
     on refusal show the page again with the reason (nothing changed)."""
