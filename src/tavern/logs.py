@@ -23,7 +23,7 @@ import logging
 import re
 import sys
 from collections import deque
-from typing import Any
+from typing import Any, TextIO
 
 import orjson
 
@@ -117,7 +117,7 @@ class TextFormatter(logging.Formatter):
         return f"{line} [{where}] {_message(record, self)}" if where else f"{line} {_message(record, self)}"
 
 
-class StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]  # its stream is chosen per line (property below), never one TextIO
+class StderrHandler(logging.StreamHandler[TextIO]):
     """Writes to whatever ``sys.stderr`` is at each line (as logging's own
     last resort does): a test's captured stream, swapped after it, is never
     written to closed."""
