@@ -13,6 +13,7 @@ import datetime as dt
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from tavern.bounds import MAX_AMOUNT, MAX_COUNT
@@ -229,9 +230,25 @@ def check_settings(s: Settings, now: dt.datetime) -> None:
         raise ContestRuleError("contest_max_below_min")
     if s.max_players > 1000:
         raise ContestRuleError("contest_max_players", maximum=1000)
-    if not s.structure:
+    _check_levels(s)
+    if s.structure[0].big_blind > s.starting_chips:
+        raise ContestRuleError("contest_first_blind_above_chips")
+    if not 0 <= s.late_levels <= len(s.structure):
+        raise ContestRuleError("contest_late_levels", levels=len(s.structure))
+    lo, hi = TIMER_RANGE
+    if not lo <= s.action_timer <= hi:
+        raise ContestRuleError("contest_timer_range", lo=lo, hi=hi)
+    if s.payouts is not None:
+        _check_payouts(s.payouts, s.min_players)
+
+
+def _check_levels(s: Settings) -> None:
+    """The blind structure: at least one level, each positive and bounded,
+    long enough and not too long, each above the one before."""
+    structure = s.structure
+    if not structure:
         raise ContestRuleError("contest_no_levels")
-    for i, lv in enumerate(s.structure, start=1):
+    for i, lv in enumerate(structure, start=1):
         if lv.big_blind < 1 or lv.small_blind < 0 or lv.ante < 0:
             raise ContestRuleError("contest_level_positive", level=i)
         if max(lv.small_blind, lv.big_blind, lv.ante) > MAX_AMOUNT:
@@ -243,28 +260,25 @@ def check_settings(s: Settings, now: dt.datetime) -> None:
         if lv.seconds > MAX_LEVEL_SECONDS:
             raise ContestRuleError("contest_level_too_long", level=i, maximum=MAX_LEVEL_SECONDS)
         if i > 1:
-            prev = s.structure[i - 2]
+            prev = structure[i - 2]
             if (lv.big_blind < prev.big_blind or lv.small_blind < prev.small_blind or lv.ante < prev.ante
                     or (lv.big_blind, lv.small_blind, lv.ante) == (prev.big_blind, prev.small_blind, prev.ante)):
                 raise ContestRuleError("contest_levels_increase", level=i, previous=i - 1)
-    if s.structure[0].big_blind > s.starting_chips:
-        raise ContestRuleError("contest_first_blind_above_chips")
-    if not 0 <= s.late_levels <= len(s.structure):
-        raise ContestRuleError("contest_late_levels", levels=len(s.structure))
-    lo, hi = TIMER_RANGE
-    if not lo <= s.action_timer <= hi:
-        raise ContestRuleError("contest_timer_range", lo=lo, hi=hi)
-    if s.payouts is not None:
-        if not s.payouts:
-            raise ContestRuleError("contest_payouts_empty")
-        if any(p <= 0 for p in s.payouts):
-            raise ContestRuleError("contest_payout_positive")
-        if sum(s.payouts) != 100:
-            raise ContestRuleError("contest_payouts_sum", total=sum(s.payouts))
-        if any(b > a for a, b in zip(s.payouts, s.payouts[1:], strict=False)):
-            raise ContestRuleError("contest_payouts_order")
-        if len(s.payouts) > s.min_players:
-            raise ContestRuleError("contest_payouts_places", places=len(s.payouts), minimum=s.min_players)
+
+
+def _check_payouts(payouts: tuple[int, ...], min_players: int) -> None:
+    """The prize shares in percent: positive, summing to 100, never rising,
+    no more places than the fewest players the contest starts with."""
+    if not payouts:
+        raise ContestRuleError("contest_payouts_empty")
+    if any(p <= 0 for p in payouts):
+        raise ContestRuleError("contest_payout_positive")
+    if sum(payouts) != 100:
+        raise ContestRuleError("contest_payouts_sum", total=sum(payouts))
+    if any(b > a for a, b in pairwise(payouts)):
+        raise ContestRuleError("contest_payouts_order")
+    if len(payouts) > min_players:
+        raise ContestRuleError("contest_payouts_places", places=len(payouts), minimum=min_players)
 
 
 def parse_payouts(text: str) -> tuple[int, ...] | None:

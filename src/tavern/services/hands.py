@@ -269,22 +269,7 @@ def deal_in(
     packs: dict[int, list[list[int]]] = {u: [] for u in counted}  # player: [[pack id, hands left]], oldest first
     for pack_id, user_id, hands_left in _packs_of(len(counted)).rows(conn, players):
         packs[user_id].append([pack_id, hands_left])
-    refused: dict[int, str] = {}
-    free_now: dict[int, bool] = {}
-    for u in counted:
-        if u not in levels:
-            refused[u] = french("unknown_player")
-            continue
-        allowance = 0 if levels[u] <= 0 else settings.free_hands_per_day
-        used = usages[u][1] if u in usages else 0
-        if used < allowance:  # free hands are used before paid ones
-            free_now[u] = True
-        elif packs[u]:
-            free_now[u] = False
-        else:
-            refused[u] = _why_none(allowance)
-    if refused:
-        raise NoHandsLeftFor(refused)
+    free_now = _hand_sources(counted, levels, usages, packs, settings)
     # The first free hand of the day creates the players' rows, all in one
     # statement (a table's first deal: six rows), then reads them locked; a
     # row another deal just created for the same player is taken as it is.
@@ -315,6 +300,30 @@ def deal_in(
     expire_held(session, DailyHandUsage, counted_today)
     expire_held(session, PremiumPack, from_packs)
     return left
+
+
+def _hand_sources(counted: list[int], levels: dict[int, int], usages: dict[int, tuple[int, int]],
+                  packs: dict[int, list[list[int]]], settings: Settings) -> dict[int, bool]:
+    """Whether each player's hand is a free one (else his oldest pack's):
+    free hands are used before paid ones. Raises :class:`NoHandsLeftFor`
+    naming every player who has neither."""
+    refused: dict[int, str] = {}
+    free_now: dict[int, bool] = {}
+    for u in counted:
+        if u not in levels:
+            refused[u] = french("unknown_player")
+            continue
+        allowance = 0 if levels[u] <= 0 else settings.free_hands_per_day
+        used = usages[u][1] if u in usages else 0
+        if used < allowance:
+            free_now[u] = True
+        elif packs[u]:
+            free_now[u] = False
+        else:
+            refused[u] = _why_none(allowance)
+    if refused:
+        raise NoHandsLeftFor(refused)
+    return free_now
 
 
 def give_back(session: Session, spent: dict[Any, list[Any]]) -> None:

@@ -382,21 +382,7 @@ def settle_deal(
             raise LedgerError("bad_amount", amount=str(delta))
     if sum(deltas.values()) + rake + carried != 0:
         raise LedgerError("deal_unbalanced", results=sum(deltas.values()), rake=rake, carried=carried)
-    desk: _Owner = ("table", table_id, "chips", table_id)
-    pot: _Owner = ("pot", table_id, "chips", table_id)
-    legs: list[tuple[_Owner, _Owner, int]] = []  # (debit, credit, amount)
-    if carried > 0:
-        legs.append((desk, pot, carried))
-    elif carried < 0:
-        legs.append((pot, desk, -carried))
-    for user_id, delta in sorted(deltas.items()):
-        player: _Owner = ("user", user_id, "chips", table_id)
-        if delta < 0:
-            legs.append((player, desk, -delta))
-        elif delta > 0:
-            legs.append((desk, player, delta))
-    if rake:
-        legs.append((("table", table_id, "ecus", None), ("user", owner_id, "ecus", None), rake))
+    legs = _deal_legs(table_id, deltas, rake, owner_id, carried)
     if not legs:
         return None
     for debit, credit, _ in legs:
@@ -418,6 +404,29 @@ def settle_deal(
     # the balances from before: they are read again on next use.
     expire_held(session, LedgerAccount, [rows[k].id for k in net])
     return tid
+
+
+def _deal_legs(table_id: int, deltas: dict[int, int], rake: int, owner_id: int,
+               carried: int) -> list[tuple[_Owner, _Owner, int]]:
+    """A deal's movements as (debit, credit, amount): the carried pot, each
+    loser to the cashier and the cashier to each winner, the rake to the
+    tavern's owner."""
+    desk: _Owner = ("table", table_id, "chips", table_id)
+    pot: _Owner = ("pot", table_id, "chips", table_id)
+    legs: list[tuple[_Owner, _Owner, int]] = []
+    if carried > 0:
+        legs.append((desk, pot, carried))
+    elif carried < 0:
+        legs.append((pot, desk, -carried))
+    for user_id, delta in sorted(deltas.items()):
+        player: _Owner = ("user", user_id, "chips", table_id)
+        if delta < 0:
+            legs.append((player, desk, -delta))
+        elif delta > 0:
+            legs.append((desk, player, delta))
+    if rake:
+        legs.append((("table", table_id, "ecus", None), ("user", owner_id, "ecus", None), rake))
+    return legs
 
 
 def _lock_owners(session: Session, owners: set[_Owner]) -> dict[str, Held]:

@@ -114,6 +114,9 @@ class PokerDeal:
         rng: RandomSource | None,
         reshuffles: list[list[str]] | None,
     ) -> None:
+        """Long because a deal's whole state starts here, one attribute a line
+        (the betting, the board, the showdown, the draw), so that every field
+        the engine reads is named in one place."""
         if type(button) is not int or not 0 <= button < len(seats):
             raise IllegalAction("bad_button", last=len(seats) - 1)
         self.config = config
@@ -129,7 +132,6 @@ class PokerDeal:
         self.reshuffles = [list(r) for r in reshuffles] if reshuffles is not None else []
         self.rng = rng
         # Index order: left of the button first, the button last.
-        len(seats)
         cut = button + 1
         order = [k for k in dealt if k >= cut] + [k for k in dealt if k < cut]
         self.players = [seats[k]["player"] for k in order]

@@ -46,17 +46,7 @@ class RamsEngine:
         self.start_chips = dict(self.chips)
 
         names = [s["player"] for s in seats]
-        self.partie: dict[str, Any] | None = None
-        if config.stakes == "partie":
-            self.partie = stakes.partie_carry(carry, names, config.partie_tokens)
-            active = [p for p in names if p not in self.partie["out"]]
-            if len(active) < 2:
-                raise IllegalAction("partie_over")
-        else:
-            # Two players only ever meet at the end of a partie ("l'avant-dernier joueur").
-            if len(names) < 3:
-                raise IllegalAction("players_range", game="rams", lo=3, hi=8)
-            active = names
+        self.partie, active = _players_in(config, names, carry)
         self.order = _right_of_dealer(names, button, set(active))
         self.dealer = self.order[-1]
         self.plan: Layout = layout(len(self.order), widow=config.widow, trump_by_first_card=config.trump_by_first_card)
@@ -71,15 +61,7 @@ class RamsEngine:
         self.dead: dict[str, list[str]] = {}  # thrown hands and hands of players who passed
         self.n_tricks = self.plan.hand_size
 
-        # Stakes: the pot carried in plus the dealer's stake ("celui qui donne met au tapis").
-        if self.partie is None:
-            carried, self.forced = stakes.coup_carry(carry)
-            stake = config.unit * config.stake_units(self.n_tricks)
-            self.pot = carried + stakes.pay(self.chips, self.dealer, None, stake)
-        else:
-            # À la partie there is no pot, hence no forced deal: "chaque joueur qui, prenant
-            # part à ce coup" — taking part is a choice.
-            self.forced, self.pot = False, 0
+        self.forced, self.pot = self._dealers_stake(carry)
 
         self.speeches: dict[str, str] = {}
         self.widow_taker: str | None = None
@@ -92,6 +74,17 @@ class RamsEngine:
         self.phase = "exchange" if self.turned_on_table else "speak"
         if self.phase == "speak":
             self._start_speaking()
+
+    def _dealers_stake(self, carry: dict[str, Any] | None) -> tuple[bool, int]:
+        """Whether the deal is forced, and the pot: the pot carried in plus the
+        dealer's stake ("celui qui donne met au tapis")."""
+        if self.partie is None:
+            carried, forced = stakes.coup_carry(carry)
+            stake = self.config.unit * self.config.stake_units(self.n_tricks)
+            return forced, carried + stakes.pay(self.chips, self.dealer, None, stake)
+        # À la partie there is no pot, hence no forced deal: "chaque joueur qui, prenant
+        # part à ce coup" — taking part is a choice.
+        return False, 0
 
     # --- whose turn -------------------------------------------------------------------
 
@@ -454,3 +447,19 @@ def _why_not(choice: str, engine: RamsEngine) -> str:
     if choice == "thrown":
         return "rams_thrown_hand"
     return "rams_not_now"
+
+
+def _players_in(config: RamsConfig, names: list[str],
+                carry: dict[str, Any] | None) -> tuple[dict[str, Any] | None, list[str]]:
+    """The partie's sheet (à la partie) and the players dealt in: those still
+    in the partie, or everyone seated at a coup."""
+    if config.stakes == "partie":
+        partie = stakes.partie_carry(carry, names, config.partie_tokens)
+        active = [p for p in names if p not in partie["out"]]
+        if len(active) < 2:
+            raise IllegalAction("partie_over")
+        return partie, active
+    # Two players only ever meet at the end of a partie ("l'avant-dernier joueur").
+    if len(names) < 3:
+        raise IllegalAction("players_range", game="rams", lo=3, hi=8)
+    return None, names
