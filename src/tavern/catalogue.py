@@ -15,6 +15,9 @@ go through the formatters below by name; mypy, ruff and the walking test
 see every entry, and a missing one fails a test instead of silently falling
 back to the English msgid. If a second language ever comes, the same
 ``MESSAGES`` table becomes one per language.
+
+Long because it is the catalogue: every sentence the site says, one per
+line, in one place where a translator or a reviewer reads them all.
 """
 
 from __future__ import annotations

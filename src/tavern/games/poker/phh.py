@@ -30,12 +30,9 @@ def _toml(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def to_phh(record: dict[str, Any], *, hidden: Collection[str] = ()) -> str:
-    """The PHH text of a Ramponneau hand record (the deal is replayed first,
-    so an inconsistent record raises :class:`IllegalAction`). The hole cards
-    of the players in ``hidden`` are written unknown (``????``) and their
-    hands mucked: a player's export of his own deal names those whose cards
-    he never saw."""
+def _check_writable(record: dict[str, Any]) -> None:
+    """PHH says a Ramponneau hand without posted blinds (a late player's post
+    has no PHH word): anything else is refused before the replay."""
     if record.get("game") != ramponneau.GAME:
         raise IllegalAction("phh_ramponneau_only")
     for s in record.get("seats") or []:
@@ -44,6 +41,39 @@ def to_phh(record: dict[str, Any], *, hidden: Collection[str] = ()) -> str:
     for a in record.get("actions") or []:
         if isinstance(a, dict) and a.get("action") == "post":
             raise IllegalAction("phh_no_post", name=str(a.get("player")))
+
+
+def _document(engine: Any, players: list[str], lines: list[str]) -> str:
+    """The PHH document of a replayed deal: its stakes and stacks around the
+    action ``lines``."""
+    cfg = engine.config
+    n = len(players)
+    blinds = [cfg["small_blind"], cfg["big_blind"]] + [0] * (n - 2)
+    start = [engine.seats[k]["chips"] for k in engine.pos]
+    end = [engine.b.stack[i] for i in range(n)]
+    out = [
+        'variant = "NT"',
+        "ante_trimming_status = true",
+        f"antes = {_toml([int(cfg.get('ante', 0) or 0)] * n)}",
+        f"blinds_or_straddles = {_toml(blinds)}",
+        f"min_bet = {cfg['big_blind']}",
+        f"starting_stacks = {_toml(start)}",
+        f"actions = [\n{''.join(f'  {_toml(line)},{chr(10)}' for line in lines)}]",
+        f"players = {_toml(players)}",
+        f"finishing_stacks = {_toml(end)}",
+    ]
+    if engine.rake_taken:
+        out.append(f"# rake taken by the tavern: {engine.rake_taken}")
+    return "\n".join(out) + "\n"
+
+
+def to_phh(record: dict[str, Any], *, hidden: Collection[str] = ()) -> str:
+    """The PHH text of a Ramponneau hand record (the deal is replayed first,
+    so an inconsistent record raises :class:`IllegalAction`). The hole cards
+    of the players in ``hidden`` are written unknown (``????``) and their
+    hands mucked: a player's export of his own deal names those whose cards
+    he never saw."""
+    _check_writable(record)
     engine = ramponneau.new_deal(record["config"], record["seats"], record["button"],
                                  deck=record["deck"])
     players = engine.players
@@ -86,22 +116,4 @@ def to_phh(record: dict[str, Any], *, hidden: Collection[str] = ()) -> str:
             lines.append(f"p{i + 1} sm")
         else:
             lines.append(f"p{i + 1} sm {''.join(engine.hole[i])}")
-    cfg = engine.config
-    n = len(players)
-    blinds = [cfg["small_blind"], cfg["big_blind"]] + [0] * (n - 2)
-    start = [engine.seats[k]["chips"] for k in engine.pos]
-    end = [engine.b.stack[i] for i in range(n)]
-    out = [
-        'variant = "NT"',
-        "ante_trimming_status = true",
-        f"antes = {_toml([int(cfg.get('ante', 0) or 0)] * n)}",
-        f"blinds_or_straddles = {_toml(blinds)}",
-        f"min_bet = {cfg['big_blind']}",
-        f"starting_stacks = {_toml(start)}",
-        f"actions = [\n{''.join(f'  {_toml(line)},{chr(10)}' for line in lines)}]",
-        f"players = {_toml(players)}",
-        f"finishing_stacks = {_toml(end)}",
-    ]
-    if engine.rake_taken:
-        out.append(f"# rake taken by the tavern: {engine.rake_taken}")
-    return "\n".join(out) + "\n"
+    return _document(engine, players, lines)

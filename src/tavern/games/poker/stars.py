@@ -84,6 +84,70 @@ def _blinds(engine: PokerDeal) -> list[str]:
     return out
 
 
+def _action_lines(engine: Any, a: dict[str, Any], i: int, high: int, before_stack: int,
+                  before_hand: list[str], hero: str) -> list[str]:
+    """What PokerStars writes of one action, once the engine took it: ``high``
+    the bet to match, ``before_stack`` and ``before_hand`` the player's stack
+    and cards before it (a draw shows the hero his new cards)."""
+    who, what = a.get("player"), a.get("action")
+    out: list[str] = []
+    allin = " and is all-in" if i >= 0 and engine.b.stack[i] == 0 and before_stack > 0 else ""
+    if what == "fold":
+        out.append(f"{who}: folds")
+    elif what == "check":
+        out.append(f"{who}: checks")
+    elif what == "call":
+        out.append(f"{who}: calls {before_stack - engine.b.stack[i]}{allin}")
+    elif what == "bet":
+        out.append(f"{who}: bets {a['amount']}{allin}")
+    elif what == "raise":
+        out.append(f"{who}: raises {a['amount'] - high} to {a['amount']}{allin}")
+    elif what == "draw":
+        thrown = list(a.get("discard") or [])
+        if not thrown:
+            out.append(f"{who}: stands pat")
+        elif who == hero:
+            kept = [c for c in before_hand if c not in thrown]
+            out.append(f"{who}: discards {len(thrown)} card{'s' if len(thrown) > 1 else ''} [{_cards(thrown)}]")
+            out.append(f"Dealt to {who} [{_cards(kept)}] [{_cards(engine.hole[i][len(kept):])}]")
+        else:
+            out.append(f"{who}: discards {len(thrown)} card{'s' if len(thrown) > 1 else ''}")
+    return out
+
+
+def _showdown_and_summary(engine: Any, me: int, shown: Collection[str], start: list[int],
+                          holdem: bool) -> list[str]:
+    """The showdown (the hands shown to the hero, the others mucked), who
+    collected what, and the summary of each seat."""
+    names = engine.players
+    out: list[str] = []
+    result = engine.result()
+    if engine.sd_order and len([i for i in range(len(names)) if not engine.b.folded[i]]) > 1:
+        out.append("*** SHOW DOWN ***")
+        hands = result.get("hands") or {}
+        for i in engine.sd_order:
+            name = names[i]
+            if i in engine.shown and (name in shown or i == me):
+                what_ = _CATEGORY.get(str(hands.get(name)), str(hands.get(name, "a hand")).replace("_", " "))
+                out.append(f"{name}: shows [{_cards(engine.shown[i])}] ({what_})")
+            else:
+                out.append(f"{name}: mucks hand")
+    end = [engine.b.stack[i] for i in range(len(names))]
+    won = {i: end[i] - start[i] + engine.b.total[i] for i in range(len(names))}
+    for i, amount in won.items():
+        if amount > 0:
+            out.append(f"{names[i]} collected {amount} from pot")
+    out.append("*** SUMMARY ***")
+    out.append(f"Total pot {sum(engine.b.total)} | Rake {engine.rake_taken}")
+    if holdem and engine.board:
+        out.append(f"Board [{_cards(engine.board)}]")
+    for k in sorted(engine.pos):
+        i = engine.pos.index(k)
+        tail = f" collected ({won[i]})" if won[i] > 0 else (" folded" if engine.b.folded[i] else " lost")
+        out.append(f"Seat {k + 1}: {names[i]}{tail}")
+    return out
+
+
 def to_pokerstars(record: dict[str, Any], *, hero: str, shown: Collection[str], number: int,
                   when: dt.datetime, table: str) -> str:
     """The PokerStars text of one Ramponneau or draw-poker deal as ``hero``
@@ -92,7 +156,6 @@ def to_pokerstars(record: dict[str, Any], *, hero: str, shown: Collection[str], 
     as mucked. The record is replayed, so an inconsistent one raises
     :class:`IllegalAction`."""
     engine = _new_deal(record)
-    names = engine.players
     me = engine.index.get(hero, -1)
     start = [engine.seats[k]["chips"] for k in engine.pos]  # before the blinds
     lines = _header(engine, record, number, when, table)
@@ -130,54 +193,11 @@ def to_pokerstars(record: dict[str, Any], *, hero: str, shown: Collection[str], 
             engine.act(who, what, **args)
         except IllegalAction as exc:
             raise in_action(k, who, what, exc) from None
-        allin = " and is all-in" if i >= 0 and engine.b.stack[i] == 0 and before_stack > 0 else ""
-        if what == "fold":
-            lines.append(f"{who}: folds")
-        elif what == "check":
-            lines.append(f"{who}: checks")
-        elif what == "call":
-            lines.append(f"{who}: calls {before_stack - engine.b.stack[i]}{allin}")
-        elif what == "bet":
-            lines.append(f"{who}: bets {a['amount']}{allin}")
-        elif what == "raise":
-            lines.append(f"{who}: raises {a['amount'] - high} to {a['amount']}{allin}")
-        elif what == "draw":
-            thrown = list(a.get("discard") or [])
-            if not thrown:
-                lines.append(f"{who}: stands pat")
-            elif who == hero:
-                kept = [c for c in before_hand if c not in thrown]
-                lines.append(f"{who}: discards {len(thrown)} card{'s' if len(thrown) > 1 else ''} [{_cards(thrown)}]")
-                lines.append(f"Dealt to {who} [{_cards(kept)}] [{_cards(engine.hole[i][len(kept):])}]")
-            else:
-                lines.append(f"{who}: discards {len(thrown)} card{'s' if len(thrown) > 1 else ''}")
+        lines += _action_lines(engine, a, i, high, before_stack, before_hand, hero)
         streets()
     while engine.phase == SHOWDOWN:  # cards speak for the decisions not recorded
         engine.act(engine.to_act()[0], "show")
     if not engine.over:
         raise IllegalAction("stars_whole_hand")
-    result = engine.result()
-    if engine.sd_order and len([i for i in range(len(names)) if not engine.b.folded[i]]) > 1:
-        lines.append("*** SHOW DOWN ***")
-        hands = result.get("hands") or {}
-        for i in engine.sd_order:
-            name = names[i]
-            if i in engine.shown and (name in shown or i == me):
-                what_ = _CATEGORY.get(str(hands.get(name)), str(hands.get(name, "a hand")).replace("_", " "))
-                lines.append(f"{name}: shows [{_cards(engine.shown[i])}] ({what_})")
-            else:
-                lines.append(f"{name}: mucks hand")
-    end = [engine.b.stack[i] for i in range(len(names))]
-    won = {i: end[i] - start[i] + engine.b.total[i] for i in range(len(names))}
-    for i, amount in won.items():
-        if amount > 0:
-            lines.append(f"{names[i]} collected {amount} from pot")
-    lines.append("*** SUMMARY ***")
-    lines.append(f"Total pot {sum(engine.b.total)} | Rake {engine.rake_taken}")
-    if holdem and engine.board:
-        lines.append(f"Board [{_cards(engine.board)}]")
-    for k in sorted(engine.pos):
-        i = engine.pos.index(k)
-        tail = f" collected ({won[i]})" if won[i] > 0 else (" folded" if engine.b.folded[i] else " lost")
-        lines.append(f"Seat {k + 1}: {names[i]}{tail}")
+    lines += _showdown_and_summary(engine, me, shown, start, holdem)
     return "\n".join(lines) + "\n"

@@ -17,6 +17,10 @@ Two exact solvers, one answer:
 
 In the count layout a suit is 4 bits per rank (rank index ``r`` at bit ``4r``),
 so up to 15 copies of a card (15 decks) fit.
+
+Long because both solvers share one set of precomputed tables (``_Tables``)
+and the hot path's packed layouts: apart, each would need the other's
+internals.
 """
 
 from __future__ import annotations
@@ -205,7 +209,10 @@ def _fast(t: _Tables, keys: list[int], want_melds: bool, k: int = 0, three: int 
     # Any: the points alone, or (points, sets, keys left) with ``want_melds``.
     """Minimal deadwood; with ``want_melds``: (points, chosen sets, per-suit keys left).
     The hot paths hand in the packed hand ``k`` and the ranks held in three
-    suits (``three``, bit 4r) they already know."""
+    suits (``three``, bit 4r) they already know.
+
+    Long because it is the hot path of every rami decision, written inline
+    (no helper calls per set shape) for the speed bench/bench_melds.py measures."""
     k0, k1, k2, k3 = keys
     if three < 0:
         a = (k0 | k0 >> 1 | k0 >> 2 | k0 >> 3) & _NIBBLES
@@ -312,7 +319,10 @@ def _fast_arrangement(t: _Tables, keys: list[int], k: int = 0, three: int = -1) 
 
 def _candidates(nat: list[str], jokers: int, rules: MeldRules,
                 t: _Tables) -> list[list[tuple[int, int, tuple[Any, ...]]]]:
-    """Candidate melds as {(natural mask, jokers used): spec}, grouped by lowest bit."""
+    """Candidate melds as {(natural mask, jokers used): spec}, grouped by lowest bit.
+
+    Long because sets and runs, with and without jokers, are enumerated in
+    one pass over the hand's index maps, which the two share."""
     found: dict[tuple[int, int], tuple[Any, ...]] = {}
     by_rank: dict[str, list[int]] = {}
     by_suit_rank: dict[tuple[str, int], list[int]] = {}
