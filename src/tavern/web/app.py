@@ -10,7 +10,7 @@ import sys
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 import anyio.to_thread
 from fastapi import FastAPI, Request
@@ -59,6 +59,73 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the web application for ``settings`` (default: the environment's)."""
     settings = settings or get_settings()
     logs.configure(settings.log_level, settings.log_format)
+    svc = _services(settings)
+    app = FastAPI(
+        lifespan=_lifespan(svc),
+        title="tavern",
+        version="0.1.0",
+        description=API_DESCRIPTION,
+        docs_url=None,  # our own /docs page (routers/docs.py): no CDN script
+        redoc_url=None,
+    )
+    app.state.services = svc
+
+    # Inside the session middleware (added later, so outside): its refusals
+    # get the security headers and a page drawn with the visitor's session.
+    app.add_middleware(RequestGuard)
+    _session_and_headers(app, svc)
+    errors.install(app)
+    app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
+
+    from tavern.web import ws
+    from tavern.web.routers import ROUTERS
+
+    # The table socket first: a handshake is matched against the routes in
+    # order, and matching it behind every included router cost about 1 ms
+    # each (a restart's thousands of reconnections).
+    app.include_router(ws.router)
+    for router in ROUTERS:
+        app.include_router(router)
+
+    return app
+
+
+def _services(settings: Settings) -> Services:
+    """What the running site holds: one typed object (web/state.py), read
+    through services(request) by every route, dependency and socket."""
+    engine = make_engine(settings.database_url,
+                         **pool_options(settings.db_pool_size, settings.db_pool_timeout))
+    metrics.watch_engine(engine)
+    metrics.watch_gc()
+    write_sessions = session_factory(engine)
+    read_sessions = read_session_factory(engine)
+    broadcaster = RedisBroadcaster(settings.redis_url) if settings.redis_url else LocalBroadcaster()
+    cluster = (RedisCluster(settings.redis_url, lease_seconds=settings.lease_seconds)
+               if settings.redis_url else LocalCluster())
+    tables = TableManager(SqlBank(write_sessions, settings), broadcaster, cluster=cluster,
+                          sweep_seconds=settings.lease_seconds / 2, drain_seconds=settings.drain_seconds,
+                          deal_pause=settings.deal_pause_seconds,
+                          grace=settings.reconnect_grace_seconds)
+    return Services(
+        settings=settings,
+        engine=engine,
+        write_sessions=write_sessions,
+        read_sessions=read_sessions,
+        codec=SessionCodec(settings.get_secret_key()),
+        socket_users=socket_users(read_sessions),  # web/ws.py: one lookup for many sockets
+        throttles=Throttles(write_sessions),
+        ws_limits=ConnectionLimits(settings.ws_per_account, settings.ws_per_address),
+        visits=VisitBook(write_sessions),  # web/ws.py notes, written in batches
+        broadcaster=broadcaster,
+        tables=tables,
+        contests=ContestManager(ContestBank(write_sessions, settings, share_with=tables.bank), tables,
+                                deal_pause=settings.deal_pause_seconds, grace=settings.reconnect_grace_seconds),
+    )
+
+
+def _lifespan(svc: Services) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """The server's start and graceful stop around its life."""
+    settings = svc.settings
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -102,49 +169,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await collector.close()  # also when the start failed: the process as it was
             metrics.worker_gone(os.getpid())
 
-    app = FastAPI(
-        lifespan=lifespan,
-        title="tavern",
-        version="0.1.0",
-        description=API_DESCRIPTION,
-        docs_url=None,  # our own /docs page (routers/docs.py): no CDN script
-        redoc_url=None,
-    )
-    engine = make_engine(settings.database_url,
-                         **pool_options(settings.db_pool_size, settings.db_pool_timeout))
-    metrics.watch_engine(engine)
-    metrics.watch_gc()
-    # What the running site holds: one typed object (web/state.py), read
-    # through services(request) by every route, dependency and socket.
-    write_sessions = session_factory(engine)
-    read_sessions = read_session_factory(engine)
-    broadcaster = RedisBroadcaster(settings.redis_url) if settings.redis_url else LocalBroadcaster()
-    cluster = (RedisCluster(settings.redis_url, lease_seconds=settings.lease_seconds)
-               if settings.redis_url else LocalCluster())
-    tables = TableManager(SqlBank(write_sessions, settings), broadcaster, cluster=cluster,
-                          sweep_seconds=settings.lease_seconds / 2, drain_seconds=settings.drain_seconds,
-                          deal_pause=settings.deal_pause_seconds,
-                          grace=settings.reconnect_grace_seconds)
-    svc = Services(
-        settings=settings,
-        engine=engine,
-        write_sessions=write_sessions,
-        read_sessions=read_sessions,
-        codec=SessionCodec(settings.get_secret_key()),
-        socket_users=socket_users(read_sessions),  # web/ws.py: one lookup for many sockets
-        throttles=Throttles(write_sessions),
-        ws_limits=ConnectionLimits(settings.ws_per_account, settings.ws_per_address),
-        visits=VisitBook(write_sessions),  # web/ws.py notes, written in batches
-        broadcaster=broadcaster,
-        tables=tables,
-        contests=ContestManager(ContestBank(write_sessions, settings, share_with=tables.bank), tables,
-                                deal_pause=settings.deal_pause_seconds, grace=settings.reconnect_grace_seconds),
-    )
-    app.state.services = svc
+    return lifespan
 
-    # Inside the session middleware (added later, so outside): its refusals
-    # get the security headers and a page drawn with the visitor's session.
-    app.add_middleware(RequestGuard)
+
+def _session_and_headers(app: FastAPI, svc: Services) -> None:
+    """Every request's session, log context, last-resort error page,
+    request count and security headers."""
 
     @app.middleware("http")
     async def session_and_headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
@@ -169,18 +199,3 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         headers.apply(response, https=request.url.scheme == "https")
         response.headers["X-Request-ID"] = request_id
         return response
-
-    errors.install(app)
-    app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
-
-    from tavern.web import ws
-    from tavern.web.routers import ROUTERS
-
-    # The table socket first: a handshake is matched against the routes in
-    # order, and matching it behind every included router cost about 1 ms
-    # each (a restart's thousands of reconnections).
-    app.include_router(ws.router)
-    for router in ROUTERS:
-        app.include_router(router)
-
-    return app
