@@ -189,7 +189,7 @@ class _Actor:
         self.deal_ticks -= 1
         return self.deal_ticks >= 0
 
-    async def submit(self, command: str, username: str | None) -> dict[str, int]:
+    async def submit(self, command: Any, username: str | None = None) -> dict[str, int]:
         self.synced += 1
         return {"seq": 0}
 
