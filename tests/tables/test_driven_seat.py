@@ -12,7 +12,7 @@ import pytest
 from tests.tables.conftest import Harness, passive
 
 from tavern.tables.actor import CommandError
-from tavern.tables.commands import Act, SitOut
+from tavern.tables.commands import Act, SitIn, SitOut
 from tavern.tables.driving import SeatHandle, SeatView
 
 pytestmark = [pytest.mark.db]
@@ -92,6 +92,13 @@ def test_a_driven_seat_takes_no_command_but_its_programs(world) -> None:
         assert next(s for s in actor.seats.values() if s.name == "bob").sitting_out
         # ana's seat is not driven: her commands are hers.
         await actor.submit(SitOut(), "ana")
+        # Let go, the seat is its player's again (and the program's handle is refused).
+        actor.release(handle)
+        await actor.submit(SitIn(), "bob")
+        assert not next(s for s in actor.seats.values() if s.name == "bob").sitting_out
+        with pytest.raises(CommandError) as gone:
+            await handle.submit(SitOut())
+        assert gone.value.code == "seat_driven"
         await actor.stop()
 
     asyncio.run(scenario())

@@ -244,6 +244,13 @@ class TableActor:
         handle.post(Connect())
         return handle
 
+    def release(self, handle: SeatHandle) -> None:
+        """The program lets its seat go: the player's own commands count
+        again, and the seat is one connection fewer."""
+        if self.driven.get(handle.name) is handle:
+            handle.post(Disconnect())
+            del self.driven[handle.name]
+
     def _handle_post(self, command: TableCommand, name: str, user_id: int,
                      handle: SeatHandle) -> asyncio.Future[Any]:
         if self.closed:
@@ -430,8 +437,9 @@ class TableActor:
         if type(command) in PLAYER_COMMANDS:
             if username is None:
                 raise CommandError("login_to_play")
-            driven = self.driven.get(username)
-            if driven is not None and origin is not driven:
+            # A driven seat takes its program's commands only, and a program
+            # only its own seat's, while it drives it.
+            if self.driven.get(username) is not origin:
                 raise CommandError("seat_driven")
         code = self.policy.refusal(command)
         if code is not None:
