@@ -206,9 +206,10 @@ class TableActor:
             except asyncio.CancelledError:
                 pass
 
-    async def submit(self, command: TableCommand, username: str | None = None, *, user_id: int = 0) -> Any:
-        """Run ``command`` for ``username`` (``user_id``: his account, for a
-        seat to take) in turn and return its answer; raises
+    async def submit(self, command: BaseModel, username: str | None = None, *, user_id: int = 0) -> Any:
+        """Run ``command`` (a :data:`~tavern.tables.commands.TableCommand`, or
+        one of the policy's own) for ``username`` (``user_id``: his account,
+        for a seat to take) in turn and return its answer; raises
         :class:`CommandError`. A closed table refuses every command, except
         a connection's own bookkeeping (connect, disconnect, sync), answered quietly."""
         if self.closed:
