@@ -476,6 +476,7 @@ _section({
     "table_failed": "La table n'a pas pu faire cela.",
     "unknown_command": "Commande inconnue : « {command} ».",
     "login_to_play": "Connectez-vous pour jouer.",
+    "seat_driven": "Cette place est jouée par un programme : elle n'obéit qu'à lui.",
     "table_closing": "Le patron ferme cette table : elle fermera à la fin de cette donne.",
     "top_up_between_deals": "On ne recave qu'entre deux donnes, jamais pendant une donne.",
     "unknown_auto": "Action automatique inconnue : « {auto} » (au choix : {choices}).",

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from tavern.settings import DRAIN_DEFAULT_SECONDS, Settings
-from tavern.tables import actor as actor_module
 from tavern.tables import balance
+from tavern.tables import turns as turns_module
 from tavern.tables.manager import TableManager
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -160,7 +160,7 @@ def test_the_default_drain_outlasts_a_deal_with_one_slow_player():
     player at a table of the default 30 s timer, taking his whole timer at
     each of Ramponneau's four betting rounds and his whole bank once, ends
     his deal within 4 × 30 + 60 s: the drain must wait that long."""
-    slow_deal = 4 * 30 + actor_module.TIME_BANK_MAX
+    slow_deal = 4 * 30 + turns_module.TIME_BANK_MAX
     assert Settings(secret_key="x").drain_seconds == DRAIN_DEFAULT_SECONDS >= slow_deal
 
 
@@ -189,7 +189,7 @@ class _Actor:
         self.deal_ticks -= 1
         return self.deal_ticks >= 0
 
-    async def submit(self, command: str, username: str | None) -> dict[str, int]:
+    async def submit(self, command: Any, username: str | None = None) -> dict[str, int]:
         self.synced += 1
         return {"seq": 0}
 

@@ -27,6 +27,7 @@ from tavern.services import ledger
 from tavern.store.models import ArchivedHand, Contest, ContestEntry, ContestMove, LedgerAccount, TableConfig, User
 from tavern.tables.actor import CommandError
 from tavern.tables.broadcast import LocalBroadcaster
+from tavern.tables.commands import Act
 from tavern.tables.manager import TableManager
 
 pytestmark = pytest.mark.db
@@ -108,7 +109,7 @@ async def drive(director: Director, choose: Any, limit: float = 60.0) -> None:
                 move = dict(choose(name, eng.legal_actions(name)))
                 action = move.pop("action")
                 try:
-                    await actor.submit("act", name, action=action, args=move)
+                    await actor.submit(Act(action=action, args=move), name)
                 except CommandError:
                     pass
                 acted = True

@@ -18,6 +18,7 @@ from tavern.store.models import TableConfig, Tavern, User, Village
 from tavern.tables.actor import TableActor
 from tavern.tables.bank import SqlBank
 from tavern.tables.broadcast import LocalBroadcaster
+from tavern.tables.commands import Act, Sit, Sync
 
 _HASH = "$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG"
 
@@ -109,7 +110,7 @@ class Harness:
         return self.actor
 
     async def sit(self, name: str, seat: int, cave: int = 200) -> Any:
-        return await self.actor.submit("sit", name, user_id=self.world.users[name], seat=seat, cave=cave)
+        return await self.actor.submit(Sit(seat=seat, cave=cave), name, user_id=self.world.users[name])
 
     async def settle(self) -> None:
         await settle(self.actor)
@@ -138,7 +139,7 @@ async def settle(actor: TableActor) -> None:
     """Let the actor work through what is queued, then wait for it to answer."""
     for _ in range(20):
         await asyncio.sleep(0)
-    await actor.submit("sync", None)
+    await actor.submit(Sync())
 
 
 async def play_deal(actor: TableActor, choose: Callable[[str], dict[str, Any]], limit: int = 1000) -> int:
@@ -155,7 +156,7 @@ async def play_deal(actor: TableActor, choose: Callable[[str], dict[str, Any]], 
         name = to_act[0]
         move = dict(choose(name))
         action = move.pop("action")
-        await actor.submit("act", name, action=action, args=move)
+        await actor.submit(Act(action=action, args=move), name)
     await settle(actor)
     return deal_no
 

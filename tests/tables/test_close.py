@@ -23,6 +23,7 @@ from tavern.tables.actor import CommandError
 from tavern.tables.bank import SqlBank
 from tavern.tables.broadcast import LocalBroadcaster
 from tavern.tables.closing import order_from_dealer, share_equally
+from tavern.tables.commands import Sit, SitOut
 from tavern.tables.manager import TableManager
 
 pytestmark = [pytest.mark.db]
@@ -141,14 +142,14 @@ def test_rummoli_board_is_shared_out_when_the_owner_closes(session_factory):
         assert out == {"closed": False, "notice": "La table fermera à la fin de la donne en cours."}
         assert not actor.closed
         with pytest.raises(CommandError, match="Le patron ferme"):
-            await actor.submit("sit", "dan", user_id=w.users["dan"], seat=4, cave=CAVE)
+            await actor.submit(Sit(seat=4, cave=CAVE), "dan", user_id=w.users["dan"])
         seen = spy_close(actor, w)
         await t.play_deal(actor, timeout_policy)
         assert actor.closed and actor.deals == 4  # no new deal started
         assert w.table_id not in t.manager.actors  # stopped and forgotten
         assert await t.manager.get(w.table_id) is None
         with pytest.raises(CommandError, match="fermée"):
-            await actor.submit("sit_out", "ana")
+            await actor.submit(SitOut(), "ana")
         await t.manager.close()
         return seen, t
 

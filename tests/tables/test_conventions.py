@@ -20,6 +20,7 @@ from tests.tables.conftest import Harness, build_world
 
 from tavern.games import registry
 from tavern.games.base import lay_own
+from tavern.tables.commands import Act
 
 pytestmark = [pytest.mark.db]
 
@@ -69,7 +70,7 @@ def test_every_game_numbers_seats_alike_and_sends_legal_in_deal(session_factory,
             mover = actor.engine.to_act()[0]
             move = dict(actor.engine.timeout_action(mover))  # a legal move in every game
             action = move.pop("action")
-            await actor.submit("act", mover, action=action, args=move)
+            await actor.submit(Act(action=action, args=move), mover)
             await h.settle()
         await actor.stop()
         return h.inbox

@@ -8,6 +8,8 @@ import asyncio
 import pytest
 from tests.tables.conftest import Harness
 
+from tavern.tables.commands import Sync
+
 pytestmark = [pytest.mark.db]
 
 
@@ -23,7 +25,7 @@ def test_a_draining_table_between_deals_still_answers_its_commands(world) -> Non
         actor.draining = True  # before the first deal is due (0.05 s)
         await asyncio.sleep(0.2)  # the deal is due now, and never starts
         try:
-            await asyncio.wait_for(actor.submit("sync", None), 2)
+            await asyncio.wait_for(actor.submit(Sync()), 2)
             return not actor.dealing and actor.next_deal_at is None
         finally:
             await actor.stop()

@@ -14,6 +14,7 @@ from tavern.services import hands, ledger
 from tavern.settings import Settings
 from tavern.store.models import ArchivedHand, User
 from tavern.tables.bank import SqlBank
+from tavern.tables.commands import Act
 
 pytestmark = pytest.mark.db
 
@@ -72,7 +73,7 @@ def test_act_with_an_unexpected_argument_is_refused_cleanly(session_factory, cap
         before = actor.engine.view(name)
         with caplog.at_level(logging.WARNING, logger="tavern"):
             with pytest.raises(CommandError, match="Arguments invalides"):
-                await actor.submit("act", name, action=legal[0]["action"], args={"player": "bob"})
+                await actor.submit(Act(action=legal[0]["action"], args={"player": "bob"}), name)
         assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
         assert actor.engine.view(name) == before
         await actor.stop()

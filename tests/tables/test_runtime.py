@@ -9,6 +9,7 @@ import pytest
 from tests.tables.conftest import Harness, any_legal, build_world, passive
 
 from tavern.tables.actor import CommandError
+from tavern.tables.commands import Act, Auto, Cave, Connect, Disconnect, SitIn, SitOut
 
 pytestmark = [pytest.mark.db]
 
@@ -60,7 +61,7 @@ def test_cave_bounds_and_no_chips_added_mid_deal(world):
         await h.settle()
         assert actor.engine is not None and not actor.engine.over
         with pytest.raises(CommandError, match="jamais pendant une donne"):
-            await actor.submit("cave", "ana", amount=10)
+            await actor.submit(Cave(amount=10), "ana")
         await actor.stop()
 
     run(scenario())
@@ -123,14 +124,14 @@ def test_sit_out_and_back_posts_the_big_blind(world):
         actor = await h.start(seated=("ana", "bob", "cid", "dan"))
         await h.settle()
         await h.play_deal(passive)
-        await actor.submit("sit_out", "bob")
+        await actor.submit(SitOut(), "bob")
         await h.play_deal(passive)  # a deal already under way ends (he folds at his turn)
         await h.settle()
         assert "bob" not in actor.dealt  # receives no cards
         before = world.chips("bob")
         await h.play_deal(passive)
         assert world.chips("bob") == before  # and pays no blinds
-        await actor.submit("sit_in", "bob", post=True)
+        await actor.submit(SitIn(post=True), "bob")
         for _ in range(3):  # not in the small blind's seat: then he waits one deal
             await h.play_deal(passive)
             await h.settle()
@@ -221,7 +222,7 @@ def test_auto_action_plays_as_soon_as_the_turn_comes(world):
         waiting = [n for n in actor.dealt if n not in actor.engine.to_act()]
         name = waiting[0]
         actor.deal_pause = 60.0  # keep this deal on the table once it ends
-        await actor.submit("auto", name, auto="call_any")
+        await actor.submit(Auto(auto="call_any"), name)
         before = len(actor.engine.record()["actions"])
         await h.play_deal(passive)
         rec = actor.engine.record()
@@ -244,7 +245,7 @@ def test_stale_action_is_refused(world):
         await h.settle()
         name = actor.engine.to_act()[0]
         with pytest.raises(CommandError, match="plus ancien"):  # the view before the deal was dealt
-            await actor.submit("act", name, action="call", seq=actor.legal_shown[name][1] - 1, args={})
+            await actor.submit(Act(action="call", seq=actor.legal_shown[name][1] - 1), name)
         await actor.stop()
 
     run(scenario())
@@ -268,12 +269,12 @@ def test_an_action_is_stale_only_behind_a_move_of_the_deal(world):
         await h.settle()
         assert actor.seq > seen
         with pytest.raises(CommandError, match="plus ancien"):
-            await actor.submit("act", name, action="call", seq=actor.seq + 1, args={})
-        await actor.submit("act", name, action="call", seq=seen, args={})
+            await actor.submit(Act(action="call", seq=actor.seq + 1), name)
+        await actor.submit(Act(action="call", seq=seen), name)
         await h.settle()
         other = actor.engine.to_act()[0]
         with pytest.raises(CommandError, match="plus ancien"):  # the call changed what the other may do
-            await actor.submit("act", other, action="check", seq=seen, args={})
+            await actor.submit(Act(action="check", seq=seen), other)
         await actor.stop()
 
     run(scenario())
@@ -293,8 +294,8 @@ def test_draw_poker_protects_a_disconnected_player_as_all_in(settings, session_f
         for _ in range(2):
             gone = "cid"  # loses his connection at the start of two deals
             assert gone in actor.dealt
-            await actor.submit("connect", gone)
-            await actor.submit("disconnect", gone)
+            await actor.submit(Connect(), gone)
+            await actor.submit(Disconnect(), gone)
             deal_no = actor.deals
             for _ in range(200):
                 if actor.deals != deal_no or actor.engine.over:
@@ -309,10 +310,10 @@ def test_draw_poker_protects_a_disconnected_player_as_all_in(settings, session_f
                     continue
                 move = passive(name, actor.engine.legal_actions(name))
                 args = {k: v for k, v in move.items() if k != "action"}
-                await actor.submit("act", name, action=move["action"], args=args)
+                await actor.submit(Act(action=move["action"], args=args), name)
             rec = [a for a in actor.engine.record()["actions"] if a["player"] == gone]
             protected_deals += any(a["action"] == "protect" for a in rec)
-            await actor.submit("connect", gone)
+            await actor.submit(Connect(), gone)
             await h.play_deal(passive)
             await h.settle()
         await actor.stop()

@@ -13,6 +13,7 @@ import pytest
 from tests.tables.conftest import Harness, passive
 
 from tavern.tables.actor import DEAL_HOLD_STEP, MAX_DEAL_HOLD
+from tavern.tables.commands import Sync
 from tavern.tables.manager import STORM_SOCKETS, TableManager
 
 pytestmark = [pytest.mark.db]
@@ -24,10 +25,10 @@ def test_deal_starts_wait_while_a_storm_lasts_and_never_longer_than_the_hold(wor
 
     async def tick(actor: Any, seconds: float) -> None:
         now[0] += seconds
-        await actor.submit("sync", None)  # wakes the actor at the new time
+        await actor.submit(Sync())  # wakes the actor at the new time
         for _ in range(20):
             await asyncio.sleep(0)
-        await actor.submit("sync", None)
+        await actor.submit(Sync())
 
     async def scenario() -> None:
         h = Harness(world, clock=lambda: now[0], hold_deals=lambda: storm[0])

@@ -15,14 +15,20 @@ from pydantic import ValidationError
 from tests.tables.conftest import Harness, build_world, passive
 
 from tavern.catalogue import validation_refusals
+from tavern.tables.actor import HANDLERS
+from tavern.tables.commands import Close
 from tavern.web import protocol
-from tavern.web.ws import HANDLERS
 
 DOC = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
 
 
 def test_every_command_has_one_handler() -> None:
-    assert set(HANDLERS) | {"sync"} == set(protocol.COMMAND_TYPES)
+    """The table dispatches each command on its model's type: every command
+    of the protocol has its handler (``sync`` too: a snapshot on the socket,
+    a round trip through the inbox from the runtime)."""
+    handled = {t for model in HANDLERS for t in _types(model)}
+    assert set(protocol.COMMAND_TYPES) <= handled
+    assert {m for m in _members(protocol.Command)} <= set(HANDLERS)
 
 
 def _members(union) -> list[type]:
@@ -69,7 +75,7 @@ def test_the_messages_a_table_sends_fit_their_models(session_factory) -> None:
         actor = await h.start(seated=("ana", "bob", "cid"))
         for _ in range(3):
             await h.play_deal(passive)
-        await actor.submit("close", None, owner_id=world.owner_id)  # at the end of the running deal
+        await actor.submit(Close(owner_id=world.owner_id))  # at the end of the running deal
         await h.play_deal(passive)
         await h.settle()
         await actor.stop()

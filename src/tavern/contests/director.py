@@ -28,15 +28,17 @@ from sqlalchemy.orm import Session
 from tavern.cards import CSPRNG, RandomSource
 from tavern.contest_floor import Floor, Outcome
 from tavern.contest_rules import Level, level_at
-from tavern.contests.table import ContestBank, ContestTableActor
+from tavern.contests.table import ContestBank, ContestSync, contest_table
 from tavern.services import contests as svc
 from tavern.store.models import Contest, User
+from tavern.tables.actor import TableActor
 
 if TYPE_CHECKING:
     from tavern.tables.broadcast import Broadcaster
     from tavern.tables.manager import TableManager
 
 log = logging.getLogger(__name__)
+CONTEST_SYNC = ContestSync()  #: wakes a table to take the players sent to it
 
 
 def utcnow() -> dt.datetime:
@@ -59,7 +61,7 @@ class Director:
         self.structure: list[Level] = []
         self.started_at: dt.datetime = now()
         self.ids: dict[str, int] = {}
-        self.actors: dict[int, ContestTableActor] = {}
+        self.actors: dict[int, TableActor] = {}
         #: Players sent to a table and not seated there yet: the table takes
         #: them (:meth:`take_arrivals`) before its next word with the director,
         #: so its seats never lag behind the floor's.
@@ -90,14 +92,14 @@ class Director:
         for tid in sorted(self.floor.tables):
             await self._start_table(tid)
 
-    async def _start_table(self, table_id: int) -> ContestTableActor:
+    async def _start_table(self, table_id: int) -> TableActor:
         info = await asyncio.to_thread(self.bank.table_info, table_id)
         if info is None:
             raise RuntimeError(f"contest table {table_id} is not open")
         # With several workers: this table's lease and claim (its deal left in
         # progress by a leader that died is voided here, before it deals again).
         fence = await self.tables.lease(table_id)
-        actor = ContestTableActor(info, self.bank, self.broadcaster, self, **self.actor_options)
+        actor = contest_table(info, self.bank, self.broadcaster, self, **self.actor_options)
         actor.fence = fence
         actor.on_closed = lambda: self._forget(table_id, actor)
         await actor.start()
@@ -105,7 +107,7 @@ class Director:
         self.tables.actors[table_id] = actor  # the WebSocket finds it like any table's
         return actor
 
-    def _forget(self, table_id: int, actor: ContestTableActor) -> None:
+    def _forget(self, table_id: int, actor: TableActor) -> None:
         if self.actors.get(table_id) is actor:
             del self.actors[table_id]
         if self.tables.actors.get(table_id) is actor:
@@ -140,7 +142,7 @@ class Director:
         self.arrivals.setdefault(table_id, []).append(arrival)
         actor = self.actors.get(table_id)
         if actor is not None:
-            actor.post_nowait("contest_sync")
+            actor.post_nowait(CONTEST_SYNC)
 
     def take_arrivals(self, table_id: int) -> list[dict[str, Any]]:
         return self.arrivals.pop(table_id, [])

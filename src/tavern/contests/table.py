@@ -1,6 +1,6 @@
-"""A contest table: the same game-agnostic :class:`TableActor` in "contest
-mode" — the director's hooks around its deals, and what differs from a cash
-table:
+"""A contest table: the same game-agnostic :class:`TableActor`, given the
+contest's policy (:class:`ContestPolicy`) — the director's hooks around its
+deals, and what differs from a cash table:
 
 * the stakes are the director's current level, read at each deal start ("a
   table starts a new level at its next deal");
@@ -13,11 +13,11 @@ table:
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
-import json
-from typing import Any, Protocol
+from collections.abc import Mapping
+from typing import Any, Literal, Protocol
 
+from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
 from tavern.catalogue import french
@@ -26,9 +26,11 @@ from tavern.contest_rules import Level
 from tavern.services import archive
 from tavern.settings import Settings
 from tavern.store.models import ArchivedHand, TableConfig
-from tavern.tables.actor import CommandError, TableActor
-from tavern.tables.bank import SqlBank, TableInfo, TableStart, _now
-from tavern.tables.broadcast import SPECTATORS
+from tavern.tables.actor import TableActor
+from tavern.tables.bank import SqlBank, TableInfo, _now
+from tavern.tables.broadcast import Broadcaster
+from tavern.tables.commands import Cave, Close, Leave, Sit, SitOut
+from tavern.tables.policy import Handler, PolicyTable
 from tavern.tables.seating import SeatState
 
 
@@ -105,124 +107,94 @@ class ContestBank(SqlBank):
         return self._tx(lambda s: list(s.scalars(select(ArchivedHand.id).where(ArchivedHand.contest_id == contest_id))))
 
 
-class ContestTableActor(TableActor):
-    """A table of a running contest (see the module's docstring)."""
+class ContestSync(BaseModel):
+    """The director's wake-up: take the players it sent here since."""
 
-    def __init__(self, info: TableInfo, bank: SqlBank, broadcaster: Any, director: Director,
-                 **options: Any) -> None:
-        options["time_bank"] = 0.0
-        super().__init__(info, bank, broadcaster, **options)
+    type: Literal["contest_sync"] = "contest_sync"
+
+
+#: What a contest table refuses, and why.
+_REFUSED: dict[type[BaseModel], str] = {
+    Sit: "contest_seats_drawn", Cave: "contest_no_cave", Leave: "contest_keep_seat",
+    SitOut: "contest_absent_dealt", Close: "contest_table_by_director",
+}
+
+
+class ContestPolicy:
+    """A table of a running contest (see the module's docstring): the
+    :class:`~tavern.tables.policy.TablePolicy` its actor runs."""
+
+    #: "A player who is away is dealt in and blinded: his time-outs fold
+    #: (check when free); he is never removed for time-outs."
+    timeouts_sit_out = False
+
+    def __init__(self, director: Director) -> None:
         self.director = director
 
-    async def start(self, loaded: TableStart | None = None) -> None:
-        await super().start(loaded)
-        for seat in self.seats.values():
+    def refusal(self, command: BaseModel) -> str | None:
+        return _REFUSED.get(type(command))
+
+    def commands(self) -> Mapping[type[BaseModel], Handler]:
+        return {ContestSync: self._sync}
+
+    def started(self, actor: PolicyTable) -> None:
+        for seat in actor.seats.values():
             seat.owes_big_blind = False  # everybody with chips is dealt in
-        self.button_seat = self.director.floor.tables[self.info.id].button
+        actor.button_seat = self.director.floor.tables[actor.info.id].button
 
-    def post_nowait(self, command: str, **args: Any) -> None:
-        """Queue a command from the director without waiting for it (the
-        director must never wait on a table that may be waiting on it)."""
-        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        fut.add_done_callback(lambda f: f.exception())  # nobody awaits it: never "never retrieved"
-        self._queue.put_nowait((command, None, args, fut))
-
-    async def _handle(self, command: str, username: str | None, args: dict[str, Any]) -> Any:
-        if command == "contest_sync":
-            await self._depart([])
-            return {}
-        if command == "contest_close":
-            return await self._cmd_contest_close(**args)
-        return await super()._handle(command, username, args)
-
-    # --- what a contest table refuses ---------------------------------------------
-
-    async def _cmd_sit(self, username: str, **_: Any) -> dict[str, Any]:
-        raise CommandError("contest_seats_drawn")
-
-    async def _cmd_cave(self, username: str, **_: Any) -> dict[str, Any]:
-        raise CommandError("contest_no_cave")
-
-    async def _cmd_leave(self, username: str, **_: Any) -> dict[str, Any]:
-        raise CommandError("contest_keep_seat")
-
-    async def _cmd_sit_out(self, username: str, **_: Any) -> dict[str, Any]:
-        raise CommandError("contest_absent_dealt")
-
-    async def _cmd_close(self, username: str | None, **_: Any) -> dict[str, Any]:
-        raise CommandError("contest_table_by_director")
-
-    # --- the director's hooks ------------------------------------------------------
-
-    def _timeout(self, name: str) -> None:
-        """Time-outs fold, or check when free; the player is never removed."""
-        seat = self.dealt[name]
-        self.deadlines.pop(name, None)
-        assert self.engine is not None  # a time-out happens in a deal
-        move = self.engine.timeout_action(name)
-        self._play(name, move["action"], {k: v for k, v in move.items() if k != "action"}, by="timeout")
-        seat.timeouts += 1
-
-    async def _start_deal(self) -> bool:
-        departures = await self.director.before_deal(self.info.id)
-        await self._depart(departures)
+    async def before_deal(self, actor: PolicyTable) -> None:
+        """The director's rulings first, then the stakes of its current level
+        ("a table starts a new level at its next deal")."""
+        departures = await self.director.before_deal(actor.info.id)
+        await self._depart(actor, departures)
         level = self.director.level()
         stakes = {"small_blind": level.small_blind, "big_blind": level.big_blind}
         if level.ante:
             stakes["ante"] = level.ante
-        self.info = dataclasses.replace(self.info, stakes=stakes)
-        return await super()._start_deal()
+        actor.info = dataclasses.replace(actor.info, stakes=stakes)
 
-    async def _finish_deal(self) -> None:
-        order = list(getattr(self.engine, "players", None) or self.dealt)  # from the button's left
-        started = [(name, self.dealt[name].chips) for name in order]
-        await super()._finish_deal()
-        chips = {name: self.dealt[name].chips for name in order}
-        departures = await self.director.deal_ended(self.info.id, started, chips)
-        await self._depart(departures)
+    async def deal_ended(self, actor: PolicyTable, started: list[tuple[str, int]]) -> None:
+        chips = {name: actor.dealt[name].chips for name, _ in started}
+        departures = await self.director.deal_ended(actor.info.id, started, chips)
+        await self._depart(actor, departures)
 
-    async def _depart(self, departures: list[tuple[str, dict[str, Any]]]) -> None:
+    def dress(self, table: dict[str, Any]) -> None:
+        table["contest"] = self.director.clock_view()
+
+    async def _sync(self, actor: PolicyTable, command: ContestSync, username: str | None,
+                    user_id: int) -> dict[str, Any]:
+        await self._depart(actor, [])
+        return {}
+
+    async def _depart(self, actor: PolicyTable, departures: list[tuple[str, dict[str, Any]]]) -> None:
         """The players the director sent here since it last heard from this
         table sit down first (the director's floor has them already), then
         those leaving (knocked out, moved) are told where to go and leave."""
-        for arrival in self.director.take_arrivals(self.info.id):
-            self._arrive(**arrival)
+        for arrival in self.director.take_arrivals(actor.info.id):
+            self._arrive(actor, **arrival)
         for name, notice in departures:
-            seat = next((s for s in self.seats.values() if s.name == name), None)
+            seat = next((s for s in actor.seats.values() if s.name == name), None)
             if seat is None:
                 continue
-            del self.seats[seat.seat_no]
-            text = json.dumps({"type": "contest", "seq": self.seq, "table_id": self.info.id, **notice},
-                              separators=(",", ":"))
-            await self.broadcaster.publish(self.info.id, {name: text})
-        if departures and not self.seats:
-            await self._cmd_contest_close()
+            del actor.seats[seat.seat_no]
+            await actor.notify(name, "contest", notice)
+        if departures and not actor.seats:
+            await self._close(actor)
 
-    def _arrive(self, *, seat: int, user_id: int, name: str, chips: int) -> None:
+    @staticmethod
+    def _arrive(actor: PolicyTable, *, seat: int, user_id: int, name: str, chips: int) -> None:
         """A player moved here (or a late registrant): seated with his chips,
         dealt in from the next deal."""
-        self.seats[seat] = SeatState(seat, user_id, name, chips, owes_big_blind=False, time_bank=0.0,
-                                     extra={"hands": self.bank.hands_info(user_id, 0)})
+        actor.seats[seat] = SeatState(seat, user_id, name, chips, owes_big_blind=False, time_bank=0.0,
+                                      extra={"hands": actor.bank.hands_info(user_id, 0)})
 
-    async def _cmd_contest_close(self) -> dict[str, Any]:
+    async def _close(self, actor: PolicyTable) -> None:
         """The table is broken (or the contest over): it stops."""
-        if self.closed:
-            return {}
-        self.closed = True
-        self.closed_for_good = True
-        self.next_deal_at = None
-        self.deadlines = {}
-        summary = {"closed": True, "awards": {}, "ecus": {}, "contest_id": self.director.contest_id}
-        self.last_result = {"deal": self.deals, "closing": summary}
-        await self.publish()
-        text = json.dumps({"type": "closed", "seq": self.seq, "table_id": self.info.id, **summary},
-                          separators=(",", ":"))
-        await self.broadcaster.publish(self.info.id, {SPECTATORS: text})
-        if self.on_closed is not None:
-            self.on_closed()
-        return {}
+        if not actor.closed:
+            await actor.end({"closed": True, "awards": {}, "ecus": {}, "contest_id": self.director.contest_id}, [])
 
-    def public_table(self) -> dict[str, Any]:
-        table = super().public_table()
-        table["contest"] = self.director.clock_view()
-        return table
+
+def contest_table(info: TableInfo, bank: SqlBank, broadcaster: Broadcaster, director: Director,
+                  **options: Any) -> TableActor:
+    """The actor of a contest table: no time bank, the contest's policy."""
+    return TableActor(info, bank, broadcaster, **{**options, "time_bank": 0.0}, policy=ContestPolicy(director))

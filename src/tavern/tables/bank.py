@@ -149,7 +149,7 @@ def _last_carry(s: Session, table_id: int) -> dict[str, Any] | None:
     return (row.result or {}).get("carry") if row is not None else None
 
 
-#: The settlements' own worker thread (:meth:`TableActor._finish_deal`): the
+#: The settlements' own worker thread (:func:`tavern.tables.deals.finish`): the
 #: last view of a deal waits for its settlement, which must not queue in the
 #: default thread pool behind the other tables' deal starts.
 SETTLEMENTS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tavern-settle")

@@ -40,8 +40,10 @@ from tavern.tables.actor import CommandError, TableActor
 from tavern.tables.bank import SqlBank, TableStart
 from tavern.tables.broadcast import SPECTATORS, Broadcaster
 from tavern.tables.cluster import Cluster, LocalCluster, RemoteError, Unavailable, spawn
+from tavern.tables.commands import Close, Sync, TableCommand, table_commands
 
 log = logging.getLogger(__name__)
+SYNC = Sync()  #: a round trip through a table's inbox
 
 #: The first characters of the notice a new owner publishes on a table's
 #: channel: connections attached to another fence must reconnect. It never
@@ -81,11 +83,12 @@ class RemoteTable:
         self.fence = fence
         self.table_id = table_id
 
-    async def _call(self, command: str, username: str | None, args: dict[str, Any]) -> Any:
+    async def _call(self, command: dict[str, Any] | None, username: str | None, user_id: int = 0) -> Any:
+        """``command``: the command's JSON fields (tables/commands.py), or None for a snapshot."""
         try:
             return await self.cluster.call(self.worker, "table", {
                 "table": self.table_id, "fence": self.fence, "command": command, "username": username,
-                "args": args})
+                "user_id": user_id})
         except Unavailable:
             raise TableMoved(self.table_id) from None
         except RemoteError as exc:
@@ -95,11 +98,11 @@ class RemoteTable:
                 raise TypeError(str(exc)) from None
             raise CommandError(exc.code, **exc.params) from None
 
-    async def submit(self, command: str, username: str | None, **args: Any) -> Any:
-        return await self._call(command, username, args)
+    async def submit(self, command: TableCommand, username: str | None = None, *, user_id: int = 0) -> Any:
+        return await self._call(command.model_dump(mode="json"), username, user_id)
 
     async def snapshot(self, username: str | None) -> str:
-        return str(await self._call("snapshot", username, {}))
+        return str(await self._call(None, username))
 
 
 #: Table sockets opening at once (between their handshake and their
@@ -316,9 +319,10 @@ class TableManager:
             actor = started if isinstance(started, TableActor) else None
         if actor is None or actor.closed or actor.fence != payload["fence"]:
             raise TableMoved(table_id)
-        if payload["command"] == "snapshot":
+        if payload["command"] is None:
             return await actor.snapshot(payload["username"])
-        return await actor.submit(payload["command"], payload["username"], **payload["args"])
+        command = table_commands.validate_python(payload["command"])
+        return await actor.submit(command, payload["username"], user_id=int(payload["user_id"]))
 
     async def _sweep(self) -> None:
         """Every ``sweep_seconds``: take over this worker's share of the
@@ -379,7 +383,7 @@ class TableManager:
             actor.draining = True  # no new deal from now on
             # A round trip through the actor's queue: a tick already starting
             # a deal has finished by then, so `dealing` below is the truth.
-            await actor.submit("sync", None)
+            await actor.submit(SYNC)
             loop = asyncio.get_running_loop()
             while actor.dealing and not actor.closed and loop.time() < deadline:
                 await asyncio.sleep(0.1)
@@ -387,7 +391,7 @@ class TableManager:
                 return  # lost, closed or forgotten meanwhile: nothing of ours to let go
             if actor.dealing and not void_past and not self._stopping:
                 actor.draining = False
-                await actor.submit("sync", None)  # deals again (the actor wants a deal after a command)
+                await actor.submit(SYNC)  # deals again (the actor wants a deal after a command)
                 return
             if actor.dealing:
                 log.warning("table %s: its deal outlasted the drain; the next owner voids it", table_id)
@@ -412,7 +416,7 @@ class TableManager:
         if actor is None:
             raise CommandError("table_closed")
         try:
-            out: dict[str, Any] = await actor.submit("close", None, owner_id=owner_id)
+            out: dict[str, Any] = await actor.submit(Close(owner_id=owner_id))
         except TableMoved:
             raise CommandError("table_moving") from None
         return out
@@ -431,7 +435,7 @@ class TableManager:
             self.bank.fences.pop(table_id, None)
             if self.cluster.shared:
                 await self._let_go(table_id, live=False)
-            await actor._publish_closed({"closed": True, "awards": {}, "ecus": {}}, [])
+            await actor.publish_closed({"closed": True, "awards": {}, "ecus": {}}, [])
 
     async def drain(self, timeout: float) -> None:
         """A graceful stop: no table here starts a new deal, each table is

@@ -10,70 +10,44 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
-
-# Every number a client sends is bounded (tavern.bounds, docs/web.md "Bad input").
-from tavern.bounds import MAX_AMOUNT, Amount, out_of_bounds
-from tavern.refusal import Invalid
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 # --- client → server ---------------------------------------------------------------
+# The commands are the table's own types (tables/commands.py: the actor
+# takes them as they are parsed here), named again for the protocol.
+from tavern.tables.commands import (
+    Act,
+    Auto,
+    Cave,
+    ClientSeed,
+    Command,
+    Leave,
+    Post,
+    Sit,
+    SitIn,
+    SitOut,
+    Sync,
+    commands,
+)
 
-
-class _Command(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    id: Amount | None = Field(default=None, description="echoed back in the reply")
-
-
-class Sit(_Command):
-    type: Literal["sit"]
-    seat: int = Field(ge=0, le=9)
-    cave: Amount = Field(gt=0)
-
-
-class Cave(_Command):
-    type: Literal["cave"]
-    amount: Amount = Field(gt=0)
-
-
-class Simple(_Command):
-    type: Literal["leave", "sit_out", "post", "sync"]
-
-
-class SitIn(_Command):
-    type: Literal["sit_in"]
-    post: bool = False
-
-
-class Auto(_Command):
-    type: Literal["auto"]
-    auto: Literal["check_fold", "check", "call_any", "fold_any"] | None
-
-
-class Act(_Command):
-    type: Literal["act"]
-    action: str = Field(min_length=1, max_length=20)
-    seq: Amount | None = None
-    args: dict[str, Any] = Field(default_factory=dict)
-
-    @field_validator("args")
-    @classmethod
-    def _bounded(cls, args: dict[str, Any]) -> dict[str, Any]:
-        # Free-form (each game's moves take their own), but no number past the bounds.
-        where = out_of_bounds(args)
-        if where is not None:
-            raise Invalid("less_than_equal", field=f"act.args.{where}", le=MAX_AMOUNT)
-        return args
-
-
-class ClientSeed(_Command):
-    """The player's own contribution to the next decks (docs/fairness.md)."""
-
-    type: Literal["client_seed"]
-    seed: str = Field(max_length=64, pattern=r"^[A-Za-z0-9_-]*$")
-
-
-Command = Annotated[Sit | Cave | Simple | SitIn | Auto | Act | ClientSeed, Field(discriminator="type")]
-commands: TypeAdapter[Command] = TypeAdapter(Command)
+__all__ = [
+    "COMMAND_TYPES",
+    "MESSAGE_TYPES",
+    "Act",
+    "Auto",
+    "Cave",
+    "ClientSeed",
+    "Command",
+    "Leave",
+    "Message",
+    "Post",
+    "Sit",
+    "SitIn",
+    "SitOut",
+    "Sync",
+    "commands",
+    "messages",
+]
 
 # --- server → client ---------------------------------------------------------------
 

@@ -21,7 +21,7 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -32,6 +32,7 @@ from tavern.bounds import MAX_ID
 from tavern.catalogue import french, validation_refusals
 from tavern.refusal import Refusal
 from tavern.tables.actor import CommandError
+from tavern.tables.commands import Connect, Disconnect
 from tavern.tables.manager import TableMoved, moved_fence
 from tavern.web.deps import CurrentUser
 from tavern.web.protocol import commands
@@ -53,6 +54,8 @@ QUEUE_LIMIT = 256  #: messages waiting for a slow client before it is dropped
 OUTBOXES: set[asyncio.Queue[str]] = set()
 #: Close code "service restart": the table changed worker, reconnect (docs/protocol.md).
 MOVED = 1012
+#: A socket's own bookkeeping at its table (immutable: one of each serves every socket).
+CONNECT, DISCONNECT = Connect(), Disconnect()
 
 
 def _origin_allowed(ws: WebSocket) -> bool:
@@ -127,6 +130,9 @@ def _note_visit(ws: WebSocket, table_id: int, user_id: int, address: str) -> Non
 
 
 async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, opened: Callable[[], None]) -> None:
+    """One connection from its snapshot to its close. Long because the
+    frames' order (answers before the states they show, the outbox, the
+    immediate write) lives in closures sharing this connection's state."""
     await ws.accept()
     logs.bind(request_id=uuid.uuid4().hex[:16], account=user.id, table=table_id)  # this connection's log lines
     name = user.username
@@ -184,7 +190,7 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
     unsubscribe = services(ws).broadcaster.subscribe(table_id, name, deliver)
     OUTBOXES.add(outbox)
     try:
-        await actor.submit("connect", name)
+        await actor.submit(CONNECT, name)
     except TableMoved:
         unsubscribe()
         OUTBOXES.discard(outbox)
@@ -247,23 +253,7 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
         if sender is not None:
             sender.cancel()
         with contextlib.suppress(TableMoved):
-            await actor.submit("disconnect", name)
-
-
-# The dispatcher: one handler per command type (docs/protocol.md), each
-# returning what the table answers; ``sync`` answers with a snapshot itself.
-Handler = Callable[[Any, str, int, Any], Awaitable[Any]]
-HANDLERS: dict[str, Handler] = {
-    "sit": lambda actor, name, uid, c: actor.submit("sit", name, user_id=uid, seat=c.seat, cave=c.cave),
-    "cave": lambda actor, name, uid, c: actor.submit("cave", name, amount=c.amount),
-    "sit_in": lambda actor, name, uid, c: actor.submit("sit_in", name, post=c.post),
-    "auto": lambda actor, name, uid, c: actor.submit("auto", name, auto=c.auto),
-    "act": lambda actor, name, uid, c: actor.submit("act", name, action=c.action, seq=c.seq, args=c.args),
-    "client_seed": lambda actor, name, uid, c: actor.submit("client_seed", name, seed=c.seed),
-    "leave": lambda actor, name, uid, c: actor.submit("leave", name),
-    "sit_out": lambda actor, name, uid, c: actor.submit("sit_out", name),
-    "post": lambda actor, name, uid, c: actor.submit("post", name),
-}
+            await actor.submit(DISCONNECT, name)
 
 
 async def _run(ws: WebSocket, actor: Any, name: str, user_id: int, cmd: Any) -> None:
@@ -281,7 +271,8 @@ async def _run(ws: WebSocket, actor: Any, name: str, user_id: int, cmd: Any) -> 
 async def _answer(actor: Any, name: str, user_id: int, cmd: Any) -> tuple[bool, str]:
     """Run a command at the table: whether it was done, and its ``ok`` or ``error`` frame."""
     try:
-        out = await HANDLERS[cmd.type](actor, name, user_id, cmd)
+        # The parsed command itself: the table dispatches it on its type.
+        out = await actor.submit(cmd, name, user_id=user_id)
     except CommandError as exc:
         return False, _error_text(cmd.id, exc)
     except TypeError:  # arguments the engine does not take
