@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import delete, or_, select, update
+from sqlalchemy import ColumnElement, delete, or_, select, update
 from sqlalchemy.orm import Session, aliased
 
 from tavern.refusal import Refusal
@@ -86,7 +86,7 @@ def paris_time(when: dt.datetime) -> str:
 def muted_until(session: Session, user_id: int, tavern_id: int | None, now: dt.datetime) -> dt.datetime | None:
     """The end of the longest mute holding ``user_id`` at a table of
     ``tavern_id`` (a site mute holds everywhere); ``None``: not muted."""
-    scope = ChatMute.tavern_id.is_(None)
+    scope: ColumnElement[bool] = ChatMute.tavern_id.is_(None)
     if tavern_id is not None:
         scope = or_(scope, ChatMute.tavern_id == tavern_id)
     ends = session.scalars(select(ChatMute.until).where(ChatMute.user_id == user_id, ChatMute.until > now, scope))
