@@ -965,7 +965,6 @@ _section({
     "chat_hide_self": "On ne se masque pas soi-même.",
     "chat_no_such_message": "Ce message n'existe pas (ou plus).",
     "chat_report_own": "On ne signale pas son propre message.",
-    "chat_reported": "Message signalé : un administrateur le lira.",
     "chat_mute_minutes": "Durée : entre 1 et {maximum} minutes.",
     "chat_mute_self": "On ne se rend pas muet soi-même.",
     "chat_mode_unknown": "Réglage de discussion inconnu.",

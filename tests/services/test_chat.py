@@ -13,7 +13,7 @@ from tests.services.helpers import make_table, make_tavern, make_user
 from tavern.catalogue import french
 from tavern.services import chat
 from tavern.services.chat import ChatError
-from tavern.store.models import ChatMessage, ChatMute, ChatReport, Contest, Seat, User
+from tavern.store.models import ChatMessage, ChatMute, ChatReport, Contest, Seat, User, utcnow
 
 pytestmark = pytest.mark.db
 
@@ -164,3 +164,26 @@ def test_reports_reach_the_admins_and_deleting_deals_with_them(session, world):
     chat.delete_message(session, line.id)
     assert chat.open_reports(session) == []
     refused(session, "chat_no_such_message", chat.report, session, world.table.id, world.cid.id, line.id)
+
+
+def test_tavern_chat_purge_forgets_what_is_older_than_30_days(session_factory, db_url, monkeypatch, capsys):
+    """Issue 30: "stored with the table and kept 30 days" — `tavern chat-purge` (docs/operations.md)."""
+    from tavern.cli import main
+    from tavern.settings import get_settings
+
+    with session_factory() as s, s.begin():
+        ana, bob = make_user(s, "ana"), make_user(s, "bob")
+        table = make_table(s, make_user(s, "patron"))
+        old = chat.say(s, table.id, ana.id, "vieux", utcnow() - dt.timedelta(days=30, minutes=1))
+        chat.report(s, table.id, bob.id, old.id)
+        chat.say(s, table.id, ana.id, "récent", utcnow() - dt.timedelta(days=29))
+    monkeypatch.setenv("TAVERN_DATABASE_URL", db_url)
+    get_settings.cache_clear()
+    try:
+        assert main(["chat-purge"]) == 0
+    finally:
+        get_settings.cache_clear()
+    assert "1 messages de plus de 30 jours oubliés" in capsys.readouterr().out
+    with session_factory() as s:
+        assert list(s.scalars(select(ChatMessage.text))) == ["récent"]
+        assert s.scalar(select(func.count()).select_from(ChatReport)) == 0
