@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from tests.services.helpers import make_table, make_tavern, make_user
 
 from tavern.catalogue import french
@@ -187,3 +187,24 @@ def test_tavern_chat_purge_forgets_what_is_older_than_30_days(session_factory, d
     with session_factory() as s:
         assert list(s.scalars(select(ChatMessage.text))) == ["récent"]
         assert s.scalar(select(func.count()).select_from(ChatReport)) == 0
+
+
+def test_his_chat_comes_out_with_his_data_and_goes_with_his_account(session, world):
+    """docs/privacy.md: his messages are in « Exporter mes données » and erased with his account
+    (with the reports about them, his own reports, hides and mutes)."""
+    from tavern.services import rgpd
+
+    mine = chat.say(session, world.table.id, world.bob.id, "à moi", NOW)
+    theirs = chat.say(session, world.table.id, world.ana.id, "à ana", NOW)
+    chat.report(session, world.table.id, world.ana.id, mine.id)
+    chat.report(session, world.table.id, world.bob.id, theirs.id)
+    chat.hide(session, world.cid.id, "bob")
+    chat.mute(session, world.bob.id, 10, by_id=world.owner.id, now=NOW)
+    exported = rgpd.export_data(session, world.bob)["chat_messages"]
+    assert [(m["text"], m["table_id"], m["deleted"]) for m in exported] == [("à moi", world.table.id, False)]
+    session.execute(delete(Seat).where(Seat.user_id == world.bob.id))  # he left the table first
+    rgpd.delete_account(session, world.bob.id)
+    assert [m.text for m in chat.history(session, world.table.id, world.cid.id, NOW)] == ["à ana"]
+    assert session.scalar(select(func.count()).select_from(ChatReport)) == 0
+    assert chat.hidden_authors(session, world.cid.id) == []
+    assert session.scalar(select(func.count()).select_from(ChatMute)) == 0

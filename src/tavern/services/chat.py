@@ -266,6 +266,23 @@ def set_mode(session: Session, table_id: int, tavern_id: int, mode: str) -> None
     session.flush()
 
 
+def messages_of(session: Session, user_id: int) -> list[dict[str, Any]]:
+    """His messages still kept, for his data export (docs/privacy.md)."""
+    return [{"id": m.id, "table_id": m.table_id, "text": m.text, "created": m.created.isoformat(),
+             "deleted": m.deleted}
+            for m in session.scalars(select(ChatMessage).where(ChatMessage.user_id == user_id).order_by(ChatMessage.id))]
+
+
+def forget_account(session: Session, user_id: int) -> None:
+    """His account is deleted: his messages go (with the reports about them),
+    and his reports, hides and mutes (docs/privacy.md)."""
+    his = select(ChatMessage.id).where(ChatMessage.user_id == user_id)
+    session.execute(delete(ChatReport).where(or_(ChatReport.message_id.in_(his), ChatReport.reporter_id == user_id)))
+    session.execute(delete(ChatMessage).where(ChatMessage.user_id == user_id))
+    session.execute(delete(ChatHide).where(or_(ChatHide.user_id == user_id, ChatHide.author_id == user_id)))
+    session.execute(delete(ChatMute).where(ChatMute.user_id == user_id))
+
+
 def purge(session: Session, now: dt.datetime | None = None) -> int:
     """Forget the messages older than :data:`KEEP_DAYS` days and the mutes
     that ended (their reports go with them); returns the messages deleted."""
