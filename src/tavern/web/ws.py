@@ -216,8 +216,8 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
         # The full snapshot for this connection (the others keep their stream).
         # Inside the try: a socket closing this early is still counted out.
         await _send(ws, await actor.snapshot(name))
+        opened()  # a reconnection storm is counted to the snapshot (tables/manager.py), not the chat's read
         await _send(ws, await desk.log())  # the chat's last messages come with the snapshot
-        opened()
         sender = asyncio.create_task(pump())
         while True:
             raw = await _receive(ws)
