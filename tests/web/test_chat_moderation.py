@@ -124,6 +124,10 @@ def test_the_owner_chooses_the_chat_when_he_opens_a_table(client: TestClient, wo
     h = {"X-CSRF-Token": api_csrf(client)}
     body = {"game": "rams", "name": "Rams", "stakes": {"unit": 1}, "chat": "off"}
     assert client.post(f"/api/taverns/{world.tavern_id}/tables", json={**body, "chat": "tous"}, headers=h).status_code == 422
+    manage = f"/ma-taverne/{world.tavern_id}"
+    form = {"game": "rams", "name": "Rams", "unit": "1", "rake_percent": "0", "action_timer_seconds": "30"}
+    r = post_form(client, f"{manage}/tables", {**form, "chat": "<b>tous</b>"}, page=manage)
+    assert r.status_code == 400 and "« Discussion »" in page(r) and "<b>tous</b>" not in r.text
     r = client.post(f"/api/taverns/{world.tavern_id}/tables", json=body, headers=h)
     assert r.status_code == 201 and r.json()["chat"] == "off", r.text
     with session_scope() as s:
