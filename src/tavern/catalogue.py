@@ -116,6 +116,7 @@ FIELDS = {
     "seconds_per_action": "Temps pour jouer", "mode": "Mode", "score": "Marque", "target": "Objectif",
     "decks": "Jeux de cartes", "jokers": "Jokers", "next": "Page suivante", "csrf": "Jeton de formulaire",
     "village": "Village", "tavern": "Taverne", "kind": "Article", "inventory_id": "Article", "quantity": "Quantité", "seed": "Graine",
+    "chat": "Discussion", "text": "Message", "author": "Auteur", "message": "Message", "minutes": "Minutes",
 }
 
 
@@ -953,3 +954,30 @@ _section({
 })
 #: A leaderboard's week, from Monday to Sunday.
 WEEK_LABEL = "du {start} au {end} (heure de Paris)"
+
+# A table's chat (services/chat.py, tables/chat.py, docs/protocol.md "Chat").
+_section({
+    "chat_empty": "Message vide : écrivez quelque chose.",
+    "chat_too_long": "Message trop long : {maximum} caractères au plus (le vôtre en a {length}).",
+    "chat_control_chars": "Message refusé : il contient des caractères de contrôle (texte seulement, sur une ligne).",
+    "chat_too_fast": "Trop de messages : attendez {wait} s avant d'écrire de nouveau.",
+    "chat_banned": "Ce compte est banni : il ne peut pas écrire.",
+    "chat_off": "La discussion de cette table est fermée.",
+    "chat_players_only": "À cette table, seuls les joueurs assis écrivent.",
+    "chat_contest_players_only": "À une table de concours, seuls les joueurs écrivent.",
+    "chat_muted": "Vous ne pouvez plus écrire ici jusqu'au {until} (heure de Paris).",
+    "chat_hide_self": "On ne se masque pas soi-même.",
+    "chat_no_such_message": "Ce message n'existe pas (ou plus).",
+    "chat_report_own": "On ne signale pas son propre message.",
+    "chat_mute_minutes": "Durée : entre 1 et {maximum} minutes.",
+    "chat_mute_self": "On ne se rend pas muet soi-même.",
+    "chat_mode_unknown": "Réglage de discussion inconnu.",
+    "chat_message_deleted": "Message supprimé.",
+    "chat_muted_done": "{name} ne peut plus écrire jusqu'au {until} (heure de Paris).",
+    "chat_mode_changed": "Discussion de la table : {mode}.",
+    "chat_purged": "{deleted} messages de plus de 30 jours oubliés.",
+})
+#: The one-click phrases beside the chat's free text.
+CHAT_PHRASES = ("Bien joué", "Bonne chance", "Merci")
+#: The owner's choices of who writes at a table.
+CHAT_MODES = {"open": "ouverte à tous", "players": "joueurs assis seulement", "off": "fermée"}

@@ -264,6 +264,21 @@ def _stats_rebuild(args: argparse.Namespace) -> int:
     return 0
 
 
+def _chat_purge(args: argparse.Namespace) -> int:
+    """The chat keeps 30 days (issue 30 §1): run daily (docs/operations.md), servers running or not."""
+    from tavern.services import chat
+    from tavern.settings import get_settings
+    from tavern.store.db import make_engine, run_transaction, session_factory
+
+    engine = make_engine(get_settings().database_url)
+    try:
+        deleted = run_transaction(session_factory(engine), chat.purge)
+    finally:
+        engine.dispose()
+    print(french("chat_purged", {"deleted": deleted}))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tavern", description="tavern card-game server tools")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -279,6 +294,8 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("stats-rebuild", help="count every settled deal of the archive again into the players' "
                        "statistics and weekly leaderboards (server stopped)")
     p.set_defaults(func=_stats_rebuild)
+    p = sub.add_parser("chat-purge", help="forget the table chat's messages older than 30 days and the ended mutes")
+    p.set_defaults(func=_chat_purge)
     p = sub.add_parser("migrate", help="bring the database schema up to date (alembic upgrade)")
     p.add_argument("revision", nargs="?", default="head")
     p.set_defaults(func=_migrate)

@@ -19,6 +19,7 @@ import pytest
 from tests.tables.conftest import Harness, build_world, random_policy
 
 from tavern.tables.broadcast import SPECTATORS
+from tavern.tables.chat import ChatDesk
 
 pytestmark = [pytest.mark.db]
 
@@ -36,7 +37,7 @@ def cards_in(obj) -> set[str]:
 def test_no_message_leaks_a_hidden_card(session_factory, game, stakes, variant):
     world = build_world(session_factory, game=game, stakes=stakes, variant=variant,
                         options={"draws": 2} if game == "draw" else None)
-    checked = {"messages": 0}
+    checked = {"messages": 0, "chat": 0}
     leaks: list[str] = []  # collected, not raised: the actor survives its publisher's errors
 
     async def scenario():
@@ -58,6 +59,9 @@ def test_no_message_leaks_a_hidden_card(session_factory, game, stakes, variant):
                     # the player's own part sent beside the public view (protocol "own").
                     seen = cards_in(msg.get("deal")) | cards_in(msg.get("you")) | cards_in(msg.get("story")) \
                         | cards_in(msg.get("own"))
+                    if msg["type"].startswith("chat"):  # the table's chat, said mid-deal: the whole frame
+                        seen |= cards_in(msg)
+                        checked["chat"] += 1
                     others = set().union(*(c for n, c in hole.items() if n != who)) - shown - set(eng.board)
                     if seen & others:
                         leaks.append(f"{who} sees another player's hidden cards {seen & others}")
@@ -70,15 +74,32 @@ def test_no_message_leaks_a_hidden_card(session_factory, game, stakes, variant):
 
         h.broadcaster.publish = checking_publish
         actor = await h.start(seated=("ana", "bob", "cid", "dan"))
-        policy = random_policy(random.Random(11))
+        moves = random_policy(random.Random(11))
+        # The players chat between moves (issue 30: "The never-leak tests read chat
+        # messages too"): each message and each reader's chat log is checked as sent.
+        desks = {n: ChatDesk(world.table_id, world.users[n], world.factory, world.factory, h.broadcaster,
+                             lambda uid: 0) for n in ("ana", "bob", "cid", "dan")}
+        chatter: list[asyncio.Task] = []
+        talk = random.Random(5)
+
+        async def chat(name):
+            await desks[name].say("Bien joué !")
+            log = json.loads(await desks[name].log())
+            await checking_publish(world.table_id, {name: json.dumps(log)})
+
+        def policy(name, legal):
+            if len(chatter) < 60 and talk.random() < 0.5:
+                chatter.append(asyncio.get_running_loop().create_task(chat(name)))
+            return moves(name, legal)
         for _ in range(25):
             await h.play_deal(policy)
             await h.settle()
             if actor.engine is None:
                 break
+        await asyncio.gather(*chatter)
         await actor.stop()
 
     asyncio.run(scenario())
-    assert checked["messages"] > 100
+    assert checked["messages"] > 100 and checked["chat"] > 20
     assert not leaks, leaks[:5]
     assert world.audit_ok()

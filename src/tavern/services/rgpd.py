@@ -19,6 +19,7 @@ from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from tavern.refusal import Refusal
+from tavern.services import chat
 from tavern.services.hand_export import mentions, player_view
 from tavern.store.models import (
     ArchivedHand,
@@ -101,7 +102,7 @@ def export_data(session: Session, user: User) -> dict[str, Any]:
         "deals": deals,
         "contests": contests,
         "table_visits": visits,
-        "chat_messages": [],  # the tavern keeps no chat messages
+        "chat_messages": chat.messages_of(session, user.id),  # the last 30 days (services/chat.py)
     }
 
 
@@ -149,6 +150,7 @@ def delete_account(session: Session, user_id: int) -> str:
     user.password_hash = "!"  # no password hashes to this: the login is gone
     user.banned = True
     session.execute(delete(WebSession).where(WebSession.user_id == user_id))
+    chat.forget_account(session, user_id)
     session.flush()
     return new
 

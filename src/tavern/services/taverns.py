@@ -23,7 +23,7 @@ Rulings where the rules leave it open (also in docs):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, model_validator
 from sqlalchemy import func, select
@@ -74,6 +74,8 @@ class TableSettings(BaseModel):
     #: None: the game's usual table (see :func:`default_seats`).
     seats: Count | None = None
     action_timer_seconds: int = Field(default=30, ge=5, le=600)
+    #: Who writes in the table's chat (services/chat.py).
+    chat: Literal["open", "players", "off"] = "open"
 
     @model_validator(mode="after")
     def _check(self, info: ValidationInfo) -> TableSettings:
@@ -293,7 +295,7 @@ def open_table(session: Session, tavern_id: int, owner_id: int, config: TableSet
         stakes=dict(cfg.stakes), options=dict(cfg.options),
         buy_in_min=cfg.buy_in_min, buy_in_max=cfg.buy_in_max,
         rake_percent=cfg.rake_percent, rake_cap=cfg.rake_cap, no_flop_no_drop=cfg.no_flop_no_drop,
-        seats=cfg.seats, action_timer_seconds=cfg.action_timer_seconds, status="open",
+        seats=cfg.seats, action_timer_seconds=cfg.action_timer_seconds, status="open", chat=cfg.chat,
     )
     session.add(table)
     session.flush()

@@ -184,6 +184,7 @@ class TableConfig(Base):
         CheckConstraint("status IN ('open', 'closed')", name="status"),
         CheckConstraint("buy_in_min > 0 AND buy_in_max >= buy_in_min", name="buy_in"),
         CheckConstraint("rake_percent >= 0", name="rake"),
+        CheckConstraint("chat IN ('open', 'players', 'off')", name="chat"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -211,6 +212,9 @@ class TableConfig(Base):
     #: The highest lease fence that claimed this live table (tables/cluster.py):
     #: a worker whose fence is lower lost the table and may write nothing of it.
     owner_fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    #: Who may write in the table's chat (services/chat.py): everybody
+    #: logged in (``open``), the seated players only, or nobody (``off``).
+    chat: Mapped[str] = mapped_column(String(10), default="open", server_default="open")
 
     tavern: Mapped[Tavern | None] = relationship()
     decks: Mapped[list[Inventory]] = relationship(foreign_keys=[Inventory.table_id])
@@ -509,3 +513,57 @@ class PlayerWeek(Base):
     week: Mapped[dt.date] = mapped_column(Date)  #: the week's Monday, Paris time
     deals: Mapped[int] = mapped_column(BigInteger, default=0)
     net: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class ChatMessage(Base):
+    """A line of a table's chat (services/chat.py), kept 30 days. An admin's
+    deletion only flags it: the reports about it still show what was said."""
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (Index("ix_chat_messages_table_id_id", "table_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("table_configs.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    text: Mapped[str] = mapped_column(String(300))
+    created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+    deleted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class ChatHide(Base):
+    """A player who no longer reads another's messages (for himself only)."""
+
+    __tablename__ = "chat_hides"
+    __table_args__ = (UniqueConstraint("user_id", "author_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    author_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+
+
+class ChatReport(Base):
+    """A player's report of a message, for the admins' page."""
+
+    __tablename__ = "chat_reports"
+    __table_args__ = (UniqueConstraint("message_id", "reporter_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    message_id: Mapped[int] = mapped_column(ForeignKey("chat_messages.id", ondelete="CASCADE"), index=True)
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    #: Dealt with by an admin (the message deleted, or the report dismissed).
+    handled: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class ChatMute(Base):
+    """An account that may not write until ``until``: everywhere (an admin's,
+    ``tavern_id`` None) or at one tavern's tables (its owner's)."""
+
+    __tablename__ = "chat_mutes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    tavern_id: Mapped[int | None] = mapped_column(ForeignKey("taverns.id", ondelete="CASCADE"))
+    until: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)

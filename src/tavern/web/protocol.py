@@ -12,6 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from tavern.bounds import Amount
+
 # --- client → server ---------------------------------------------------------------
 # The commands are the table's own types (tables/commands.py: the actor
 # takes them as they are parsed here), named again for the protocol.
@@ -20,15 +22,47 @@ from tavern.tables.commands import (
     Auto,
     Cave,
     ClientSeed,
-    Command,
     Leave,
+    PlayerCommand,
     Post,
     Sit,
     SitIn,
     SitOut,
     Sync,
-    commands,
 )
+
+
+class _ChatCommand(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: Amount | None = Field(default=None, description="echoed back in the reply")
+
+
+class ChatSay(_ChatCommand):
+    """A message in the table's chat (services/chat.py checks it: 300 characters, no control character)."""
+
+    type: Literal["chat_say"]
+    text: str
+
+
+class ChatHide(_ChatCommand):
+    """Hide (``hide: false``: show again) an author's messages, for yourself only."""
+
+    type: Literal["chat_hide"]
+    author: str = Field(max_length=40)
+    hide: bool = True
+
+
+class ChatReport(_ChatCommand):
+    """Report a message of this table to the admins."""
+
+    type: Literal["chat_report"]
+    message: Amount = Field(ge=1)
+
+
+#: What a socket may send: the table's commands (the actor's) and the chat's
+#: (the socket's chat desk: tables/chat.py), parsed once.
+Command = Annotated[PlayerCommand | ChatSay | ChatHide | ChatReport, Field(discriminator="type")]
+commands: TypeAdapter[Command] = TypeAdapter(Command)
 
 __all__ = [
     "COMMAND_TYPES",
@@ -36,6 +70,9 @@ __all__ = [
     "Act",
     "Auto",
     "Cave",
+    "ChatHide",
+    "ChatReport",
+    "ChatSay",
     "ClientSeed",
     "Command",
     "Leave",
@@ -118,9 +155,51 @@ class Contest(_Message):
     place: int | None = None
 
 
-Message = Annotated[State | Ok | Error | Closed | Contest, Field(discriminator="type")]
+class ChatLine(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: int
+    author: str
+    text: str
+    at: str  #: UTC, ``2026-11-27T07:30:00Z``
+
+
+class Chat(ChatLine):
+    """A new message of the table's chat, the same for every reader."""
+
+    type: Literal["chat"]
+    table_id: int
+
+
+class ChatLog(_Message):
+    """The chat's part of a snapshot, sent right after each ``state`` snapshot."""
+
+    type: Literal["chat_log"]
+    table_id: int
+    messages: list[ChatLine]
+    hidden: list[str]
+    may_write: bool
+
+
+class ChatDeleted(_Message):
+    type: Literal["chat_deleted"]
+    table_id: int
+    id: int
+
+
+class ChatMuted(_Message):
+    """To a muted account, at every table it has open."""
+
+    type: Literal["chat_muted"]
+    table_id: int
+    until: str
+    message: str
+
+
+Message = Annotated[State | Ok | Error | Closed | Contest | Chat | ChatLog | ChatDeleted | ChatMuted,
+                    Field(discriminator="type")]
 messages: TypeAdapter[Message] = TypeAdapter(Message)
 
 #: Every command and message type, for the documentation check.
-COMMAND_TYPES = ("sit", "cave", "leave", "sit_out", "post", "sync", "sit_in", "auto", "act", "client_seed")
-MESSAGE_TYPES = ("state", "ok", "error", "closed", "contest")
+COMMAND_TYPES = ("sit", "cave", "leave", "sit_out", "post", "sync", "sit_in", "auto", "act", "client_seed",
+                 "chat_say", "chat_hide", "chat_report")
+MESSAGE_TYPES = ("state", "ok", "error", "closed", "contest", "chat", "chat_log", "chat_deleted", "chat_muted")

@@ -27,6 +27,8 @@ GAME_LABELS = {name: spec.label for name, spec in registry.specs().items()}
 templates.env.globals["GAME_LABELS"] = GAME_LABELS
 #: The variants' French names (a table's betting structure).
 templates.env.globals["VARIANTS"] = catalogue.VARIANTS
+templates.env.globals["CHAT_MODES"] = catalogue.CHAT_MODES
+templates.env.globals["CHAT_PHRASES"] = catalogue.CHAT_PHRASES
 #: The table's buttons in the players' words (the page reads them, table.html).
 templates.env.globals["TABLE_WORDS"] = {**catalogue.ACTIONS, **catalogue.PILES}
 

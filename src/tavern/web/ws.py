@@ -21,7 +21,7 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -31,7 +31,9 @@ from tavern import logs, metrics
 from tavern.bounds import MAX_ID
 from tavern.catalogue import french, validation_refusals
 from tavern.refusal import Refusal
+from tavern.services.chat import RATE_LIMIT, RATE_WINDOW, ChatError
 from tavern.tables.actor import CommandError
+from tavern.tables.chat import ChatDesk
 from tavern.tables.commands import Connect, Disconnect
 from tavern.tables.manager import TableMoved, moved_fence
 from tavern.web.deps import CurrentUser
@@ -137,6 +139,7 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
     logs.bind(request_id=uuid.uuid4().hex[:16], account=user.id, table=table_id)  # this connection's log lines
     name = user.username
     outbox: asyncio.Queue[str] = asyncio.Queue()
+    desk = _desk(ws, table_id, user.id)
     # Under the project's protocol (wsproto) a state is written at once when
     # nothing waits before it on this socket: no task to wake, no ASGI send
     # chain, six or seven times an action. ``pumping`` is True while the
@@ -156,6 +159,8 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
         return send_now is not None and not pumping and outbox.empty() and send_now(text)
 
     def deliver(text: str) -> None:
+        if not desk.shows(text):
+            return  # an author this reader hides (the chat: tables/chat.py)
         fence = moved_fence(text)
         if fence is not None:
             # The table has a new owner: a connection attached to another
@@ -175,11 +180,11 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
         """Run a command; its answer goes out before the states held meanwhile."""
         nonlocal held
         if cmd.id is None or cmd.type == "sync":
-            await _run(ws, actor, name, user.id, cmd)  # nothing to order: no answer, or a snapshot
+            await _run(ws, actor, name, user.id, cmd, desk)  # nothing to order: no answer, or a snapshot
             return
         held = []
         try:
-            _, text = await _answer(actor, name, user.id, cmd)
+            _, text = await _answer(actor, name, user.id, cmd, desk)
         finally:
             waiting, held = held, None
         if not write(text):
@@ -217,7 +222,8 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
         # The full snapshot for this connection (the others keep their stream).
         # Inside the try: a socket closing this early is still counted out.
         await _send(ws, await actor.snapshot(name))
-        opened()
+        opened()  # a reconnection storm is counted to the snapshot (tables/manager.py), not the chat's read
+        await _send(ws, await desk.log())  # the chat's last messages come with the snapshot
         sender = asyncio.create_task(pump())
         while True:
             raw = await _receive(ws)
@@ -256,24 +262,44 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
             await actor.submit(DISCONNECT, name)
 
 
-async def _run(ws: WebSocket, actor: Any, name: str, user_id: int, cmd: Any) -> None:
+# The chat's commands, run by the socket's chat desk, never by the actor
+# (the table's own commands go to the actor as parsed: tables/commands.py).
+ChatHandler = Callable[[ChatDesk, Any], Awaitable[Any]]
+CHAT_HANDLERS: dict[str, ChatHandler] = {
+    "chat_say": lambda desk, c: desk.say(c.text),
+    "chat_hide": lambda desk, c: desk.hide(c.author, c.hide),
+    "chat_report": lambda desk, c: desk.report(c.message),
+}
+
+
+def _desk(ws: WebSocket, table_id: int, user_id: int) -> ChatDesk:
+    """This socket's side of the table's chat; its rate counted in the
+    database's throttles, so every worker counts the same messages."""
+    site = services(ws)
+    return ChatDesk(table_id, user_id, site.write_sessions, site.read_sessions, site.broadcaster,
+                    lambda uid: site.throttles.hit((f"chat:{uid}",), RATE_LIMIT, RATE_WINDOW))
+
+
+async def _run(ws: WebSocket, actor: Any, name: str, user_id: int, cmd: Any, desk: ChatDesk) -> None:
     """A command without an id (answered only when refused), or ``sync``."""
     if cmd.type == "sync":
         await _send(ws, await actor.snapshot(name))
+        await _send(ws, await desk.log())
         return
-    done, text = await _answer(actor, name, user_id, cmd)
+    done, text = await _answer(actor, name, user_id, cmd, desk)
     # Without an id the client asked for no answer: the next state shows
     # the command done (a page's moves go so: one frame fewer a move).
     if not done:
         await _send(ws, text)
 
 
-async def _answer(actor: Any, name: str, user_id: int, cmd: Any) -> tuple[bool, str]:
+async def _answer(actor: Any, name: str, user_id: int, cmd: Any, desk: ChatDesk) -> tuple[bool, str]:
     """Run a command at the table: whether it was done, and its ``ok`` or ``error`` frame."""
+    chat = CHAT_HANDLERS.get(cmd.type)
     try:
         # The parsed command itself: the table dispatches it on its type.
-        out = await actor.submit(cmd, name, user_id=user_id)
-    except CommandError as exc:
+        out = await (chat(desk, cmd) if chat else actor.submit(cmd, name, user_id=user_id))
+    except (CommandError, ChatError) as exc:
         return False, _error_text(cmd.id, exc)
     except TypeError:  # arguments the engine does not take
         action = getattr(cmd, "action", cmd.type)

@@ -9,6 +9,7 @@ from tavern.web.routers import (
     admin,
     auth,
     boards,
+    chat,
     contests,
     docs,
     engine_room,
@@ -26,5 +27,6 @@ from tavern.web.routers import (
 
 ROUTERS: list[APIRouter] = []
 for _module in (health, metrics, auth, village, account, history, records, profile, boards, me, premium, tavern, admin,
-                engine_room, surveillance, contests, docs):
-    ROUTERS.extend(r for r in (getattr(_module, "pages", None), getattr(_module, "api", None)) if r)
+                engine_room, surveillance, contests, chat, docs):
+    ROUTERS.extend(r for r in (getattr(_module, "pages", None), getattr(_module, "api", None),
+                               getattr(_module, "admin_api", None), getattr(_module, "owner_api", None)) if r)

@@ -92,6 +92,7 @@ class TableIn(BaseModel):
     no_flop_no_drop: bool = True
     seats: int | None = Field(None, ge=1, le=100, description="default: the game's usual table")
     action_timer_seconds: int = Field(30, ge=1, le=3600)
+    chat: Literal["open", "players", "off"] = Field("open", description="who writes in its chat")
 
 
 def item_out(inv: Inventory) -> ItemOut:
@@ -207,6 +208,7 @@ def table_form_data(form: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         # Left empty: the game's usual table (Gin two, Rami up to five).
         "seats": _form_int(form.get("seats"), "seats", problems, optional=True),
         "action_timer_seconds": _form_int(form.get("action_timer_seconds", "30"), "action_timer_seconds", problems),
+        "chat": form.get("chat") or "open",  # anything else refused by the service, naming the field
     }
     if not data["name"]:
         problems.append(french("missing", {"field": "table_name"}))
@@ -221,6 +223,12 @@ def _manage_page(request: Request, db: Session, user: CurrentUser, tavern: Taver
         "item_names": taverns.ITEM_NAMES,
         "errors": errors or [], "form": form or {},
     }, status_code=status)
+
+
+def manage_again(request: Request, db: Session, user: CurrentUser, tavern: Tavern, errors: list[str],
+                 status: int) -> Response:
+    """The page again with what was refused (the chat's tools: routers/chat.py)."""
+    return _manage_page(request, db, user, tavern, errors, status=status)
 
 
 @pages.get("/ma-taverne")

@@ -51,6 +51,8 @@ class TableBrief(BaseModel):
     stakes_text: str
     seats: int
     seats_taken: int
+    #: who writes in its chat: open, players or off (services/chat.py)
+    chat: str = "open"
 
 
 class TavernOut(BaseModel):
@@ -96,7 +98,7 @@ def brief(table: TableConfig, taken: int) -> TableBrief:
         id=table.id, name=table.name, game=table.game, game_label=GAME_LABELS.get(table.game, table.game),
         variant=table.variant, variant_label=catalogue.variant(table.variant),
         stakes=dict(table.stakes or {}), stakes_text=stakes_text(table.stakes or {}),
-        seats=table.seats, seats_taken=taken,
+        seats=table.seats, seats_taken=taken, chat=table.chat or "open",
     )
 
 

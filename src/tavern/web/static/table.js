@@ -132,6 +132,10 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
       onClosed(m);
     } else if (m.type === "contest") {
       onContest(m);
+    } else if (m.type.indexOf("chat") === 0 || (m.id != null && /^chat/.test(pending[m.id] || ""))) {
+      // The table's chat (and the answers to its commands) belong to chat.js.
+      if (m.type === "ok" || m.type === "error") delete pending[m.id];
+      document.dispatchEvent(new CustomEvent("tavern:chat", { detail: m }));
     } else if (m.type === "error") {
       if (m.id !== null) delete pending[m.id];
       showError(m.message);
