@@ -21,6 +21,7 @@ import copy
 import datetime as dt
 import logging
 from collections.abc import Callable
+from dataclasses import KW_ONLY, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
@@ -45,21 +46,22 @@ def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
+@dataclass(eq=False)
 class Director:
-    def __init__(self, contest_id: int, bank: ContestBank, tables: TableManager, broadcaster: Broadcaster,
-                 *, rng: RandomSource = CSPRNG, now: Callable[[], dt.datetime] = utcnow,
-                 actor_options: dict[str, Any] | None = None) -> None:
-        self.contest_id = contest_id
-        self.bank = bank
-        self.tables = tables
-        self.broadcaster = broadcaster
-        self.rng = rng
-        self.now = now
-        self.actor_options = actor_options or {}
+    contest_id: int
+    bank: ContestBank
+    tables: TableManager
+    broadcaster: Broadcaster
+    _: KW_ONLY
+    rng: RandomSource = CSPRNG
+    now: Callable[[], dt.datetime] = utcnow
+    actor_options: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
         self.lock = asyncio.Lock()
-        self.floor = Floor(2, rng)
+        self.floor = Floor(2, self.rng)
         self.structure: list[Level] = []
-        self.started_at: dt.datetime = now()
+        self.started_at: dt.datetime = self.now()
         self.ids: dict[str, int] = {}
         self.actors: dict[int, TableActor] = {}
         #: Players sent to a table and not seated there yet: the table takes

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -52,19 +53,18 @@ def author_of(text: str) -> str | None:
     return author if isinstance(author, str) else None
 
 
+@dataclass(eq=False)
 class ChatDesk:
     """One reader's side of a table's chat (one per socket)."""
 
-    def __init__(self, table_id: int, user_id: int, writes: sessionmaker[Session], reads: sessionmaker[Session],
-                 broadcaster: Broadcaster, rate: RateHit) -> None:
-        self.table_id = table_id
-        self.user_id = user_id
-        self.writes = writes
-        self.reads = reads
-        self.broadcaster = broadcaster
-        self.rate = rate
-        #: The authors this reader hides (his, site-wide), read with each log.
-        self.hidden: set[str] = set()
+    table_id: int
+    user_id: int
+    writes: sessionmaker[Session]
+    reads: sessionmaker[Session]
+    broadcaster: Broadcaster
+    rate: RateHit
+    #: The authors this reader hides (his, site-wide), read with each log.
+    hidden: set[str] = field(default_factory=set)
 
     def shows(self, text: str) -> bool:
         """Whether this reader is sent ``text`` (a hidden author's message is not)."""

@@ -180,25 +180,18 @@ def extend(meld: Meld, cards: Sequence[str], rules: MeldRules) -> Meld:
     if len({c[1] for c in naturals}) != 1 or any(is_joker(c) for c in naturals):
         raise IllegalAction("run_wrong_suit")
     suit = naturals[0][1]
+    # Each natural card, then each joker laid, goes at the rank it is (stands
+    # for): the window must hold them all, one card a rank.
+    placed = [(c, RANK_INDEX[c[0]]) for c in naturals] + [(j, RANK_INDEX[s[0]]) for j, s in fixed.items()]
     for win in _windows(rules, len(allc)):
         by_rank: dict[int, str] = {}
-        ok = True
-        for c in naturals:
-            r = RANK_INDEX[c[0]]
+        for card, r in placed:
             if r in by_rank or r not in win:
-                ok = False
                 break
-            by_rank[r] = c
-        if not ok:
+            by_rank[r] = card
+        if len(by_rank) != len(placed):
             continue
-        for j, s in fixed.items():
-            r = RANK_INDEX[s[0]]
-            if r not in win or r in by_rank:
-                ok = False
-                break
-            by_rank[r] = j
-        if not ok:
-            continue
+        ok = True
         free = iter(new_wild)
         cs: list[str] = []
         sf: list[str | None] = []

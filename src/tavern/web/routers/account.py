@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import Depends, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import select
@@ -16,16 +16,16 @@ from tavern.services import hands, ledger
 from tavern.services import users as users_service
 from tavern.settings import Settings
 from tavern.store.models import Tavern, User
-from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, ReadRoute, form_fields, read_db, require_user, site_settings, write
+from tavern.web.deps import CurrentUser, form_fields, read_db, require_user, site_settings, write
 from tavern.web.refusals import Refused
 from tavern.web.rendering import render
 from tavern.web.routers.auth import MAX_PASSWORD, UserOut, check_password, password_problem, user_out
+from tavern.web.routing import api_router, page_router
 from tavern.web.session import end_all_sessions, get_session
 from tavern.web.state import services
 
-pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
-api = APIRouter(route_class=ReadRoute, prefix="/api", tags=["compte"], dependencies=[Depends(csrf_protect)])
+pages = page_router()
+api = api_router("/api", "compte")
 
 
 class HandsOut(BaseModel):

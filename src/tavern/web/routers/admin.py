@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import Depends, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy import select
@@ -14,17 +14,17 @@ from tavern.catalogue import french
 from tavern.refusal import Refusal
 from tavern.services import ledger, taverns, users
 from tavern.store.models import User
-from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, Id, ReadRoute, act, form_fields, read_db, require_admin
+from tavern.web.deps import CurrentUser, Id, act, form_fields, read_db, require_admin
 from tavern.web.errors import describe_validation
 from tavern.web.refusals import CURRENCY_LABELS, Refused
 from tavern.web.rendering import render
 from tavern.web.routers.auth import UserOut, user_out
+from tavern.web.routing import api_router, page_router
 from tavern.web.session import end_all_sessions, get_session
 from tavern.web.state import services
 
-pages = APIRouter(route_class=ReadRoute, prefix="/admin", dependencies=[Depends(csrf_protect)], include_in_schema=False)
-api = APIRouter(route_class=ReadRoute, prefix="/api/admin", tags=["administration"], dependencies=[Depends(csrf_protect)])
+pages = page_router("/admin")
+api = api_router("/api/admin", "administration")
 
 MAX_CREDIT = 1_000_000_000
 MAX_LEVEL = 1000

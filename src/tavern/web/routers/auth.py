@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fastapi import APIRouter, Depends, Form, HTTPException, Request
+from fastapi import Depends, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy.exc import IntegrityError
@@ -15,8 +15,7 @@ from tavern.refusal import Refusal
 from tavern.services import ledger, passwords
 from tavern.services import users as users_service
 from tavern.store.models import User
-from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, ReadRoute, client_ip, optional_user, require_user, site_settings, write
+from tavern.web.deps import CurrentUser, client_ip, optional_user, require_user, site_settings, write
 from tavern.web.ratelimit import (
     LOGIN_LIMIT,
     LOGIN_WINDOW,
@@ -27,11 +26,12 @@ from tavern.web.ratelimit import (
 )
 from tavern.web.refusals import Refused
 from tavern.web.rendering import render
+from tavern.web.routing import api_router, page_router
 from tavern.web.session import end_all_sessions, end_session, get_session, open_session
 from tavern.web.state import services
 
-pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
-api = APIRouter(route_class=ReadRoute, prefix="/api/auth", tags=["comptes"], dependencies=[Depends(csrf_protect)])
+pages = page_router()
+api = api_router("/api/auth", "comptes")
 
 USERNAME_RULE = french("username_rule")
 PASSWORD_RULE = french("password_short", {"minimum": passwords.MIN_LENGTH})

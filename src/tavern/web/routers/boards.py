@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import Depends, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from sqlalchemy.orm import Session
 
@@ -14,15 +14,14 @@ from tavern.catalogue import french
 from tavern.games import registry
 from tavern.services import boards
 from tavern.services.stats import PARIS, week_of
-from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, ReadRoute, act, form_fields, read_db, require_admin
+from tavern.web.deps import CurrentUser, act, form_fields, read_db, require_admin
 from tavern.web.refusals import Refused
 from tavern.web.rendering import GAME_LABELS, render
+from tavern.web.routing import api_router, page_router
 from tavern.web.session import get_session
 
-pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
-api = APIRouter(route_class=ReadRoute, prefix="/api/leaderboards", tags=["leaderboards"],
-                dependencies=[Depends(csrf_protect)])
+pages = page_router()
+api = api_router("/api/leaderboards", "leaderboards")
 
 Week = Annotated[dt.date | None, Query(alias="semaine")]
 

@@ -30,12 +30,12 @@ from tavern.web.deps import CurrentUser, Id, ReadRoute, act, form_fields, owned_
 from tavern.web.refusals import Refused
 from tavern.web.rendering import render
 from tavern.web.routers import tavern
+from tavern.web.routing import api_router, page_router
 from tavern.web.session import get_session
 from tavern.web.state import services
 
-pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
-admin_api = APIRouter(route_class=ReadRoute, prefix="/api/admin/chat", tags=["administration"],
-                      dependencies=[Depends(csrf_protect)])
+pages = page_router()
+admin_api = api_router("/api/admin/chat", "administration")
 owner_api = APIRouter(route_class=ReadRoute, prefix="/api/taverns", tags=list(tavern.api.tags),  # its section
                       dependencies=[Depends(csrf_protect)])
 

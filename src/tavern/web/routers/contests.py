@@ -9,7 +9,7 @@ import datetime as dt
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import Depends, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import select
@@ -31,18 +31,18 @@ from tavern.contest_rules import (
 from tavern.refusal import Refusal
 from tavern.services import contests as svc
 from tavern.store.models import Contest, Seat, TableConfig
-from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, Id, ReadRoute, act, form_fields, optional_user, read_db, require_admin, require_user
+from tavern.web.deps import CurrentUser, Id, act, form_fields, optional_user, read_db, require_admin, require_user
 from tavern.web.refusals import Refused, refusal
 from tavern.web.rendering import render
+from tavern.web.routing import api_router, page_router
 from tavern.web.session import get_session
 from tavern.web.state import services
 
 PARIS = ZoneInfo("Europe/Paris")
 STATUS_LABELS = CONTEST_STATUS
 
-pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
-api = APIRouter(route_class=ReadRoute, prefix="/api", tags=["concours"], dependencies=[Depends(csrf_protect)])
+pages = page_router()
+api = api_router("/api", "concours")
 
 
 def _now() -> dt.datetime:

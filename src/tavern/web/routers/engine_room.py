@@ -6,18 +6,18 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import Depends, Request
 from fastapi.responses import Response
 
 from tavern.web import engine_room
-from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, ReadRoute, require_admin
+from tavern.web.deps import CurrentUser, require_admin
 from tavern.web.rendering import render
+from tavern.web.routing import api_router, page_router
 from tavern.web.sampler import sample_now
 
 # As the other admin routers (web/routers/admin.py): the CSRF check, though both are reads.
-pages = APIRouter(route_class=ReadRoute, prefix="/admin", dependencies=[Depends(csrf_protect)], include_in_schema=False)
-api = APIRouter(route_class=ReadRoute, prefix="/api/admin", tags=["administration"], dependencies=[Depends(csrf_protect)])
+pages = page_router("/admin")
+api = api_router("/api/admin", "administration")
 
 
 async def _figures(request: Request) -> dict[str, Any]:

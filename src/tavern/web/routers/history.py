@@ -10,20 +10,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import Depends, Request
 from fastapi.responses import Response
 from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
 from tavern.refusal import Refusal
 from tavern.services import archive
-from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, Id, ReadRoute, read_db, require_user
+from tavern.web.deps import CurrentUser, Id, read_db, require_user
 from tavern.web.refusals import Refused
 from tavern.web.rendering import GAME_LABELS, render
+from tavern.web.routing import api_router, page_router
 
-pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
-api = APIRouter(route_class=ReadRoute, prefix="/api/me", tags=["account"], dependencies=[Depends(csrf_protect)])
+pages = page_router()
+api = api_router("/api/me", "account")
 
 LISTED = 100
 

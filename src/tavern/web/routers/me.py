@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import Depends, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
@@ -15,14 +15,14 @@ from sqlalchemy.orm import Session
 from tavern.catalogue import french
 from tavern.services import rgpd, users
 from tavern.store.models import User
-from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, ReadRoute, act, form_fields, read_db, require_user
+from tavern.web.deps import CurrentUser, act, form_fields, read_db, require_user
 from tavern.web.rendering import render
+from tavern.web.routing import api_router, page_router
 from tavern.web.session import get_session
 from tavern.web.state import services
 
-pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
-api = APIRouter(route_class=ReadRoute, prefix="/api/me", tags=["account"], dependencies=[Depends(csrf_protect)])
+pages = page_router()
+api = api_router("/api/me", "account")
 
 
 class DeleteIn(BaseModel):

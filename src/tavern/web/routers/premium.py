@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import Depends, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel
 from sqlalchemy import select
@@ -11,14 +11,14 @@ from sqlalchemy.orm import Session
 from tavern.catalogue import french
 from tavern.services import hands, ledger
 from tavern.store.models import PremiumPack
-from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, ReadRoute, act, read_db, require_user, site_settings
+from tavern.web.deps import CurrentUser, act, read_db, require_user, site_settings
 from tavern.web.rendering import render
 from tavern.web.routers.account import HandsOut, hands_out, now_utc
+from tavern.web.routing import api_router, page_router
 from tavern.web.session import get_session
 
-pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
-api = APIRouter(route_class=ReadRoute, prefix="/api/premium", tags=["premium"], dependencies=[Depends(csrf_protect)])
+pages = page_router()
+api = api_router("/api/premium", "premium")
 
 
 class PremiumOut(BaseModel):

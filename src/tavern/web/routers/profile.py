@@ -8,19 +8,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import Depends, Path, Request
 from fastapi.responses import Response
 from sqlalchemy.orm import Session
 
 from tavern.refusal import Refusal
 from tavern.services import stats
-from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, ReadRoute, read_db, require_user
+from tavern.web.deps import CurrentUser, read_db, require_user
 from tavern.web.refusals import Refused
 from tavern.web.rendering import GAME_LABELS, render
+from tavern.web.routing import api_router, page_router
 
-pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
-api = APIRouter(route_class=ReadRoute, prefix="/api", tags=["players"], dependencies=[Depends(csrf_protect)])
+pages = page_router()
+api = api_router("/api", "players")
 
 Name = Annotated[str, Path(min_length=1, max_length=40)]
 

@@ -10,18 +10,18 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import Depends, Query
 from fastapi.responses import Response
 from sqlalchemy.orm import Session
 
 from tavern.bounds import MAX_ID
 from tavern.services import hand_export
-from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, ReadRoute, read_db, require_user
+from tavern.web.deps import CurrentUser, read_db, require_user
 from tavern.web.refusals import Refused
+from tavern.web.routing import api_router, page_router
 
-pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
-api = APIRouter(route_class=ReadRoute, prefix="/api/me", tags=["account"], dependencies=[Depends(csrf_protect)])
+pages = page_router()
+api = api_router("/api/me", "account")
 
 #: At most this many deal ids named in one request (a query string, so kept short).
 MAX_IDS = 400  # 4,800 characters at most: under 64 KiB even percent-encoded, the longest URL clients send

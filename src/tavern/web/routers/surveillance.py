@@ -3,7 +3,7 @@ admins only (docs/surveillance.md)."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import Depends, Request
 from fastapi.responses import Response
 from pydantic import BaseModel
 from sqlalchemy.orm import Session
@@ -11,14 +11,14 @@ from sqlalchemy.orm import Session
 from tavern import fair
 from tavern.refusal import Refusal
 from tavern.services import archive, surveillance
-from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, Id, ReadRoute, read_db, require_admin
+from tavern.web.deps import CurrentUser, Id, read_db, require_admin
 from tavern.web.refusals import Refused
 from tavern.web.rendering import render
+from tavern.web.routing import api_router, page_router
 from tavern.web.state import services
 
-pages = APIRouter(route_class=ReadRoute, prefix="/admin", dependencies=[Depends(csrf_protect)], include_in_schema=False)
-api = APIRouter(route_class=ReadRoute, prefix="/api/admin", tags=["administration"], dependencies=[Depends(csrf_protect)])
+pages = page_router("/admin")
+api = api_router("/api/admin", "administration")
 
 #: Pairs shown below the suspicious ones, for comparison.
 OTHERS_SHOWN = 30

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from anyio import from_thread
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import Depends, HTTPException, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import func, select
@@ -26,11 +26,9 @@ from tavern.services import ledger, taverns
 from tavern.settings import Settings
 from tavern.store.models import Inventory, Seat, Tavern
 from tavern.tables.actor import CommandError
-from tavern.web.csrf import csrf_protect
 from tavern.web.deps import (
     CurrentUser,
     Id,
-    ReadRoute,
     SiteSettings,
     act,
     form_fields,
@@ -42,11 +40,12 @@ from tavern.web.deps import (
 from tavern.web.refusals import Refused
 from tavern.web.rendering import render
 from tavern.web.routers.village import TableBrief, brief
+from tavern.web.routing import api_router, page_router
 from tavern.web.session import get_session
 from tavern.web.state import services
 
-pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
-api = APIRouter(route_class=ReadRoute, prefix="/api/taverns", tags=["ma taverne"], dependencies=[Depends(csrf_protect)])
+pages = page_router()
+api = api_router("/api/taverns", "ma taverne")
 
 DeckKind = Literal["deck52", "deck32"]
 STAKE_FIELDS = ("small_blind", "big_blind", "small_bet", "unit")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import Depends, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
@@ -14,13 +14,13 @@ from tavern import catalogue
 from tavern.refusal import Refusal
 from tavern.services import contests, ledger, seats, taverns
 from tavern.store.models import Contest, TableConfig
-from tavern.web.csrf import csrf_protect
-from tavern.web.deps import CurrentUser, Id, ReadRoute, optional_user, read_db, require_user
+from tavern.web.deps import CurrentUser, Id, optional_user, read_db, require_user
 from tavern.web.refusals import Refused
 from tavern.web.rendering import GAME_LABELS, render
+from tavern.web.routing import api_router, page_router
 
-pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
-api = APIRouter(route_class=ReadRoute, prefix="/api", tags=["village"], dependencies=[Depends(csrf_protect)])
+pages = page_router()
+api = api_router("/api", "village")
 
 STAKE_LABELS = catalogue.STAKE_LABELS
 STAKE_WORDS = catalogue.STAKE_WORDS
