@@ -250,32 +250,30 @@ def _restore(args: argparse.Namespace) -> int:
     return 0
 
 
-def _stats_rebuild(args: argparse.Namespace) -> int:
-    from tavern.services import stats
+def _in_one_transaction(work: Any) -> Any:
+    """``work(session)`` in one transaction on the site's store, servers running or not."""
     from tavern.settings import get_settings
     from tavern.store.db import make_engine, run_transaction, session_factory
 
     engine = make_engine(get_settings().database_url)
     try:
-        counted = run_transaction(session_factory(engine), stats.rebuild)
+        return run_transaction(session_factory(engine), work)
     finally:
         engine.dispose()
-    print(french("cli_stats_rebuilt", {"counted": counted}))
+
+
+def _stats_rebuild(args: argparse.Namespace) -> int:
+    from tavern.services import stats
+
+    print(french("cli_stats_rebuilt", {"counted": _in_one_transaction(stats.rebuild)}))
     return 0
 
 
 def _chat_purge(args: argparse.Namespace) -> int:
     """The chat keeps 30 days (issue 30 §1): run daily (docs/operations.md), servers running or not."""
     from tavern.services import chat
-    from tavern.settings import get_settings
-    from tavern.store.db import make_engine, run_transaction, session_factory
 
-    engine = make_engine(get_settings().database_url)
-    try:
-        deleted = run_transaction(session_factory(engine), chat.purge)
-    finally:
-        engine.dispose()
-    print(french("chat_purged", {"deleted": deleted}))
+    print(french("chat_purged", {"deleted": _in_one_transaction(chat.purge)}))
     return 0
 
 
