@@ -31,7 +31,7 @@ from tavern.contest_floor import Floor, Outcome
 from tavern.contest_rules import Level, level_at
 from tavern.contests.table import ContestBank, ContestSync, contest_table
 from tavern.services import contests as svc
-from tavern.store.models import Contest, User
+from tavern.store.models import Contest, User, utcnow
 from tavern.tables.actor import TableActor
 
 if TYPE_CHECKING:
@@ -40,10 +40,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 CONTEST_SYNC = ContestSync()  #: wakes a table to take the players sent to it
-
-
-def utcnow() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
 
 
 @dataclass(eq=False)

@@ -25,10 +25,11 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from tavern.cards import CSPRNG, RandomSource
-from tavern.contests.director import Director, utcnow
+from tavern.contests.director import Director
 from tavern.contests.table import ContestBank
 from tavern.services import contests as svc
 from tavern.store.db import read_session_factory
+from tavern.store.models import utcnow
 from tavern.tables.cluster import RemoteError, spawn
 from tavern.tables.manager import TableManager
 

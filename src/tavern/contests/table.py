@@ -25,9 +25,9 @@ from tavern.contest_floor import Floor
 from tavern.contest_rules import Level
 from tavern.services import archive
 from tavern.settings import Settings
-from tavern.store.models import ArchivedHand, TableConfig
+from tavern.store.models import ArchivedHand, TableConfig, utcnow
 from tavern.tables.actor import TableActor
-from tavern.tables.bank import SqlBank, TableInfo, _now
+from tavern.tables.bank import SqlBank, TableInfo
 from tavern.tables.broadcast import Broadcaster
 from tavern.tables.commands import Cave, Close, Leave, Sit, SitOut
 from tavern.tables.policy import Handler, PolicyTable
@@ -89,7 +89,7 @@ class ContestBank(SqlBank):
         def work(s: Session) -> tuple[int, dict[str, Any]]:
             t = s.get_one(TableConfig, table_id)
             row = archive.archive_hand(s, table_id, record, {"in_progress": True, "finished": False},
-                                       voided=True, started=_now())
+                                       voided=True, started=utcnow())
             row.contest_id = t.contest_id
             return row.id, {name: self.hands_info(0, 0) for name in candidates}
 

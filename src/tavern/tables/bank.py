@@ -15,7 +15,6 @@ run at start-up, marks those rows voided for good.
 
 from __future__ import annotations
 
-import datetime as dt
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -33,11 +32,7 @@ from tavern.services import archive, hands, ledger, seats, taverns
 from tavern.settings import Settings
 from tavern.store.db import bound, listed, read_session_factory, run_transaction
 from tavern.store.direct import Direct
-from tavern.store.models import ArchivedHand, Seat, TableConfig, Tavern, User
-
-
-def _now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
+from tavern.store.models import ArchivedHand, Seat, TableConfig, Tavern, User, utcnow
 
 
 @dataclass(frozen=True)
@@ -120,7 +115,7 @@ def _hands_info(s: Session, user_ids: list[int], tavern_id: int, settings: Setti
     for the whole table: :func:`hands.deal_status`)."""
     return {uid: {"free": st.left.free, "paid": st.left.paid, "unlimited": st.unlimited, "can_deal": st.can_deal,
                   "why": st.why}
-            for uid, st in hands.deal_status(s, user_ids, tavern_id, _now(), settings).items()}
+            for uid, st in hands.deal_status(s, user_ids, tavern_id, utcnow(), settings).items()}
 
 
 def _seat_rows(s: Session, table_id: int) -> list[SeatRow]:
@@ -348,7 +343,7 @@ class SqlBank:
         return self._read(lambda s: _hands_info(s, [user_id], tavern_id, self.settings)[user_id])
 
     def use_disconnect_protection(self, user_id: int) -> bool:
-        return self._tx(lambda s: hands.use_disconnect_protection(s, user_id, _now(), self.settings))
+        return self._tx(lambda s: hands.use_disconnect_protection(s, user_id, utcnow(), self.settings))
 
     def begin_deal(self, table_id: int, tavern_id: int, candidates: dict[str, int],
                    record: dict[str, Any]) -> tuple[int | None, dict[str, Any]]:
@@ -365,7 +360,7 @@ class SqlBank:
         hands there) and the seats' owed big blinds are cleared in one."""
 
         def work(s: Session) -> tuple[int | None, dict[str, Any]]:
-            now = _now()
+            now = utcnow()
             spent: dict[int, list[Any]] = {}
             try:
                 left = hands.deal_in(s, list(candidates.values()), tavern_id, now, self.settings, spent)
@@ -404,7 +399,7 @@ class SqlBank:
 
         def work(s: Session) -> None:
             ledger.settle_deal(s, table_id, deltas, rake, owner_id, f"hand:{archive_id}", carried)
-            archive.complete_hand(s, archive_id, record, result, rake, _now())
+            archive.complete_hand(s, archive_id, record, result, rake, utcnow())
 
         self._tx(work, urgent=True, table=table_id)  # the deal's last view waits for it
 
@@ -459,7 +454,7 @@ class SqlBank:
             cashed = {}
             for seat in seats.seats(s, table_id):
                 cashed[seat.user_id] = seats.leave(s, table_id, seat.user_id)
-            archive.archive_hand(s, table_id, record, result, started=_now(), ended=_now())
+            archive.archive_hand(s, table_id, record, result, started=utcnow(), ended=utcnow())
             taverns.close_table(s, table_id, owner_id)
             return cashed
 
@@ -505,7 +500,7 @@ def _void_in_progress(s: Session, table_id: int | None) -> list[int]:
             hands.give_back(s, (row.result or {}).get("spent") or {})
             row.result = {"voided": "the server stopped during the deal; nobody paid, no rake",
                           "finished": False, "rake": 0, "hands_given_back": True}
-            row.ended = _now()
+            row.ended = utcnow()
             out.append(row.id)
             out.games.append(row.game)
     return out

@@ -35,12 +35,21 @@ def _check_writable(record: dict[str, Any]) -> None:
     has no PHH word): anything else is refused before the replay."""
     if record.get("game") != ramponneau.GAME:
         raise IllegalAction("phh_ramponneau_only")
+    poster = posted_blind(record)
+    if poster is not None:
+        raise IllegalAction("phh_no_post", name=poster)
+
+
+def posted_blind(record: dict[str, Any]) -> str | None:
+    """A player who posted a blind to come in (a seat's ``post`` or a
+    ``post`` action), which the hand-history formats cannot write."""
     for s in record.get("seats") or []:
         if isinstance(s, dict) and s.get("post") and not s.get("waiting"):
-            raise IllegalAction("phh_no_post", name=str(s.get("player")))
+            return str(s.get("player"))
     for a in record.get("actions") or []:
         if isinstance(a, dict) and a.get("action") == "post":
-            raise IllegalAction("phh_no_post", name=str(a.get("player")))
+            return str(a.get("player"))
+    return None
 
 
 def _document(engine: Any, players: list[str], lines: list[str]) -> str:

@@ -24,6 +24,7 @@ from typing import Any
 from tavern.games.base import IllegalAction, in_action
 from tavern.games.poker import draw, ramponneau
 from tavern.games.poker.deal import SHOWDOWN, PokerDeal
+from tavern.games.poker.phh import posted_blind
 
 _STREETS = {3: "FLOP", 4: "TURN", 5: "RIVER"}
 _CATEGORY = {  # what PokerStars writes after « shows [..] »
@@ -42,12 +43,9 @@ def _new_deal(record: dict[str, Any]) -> PokerDeal:
     game = record.get("game")
     if game not in (ramponneau.GAME, draw.GAME):
         raise IllegalAction("stars_poker_only")
-    for s in record.get("seats") or []:
-        if isinstance(s, dict) and s.get("post") and not s.get("waiting"):
-            raise IllegalAction("stars_no_post", name=str(s.get("player")))
-    for a in record.get("actions") or []:
-        if isinstance(a, dict) and a.get("action") == "post":
-            raise IllegalAction("stars_no_post", name=str(a.get("player")))
+    poster = posted_blind(record)
+    if poster is not None:
+        raise IllegalAction("stars_no_post", name=poster)
     module = ramponneau if game == ramponneau.GAME else draw
     deal: PokerDeal = module.new_deal(record["config"], record["seats"], record["button"], deck=record["deck"],
                                       reshuffles=record.get("reshuffles") or [])

@@ -30,7 +30,7 @@ from tavern.contest_rules import (
 )
 from tavern.refusal import Refusal
 from tavern.services import contests as svc
-from tavern.store.models import Contest, Seat, TableConfig
+from tavern.store.models import Contest, Seat, TableConfig, utcnow
 from tavern.web.deps import CurrentUser, Id, act, form_fields, optional_user, read_db, require_admin, require_user
 from tavern.web.refusals import Refused, refusal
 from tavern.web.rendering import render
@@ -45,17 +45,13 @@ pages = page_router()
 api = api_router("/api", "concours")
 
 
-def _now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
-
-
 def _paris(when: str) -> str:
     """An instant (ISO, UTC) as Paris local time for the pages."""
     return dt.datetime.fromisoformat(when).astimezone(PARIS).strftime("%d/%m/%Y %H:%M:%S")
 
 
 def _summaries(db: Session) -> list[dict[str, Any]]:
-    now = _now()
+    now = utcnow()
     return [svc.summary(db, c, now) for c in db.scalars(select(Contest).order_by(Contest.starts_at.desc()))]
 
 
@@ -115,7 +111,7 @@ def lobby_page(request: Request, _: CurrentUser | None = Depends(optional_user),
 def contest_page(request: Request, contest_id: Id, user: CurrentUser | None = Depends(optional_user),
                  db: Session = Depends(read_db)) -> Response:
     c = _contest(db, contest_id)
-    info = svc.summary(db, c, _now())
+    info = svc.summary(db, c, utcnow())
     mine = next((x for x in info["standings"] if user and x["name"] == user.username), None)
     uid = user.id if user else None
     registered = uid is not None and any(e.user_id == uid for e in c.entries)
@@ -153,7 +149,7 @@ def api_lobby(_: CurrentUser | None = Depends(optional_user), db: Session = Depe
 @api.get("/contests/{contest_id}", summary="A contest: level and clock, standings, prizes")
 def api_contest(contest_id: Id, _: CurrentUser | None = Depends(optional_user),
                 db: Session = Depends(read_db)) -> dict[str, Any]:
-    return svc.summary(db, _contest(db, contest_id), _now())
+    return svc.summary(db, _contest(db, contest_id), utcnow())
 
 
 @api.post("/contests/{contest_id}/register", summary="Register (the fee is escrowed); late registration seats you")
@@ -206,7 +202,7 @@ class ContestIn(BaseModel):
 def do_create(request: Request, admin: CurrentUser, settings: Settings) -> int:
     def work(s: Session) -> int:
         try:
-            return svc.create(s, admin.id, settings, _now()).id
+            return svc.create(s, admin.id, settings, utcnow()).id
         except svc.ContestError as exc:
             raise _refused(exc) from None
     return act(request, work)
@@ -222,7 +218,7 @@ def do_cancel(request: Request, contest_id: int) -> None:
 
 
 def _form_defaults() -> dict[str, str]:
-    start = (_now() + dt.timedelta(hours=1)).astimezone(PARIS).replace(second=0, microsecond=0)
+    start = (utcnow() + dt.timedelta(hours=1)).astimezone(PARIS).replace(second=0, microsecond=0)
     return {"name": "", "starts_at": start.strftime("%Y-%m-%dT%H:%M:%S"), "fee": "0", "house_prize": "0",
             "starting_chips": str(DEFAULT_STARTING_CHIPS), "seats": "9", "min_players": "2", "max_players": "100",
             "structure": structure_text(default_structure(DEFAULT_LEVEL_MINUTES)), "late_levels": "0",
@@ -276,7 +272,7 @@ def create_form(request: Request, admin: CurrentUser = Depends(require_admin), d
 @pages.get("/admin/concours/{contest_id}")
 def watch_page(request: Request, contest_id: Id, _: CurrentUser = Depends(require_admin),
                db: Session = Depends(read_db)) -> Response:
-    info = svc.summary(db, _contest(db, contest_id), _now())
+    info = svc.summary(db, _contest(db, contest_id), utcnow())
     return render(request, "admin/contest.html", {"c": info, "tables": _tables(db, contest_id),
                                                   "labels": STATUS_LABELS, "paris": _paris})
 
@@ -307,4 +303,4 @@ def api_cancel(request: Request, contest_id: Id, _: CurrentUser = Depends(requir
 @api.get("/admin/contests/{contest_id}", summary="Watch a contest: tables, players, chips, level and clock")
 def api_watch(contest_id: Id, _: CurrentUser = Depends(require_admin),
               db: Session = Depends(read_db)) -> dict[str, Any]:
-    return {**svc.summary(db, _contest(db, contest_id), _now()), "tables": _tables(db, contest_id)}
+    return {**svc.summary(db, _contest(db, contest_id), utcnow()), "tables": _tables(db, contest_id)}
