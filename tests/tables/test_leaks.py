@@ -91,15 +91,20 @@ def test_no_message_leaks_a_hidden_card(session_factory, game, stakes, variant):
             if len(chatter) < 60 and talk.random() < 0.5:
                 chatter.append(asyncio.get_running_loop().create_task(chat(name)))
             return moves(name, legal)
-        for _ in range(25):
+        for k in range(25):
+            # Someone speaks at every deal's start too: how many chat frames
+            # are read must not hang on how long the shuffled deals last.
+            chatter.append(asyncio.get_running_loop().create_task(chat(("ana", "bob", "cid", "dan")[k % 4])))
             await h.play_deal(policy)
             await h.settle()
             if actor.engine is None:
                 break
         await asyncio.gather(*chatter)
+        checked["said"] = len(chatter)
         await actor.stop()
 
     asyncio.run(scenario())
-    assert checked["messages"] > 100 and checked["chat"] > 20
+    # Each word said is read: its frame, and the speaker's chat log after it.
+    assert checked["messages"] > 100 and checked["said"] > 10 and checked["chat"] > checked["said"]
     assert not leaks, leaks[:5]
     assert world.audit_ok()
