@@ -4,8 +4,9 @@ Every metric of the server is declared here, once, and the code that knows
 a figure counts it (the table actor its deals and latency, the cluster its
 leases, the web layer its answers and refusals). Figures that are a state
 rather than events — players and sockets connected, tables by game, send
-queues, the database pool — are set by :func:`sample` from the live objects,
-every few seconds and at each scrape, so nothing on the hot path counts them.
+queues, the database pool — are set by :func:`sample` from the live objects
+at each read (and every few seconds in multiprocess mode: web/sampler.py),
+so nothing on the hot path counts them.
 
 Several workers (``uvicorn --workers N``): prometheus-client's multiprocess
 mode, switched on by ``PROMETHEUS_MULTIPROC_DIR`` in the environment the
