@@ -10,6 +10,10 @@ game's deals, every route and status answered, every refusal code, full
 histograms. Single process, then multiprocess mode (three workers' files
 read and merged, as under ``uvicorn --workers 3``).
 
+Then the hot path, in each mode: what an action and its publication
+(``metrics.acted`` + ``metrics.published``), a garbage collection's two
+callbacks, a deal and a refusal cost in µs (best of 5 rounds of 200,000).
+
     .venv/bin/python bench/bench_metrics.py [players, default 4000]
 """
 
@@ -23,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import timeit
 from collections import Counter
 from types import SimpleNamespace
 
@@ -37,8 +42,11 @@ def fake_app(players: int) -> SimpleNamespace:
               for i in range(players // 6)}
     limits = SimpleNamespace(accounts=Counter({i: 1 for i in range(players)}))
     engine = create_engine("sqlite://")
-    return SimpleNamespace(state=SimpleNamespace(tables=SimpleNamespace(actors=tables, cluster=SimpleNamespace()),
-                                                 ws_limits=limits, engine=engine))
+    found = SimpleNamespace(tables=SimpleNamespace(actors=tables, cluster=SimpleNamespace()),
+                            ws_limits=limits, engine=engine)
+    app = SimpleNamespace(state=SimpleNamespace(services=found))
+    app.app = app  # web/state.services() reads a request's or socket's .app
+    return app
 
 
 def populate(players: int) -> SimpleNamespace:
@@ -88,6 +96,25 @@ def measure(players: int) -> list[float]:
     return times
 
 
+def hot_path(label: str) -> None:
+    from tavern import metrics
+
+    info = {"generation": 0, "collected": 0, "uncollectable": 0}
+
+    def collection() -> None:
+        metrics._on_gc("start", info)
+        metrics._on_gc("stop", info)
+
+    calls = {"action + publication": lambda: metrics.published(metrics.acted(None)),
+             "garbage collection": collection,
+             "deal counted": lambda: metrics.deal("ramponneau", "started"),
+             "refusal counted": lambda: metrics.child(metrics.REFUSALS, "not_your_turn").inc()}
+    n = 200_000
+    costs = {name: min(timeit.repeat(call, number=n, repeat=5)) / n * 1e6 for name, call in calls.items()}
+    metrics.flush()
+    print(f"{label} hot path: " + ", ".join(f"{name} {us:.2f} µs" for name, us in costs.items()))
+
+
 def report(label: str, times: list[float]) -> None:
     times.sort()
     print(f"{label}: median {statistics.median(times):.1f} ms, worst {times[-1]:.1f} ms ({ROUNDS} scrapes)")
@@ -100,8 +127,10 @@ def main() -> int:
             populate(players)
             return 0
         report(f"multiprocess mode, 3 workers' files, {players} players", measure(players))
+        hot_path("multiprocess mode")
         return 0
     report(f"one process, {players} players", measure(players))
+    hot_path("one process")
     with tempfile.TemporaryDirectory(prefix="tavern-bench-metrics-") as tmp:
         env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": tmp}
         for _ in range(2):  # two other workers' files

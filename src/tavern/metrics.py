@@ -4,8 +4,9 @@ Every metric of the server is declared here, once, and the code that knows
 a figure counts it (the table actor its deals and latency, the cluster its
 leases, the web layer its answers and refusals). Figures that are a state
 rather than events — players and sockets connected, tables by game, send
-queues, the database pool — are set by :func:`sample` from the live objects,
-every few seconds and at each scrape, so nothing on the hot path counts them.
+queues, the database pool — are set by :func:`sample` from the live objects
+at each read (and every few seconds in multiprocess mode: web/sampler.py),
+so nothing on the hot path counts them.
 
 Several workers (``uvicorn --workers N``): prometheus-client's multiprocess
 mode, switched on by ``PROMETHEUS_MULTIPROC_DIR`` in the environment the
@@ -15,16 +16,24 @@ worker reads all of them: counters and histograms summed, the state gauges
 summed over the live workers, the tables each worker holds by worker.
 
 What an action costs: :func:`acted` is one clock read for the first action
-waiting for a publication, :func:`published` one histogram observation per
-publication that follows actions (docs/benchmarks.md "Metrics").
+waiting for a publication, :func:`published` one more clock read and two
+additions to plain numbers (a :class:`Tally`) per publication that follows
+actions; a garbage collection likewise. The tallies reach their Prometheus
+histograms only when somebody reads them (:func:`flush`: every scrape, the
+engine room, and the multiprocess sampler every few seconds), so the hot
+path takes no lock, writes no file and builds no label tuple
+(docs/benchmarks.md "Metrics").
 """
 
 from __future__ import annotations
 
 import gc
+import threading
 import time
+from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, disable_created_metrics, generate_latest
@@ -81,6 +90,66 @@ SETTLED_AT: deque[float] = deque(maxlen=100_000)
 # --- the hot path --------------------------------------------------------
 
 
+class Tally:
+    """A histogram's observations kept as plain numbers, moved into the
+    Prometheus histogram (``metric``, with ``labels``) by :meth:`flush`.
+
+    Why: ``Histogram.observe`` takes a lock for the sum and one for the bucket
+    (and writes an mmap'ed file in multiprocess mode), some microseconds a
+    call; an observation here is a bisection and two additions. One writer
+    at a time (the event loop, or the garbage collector's callbacks, which
+    CPython never runs two at once); :meth:`flush` only reads the numbers
+    and hands over what grew since its last call, so it may run in any
+    thread and no observation is lost or counted twice."""
+
+    __slots__ = ("_sent", "_sent_total", "bounds", "counts", "labels", "metric", "total")
+
+    def __init__(self, metric: Histogram, *labels: str) -> None:
+        self.metric, self.labels = metric, labels
+        self.bounds: list[float] = list(metric._upper_bounds)  # the histogram's own bounds, +Inf last
+        self.counts = [0] * len(self.bounds)  #: observations per bucket (not cumulative)
+        self.total = 0.0
+        self._sent = [0] * len(self.bounds)
+        self._sent_total = 0.0
+
+    def observe(self, value: float) -> None:
+        # bisect_left: the first bound >= value, as the histogram's ``value <= bound``.
+        self.counts[bisect_left(self.bounds, value)] += 1
+        self.total += value
+
+    def flush(self) -> None:
+        counts, total = list(self.counts), self.total
+        if counts == self._sent:
+            return
+        histogram = self.metric.labels(*self.labels) if self.labels else self.metric
+        for bucket, now, sent in zip(histogram._buckets, counts, self._sent, strict=True):
+            if now != sent:
+                bucket.inc(now - sent)
+        histogram._sum.inc(total - self._sent_total)
+        self._sent, self._sent_total = counts, total
+
+
+_PUBLICATION = Tally(PUBLICATION)
+_GC_TALLIES = [Tally(GC_PAUSE, str(generation)) for generation in range(3)]
+_TALLIES = (_PUBLICATION, *_GC_TALLIES)
+_flushing = threading.Lock()
+
+
+def flush() -> None:
+    """Move the tallies' new observations into their histograms (before any
+    read of the registry; one flush at a time)."""
+    with _flushing:
+        for tally in _TALLIES:
+            tally.flush()
+
+
+@lru_cache(maxsize=4096)
+def child(metric: Any, *labels: str) -> Any:
+    """``metric.labels(*labels)``, looked up once: ``labels()`` builds and
+    checks a tuple and takes the metric's lock at every call."""
+    return metric.labels(*labels)
+
+
 def acted(pending: float | None) -> float:
     """An action reached a table: the time of the oldest one not yet published."""
     return time.perf_counter() if pending is None else pending
@@ -89,25 +158,29 @@ def acted(pending: float | None) -> float:
 def published(pending: float | None) -> None:
     """The publication that shows the actions waiting since ``pending``."""
     if pending is not None:
-        PUBLICATION.observe(time.perf_counter() - pending)
+        _PUBLICATION.observe(time.perf_counter() - pending)
 
 
 def deal(game: str, outcome: str) -> None:
-    DEALS.labels(game, outcome).inc()
+    child(DEALS, game, outcome).inc()
     if outcome == "settled":
         SETTLED_AT.append(time.time())
 
 
 # --- process-wide watchers, installed once by the app ----------------------
 
-_gc_started: list[float] = []
+#: When the running collection began (0.0: none). CPython runs one collection
+#: at a time, its "start" and "stop" callbacks included, whatever the thread.
+_gc_began = 0.0
 
 
 def _on_gc(phase: str, info: dict[str, Any]) -> None:
+    global _gc_began
     if phase == "start":
-        _gc_started.append(time.perf_counter())
-    elif _gc_started:
-        GC_PAUSE.labels(str(info.get("generation", "?"))).observe(time.perf_counter() - _gc_started.pop())
+        _gc_began = time.perf_counter()
+    elif _gc_began:
+        _GC_TALLIES[info["generation"]].observe(time.perf_counter() - _gc_began)
+        _gc_began = 0.0
 
 
 def watch_gc() -> None:
@@ -169,7 +242,8 @@ _games_seen: set[str] = set()
 
 def registry() -> CollectorRegistry:
     """What a scrape reads: every worker's files in multiprocess mode, this
-    process's metrics otherwise."""
+    process's metrics otherwise; this process's tallies flushed first."""
+    flush()
     if MULTIPROCESS:
         reg = CollectorRegistry()
         _multiprocess.MultiProcessCollector(reg)
@@ -184,7 +258,9 @@ def scrape() -> bytes:
 
 
 def worker_gone(pid: int) -> None:
-    """A worker exited: its live gauges leave the sums (multiprocess mode)."""
+    """A worker exited: its last observations reach the files (the counters
+    stay), its live gauges leave the sums (multiprocess mode)."""
+    flush()
     if MULTIPROCESS:
         _multiprocess.mark_process_dead(pid)
 

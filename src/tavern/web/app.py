@@ -192,7 +192,7 @@ def _session_and_headers(app: FastAPI, svc: Services) -> None:
             response = errors.error_response(
                 request, 500, french("server_error"), code="server_error")
         route = request.scope.get("route")
-        metrics.HTTP.labels(request.method, getattr(route, "path", "unmatched"), str(response.status_code)).inc()
+        metrics.child(metrics.HTTP, request.method, getattr(route, "path", "unmatched"), str(response.status_code)).inc()
         # Health probes and static files need no session: no cookie for them.
         if sess.dirty and not request.url.path.startswith(NO_SESSION_PATHS):
             codec.save(request, response, sess)

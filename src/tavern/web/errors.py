@@ -58,7 +58,7 @@ def error_response(request: Request, status: int, detail: str,
                    headers: dict[str, str] | None = None,
                    code: str | None = None, params: dict[str, Any] | None = None) -> Response:
     if 400 <= status < 500 and status != 404:  # a refusal (not a mistyped address)
-        metrics.REFUSALS.labels(code or STATUS_CODES.get(status, "refused")).inc()
+        metrics.child(metrics.REFUSALS, code or STATUS_CODES.get(status, "refused")).inc()
     if wants_json(request):
         body: dict[str, Any] = {"code": code or STATUS_CODES.get(status, "refused"), "message": detail,
                                 "params": params or {}, "detail": detail}

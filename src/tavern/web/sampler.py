@@ -1,6 +1,9 @@
 """The state gauges (tavern/metrics.py), set from this process's live
-objects: every few seconds (in multiprocess mode the scrape may reach
-another worker, which reads this one's last values) and at each scrape."""
+objects at each read (a scrape, the engine room) and, in multiprocess mode
+only, every few seconds: there a scrape may reach another worker, which
+reads this one's files as last written — its gauges and its tallies
+(metrics.flush). One process alone is read only through itself, so nothing
+walks its tables and sockets between two reads."""
 
 from __future__ import annotations
 
@@ -33,7 +36,10 @@ def sample_now(app: Any) -> None:
 
 
 async def run(app: Any) -> None:
+    if not metrics.MULTIPROCESS:
+        return
     while True:
         with contextlib.suppress(Exception):  # a figure missed, never a stopped sampler
             sample_now(app)
+            metrics.flush()
         await asyncio.sleep(PERIOD)

@@ -309,7 +309,7 @@ async def _answer(actor: Any, name: str, user_id: int, cmd: Any, desk: ChatDesk)
 
 def _error_text(msg_id: int | None, refusal: Refusal) -> str:
     """Every error frame is built here, so every refusal is counted here."""
-    metrics.REFUSALS.labels(refusal.code).inc()
+    metrics.child(metrics.REFUSALS, refusal.code).inc()
     return json.dumps({"type": "error", "id": msg_id, **refusal.as_dict()}, ensure_ascii=False)
 
 
