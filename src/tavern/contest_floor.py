@@ -31,9 +31,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from tavern.cards import RandomSource
 from tavern.contest_rules import Finish, knockout_places
+
+_T = TypeVar("_T")
 
 
 @dataclass
@@ -113,7 +116,7 @@ def worst_seat(table: FloorTable, seats_per_table: int) -> int:
     return best[1] if best is not None else fallback
 
 
-def _draw(rng: RandomSource, items: Sequence[object]) -> object:
+def _draw(rng: RandomSource, items: Sequence[_T]) -> _T:
     return items[rng.randbelow(len(items))]
 
 
@@ -180,7 +183,7 @@ class Floor:
                 seat = free.pop(self.rng.randbelow(len(free)))
                 t.seats[seat] = order.pop()
                 self.stacks[t.seats[seat]] = stack
-            first = int(_draw(self.rng, sorted(t.seats)))  # type: ignore[call-overload]
+            first = int(_draw(self.rng, sorted(t.seats)))
             # The table actor moves the button to the next occupied seat
             # after its last one: start it from the seat before the drawn one.
             seats = sorted(t.seats)
@@ -197,7 +200,7 @@ class Floor:
         open_ = [tid for tid, t in self.tables.items() if len(t.seats) < self.seats_per_table]
         if open_:
             low = min(counts[t] for t in open_)
-            tid = int(_draw(self.rng, sorted(t for t in open_ if counts[t] == low)))  # type: ignore[call-overload]
+            tid = int(_draw(self.rng, sorted(t for t in open_ if counts[t] == low)))
         elif new_table is not None:
             tid = new_table
             self.tables[tid] = FloorTable(tid)
@@ -205,7 +208,7 @@ class Floor:
             return None
         t = self.tables[tid]
         free = [s for s in range(self.seats_per_table) if s not in t.seats]
-        seat = int(_draw(self.rng, free))  # type: ignore[call-overload]
+        seat = int(_draw(self.rng, free))
         t.seats[seat] = player
         self.stacks[player] = stack
         return Move(player, 0, -1, tid, seat, "late")
@@ -293,9 +296,9 @@ class Floor:
             seat, player = players[k]
             others = {tid: len(t.seats) for tid, t in self.tables.items() if tid != table.id and t.seats}
             low = min(others.values())
-            dest = int(_draw(self.rng, sorted(tid for tid, n in others.items() if n == low)))  # type: ignore[call-overload]
+            dest = int(_draw(self.rng, sorted(tid for tid, n in others.items() if n == low)))
             free = [s for s in range(self.seats_per_table) if s not in self.tables[dest].seats]
-            moves.append(self._move(player, table.id, seat, dest, "break", int(_draw(self.rng, free))))  # type: ignore[call-overload]
+            moves.append(self._move(player, table.id, seat, dest, "break", int(_draw(self.rng, free))))
         return moves
 
     def _balance(self, free_table: int) -> list[Move]:

@@ -42,7 +42,7 @@ from prometheus_client import values as _values
 
 # No ``_created`` series beside every counter and histogram: a third of a
 # scrape's lines, which no alert or panel here reads.
-disable_created_metrics()
+disable_created_metrics()  # type: ignore[no-untyped-call]  # prometheus_client leaves it unannotated
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
@@ -246,7 +246,7 @@ def registry() -> CollectorRegistry:
     flush()
     if MULTIPROCESS:
         reg = CollectorRegistry()
-        _multiprocess.MultiProcessCollector(reg)
+        _multiprocess.MultiProcessCollector(reg)  # type: ignore[no-untyped-call]  # unannotated in prometheus_client
         return reg
     from prometheus_client import REGISTRY
 
@@ -262,7 +262,7 @@ def worker_gone(pid: int) -> None:
     stay), its live gauges leave the sums (multiprocess mode)."""
     flush()
     if MULTIPROCESS:
-        _multiprocess.mark_process_dead(pid)
+        _multiprocess.mark_process_dead(pid)  # type: ignore[no-untyped-call]  # unannotated in prometheus_client
 
 
 # --- reading the figures back (the engine room) ----------------------------

@@ -129,7 +129,7 @@ def _greedy_rami(game: str) -> Policy:
         if add:
             o = add["options"][0]
             return {"action": "add", "meld": o["meld"], "cards": list(o["cards"])}
-        allowed = list(find(legal, "discard")["cards"])  # type: ignore[index]
+        allowed = list(find(legal, "discard")["cards"])  # type: ignore[index]  # a rami turn that offers no add offers a discard
         dead = set(melds.best_arrangement(hand, rules).deadwood)
         pool = [c for c in allowed if c in dead] or allowed
         return {"action": "discard", "card": max(pool, key=lambda c: melds.points(c, rules))}

@@ -184,7 +184,7 @@ def views(engine: Engine, players: Iterable[str | None]) -> dict[str | None, dic
     returned may then share objects — encode them, never change them."""
     together = getattr(engine, "views", None)
     if together is not None:
-        return together(players)  # type: ignore[no-any-return]
+        return together(players)  # type: ignore[no-any-return]  # an engine's views(), found by name
     return {player: engine.view(player) for player in players}
 
 

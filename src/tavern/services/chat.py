@@ -67,15 +67,16 @@ def normalise(text: Any) -> str:
     """The message as stored, or :class:`ChatError` saying what is wrong."""
     if not isinstance(text, str):
         raise ChatError("chat_empty")
-    text = text.strip()
-    if not text:
+    said: str = text
+    said = said.strip()
+    if not said:
         raise ChatError("chat_empty")
-    if len(text) > MAX_CHARS:
-        raise ChatError("chat_too_long", maximum=MAX_CHARS, length=len(text))
-    for ch in text:
+    if len(said) > MAX_CHARS:
+        raise ChatError("chat_too_long", maximum=MAX_CHARS, length=len(said))
+    for ch in said:
         if unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI:
             raise ChatError("chat_control_chars")
-    return text
+    return said
 
 
 def paris_time(when: dt.datetime) -> str:

@@ -66,7 +66,7 @@ def make_engine(url: str, **kwargs: object) -> Engine:
 
     if parsed.database and parsed.database != ":memory:":
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-    connect_args = dict(kwargs.pop("connect_args", {}) or {})  # type: ignore[call-overload]
+    connect_args = dict(kwargs.pop("connect_args", {}) or {})  # type: ignore[call-overload]  # a caller's connect_args is a mapping; kwargs are typed Any
     connect_args.setdefault("check_same_thread", False)
     connect_args.setdefault("timeout", SQLITE_BUSY_TIMEOUT_MS / 1000)
     engine = create_engine(url, connect_args=connect_args, **kwargs)

@@ -75,7 +75,7 @@ class Direct:
         if found is not None:
             return found
         with self._lock:
-            compiled = self.statement.compile(dialect=dialect, column_keys=self.keys)  # type: ignore[attr-defined]
+            compiled = self.statement.compile(dialect=dialect, column_keys=self.keys)  # type: ignore[attr-defined]  # every Direct statement is compilable; the stubs type it as Executable
             if compiled.insert_prefetch or compiled.update_prefetch:
                 names = [c.key for c in (*compiled.insert_prefetch, *compiled.update_prefetch)]
                 raise ValueError(f"a direct statement must be given every column it writes: {names}")

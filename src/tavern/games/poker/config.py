@@ -116,5 +116,5 @@ def validate(model: type[BaseModel], config: Any, game: str) -> tuple[Any, dict[
     dumped = cfg.model_dump()
     if dumped.get("ante") == 0:  # records without antes stay as they were
         dumped.pop("ante")
-    hit = _CACHE[key] = (cfg, dumped, cfg.rake.make())  # type: ignore[attr-defined]
+    hit = _CACHE[key] = (cfg, dumped, cfg.rake.make())  # type: ignore[attr-defined]  # both configs' rake is a RakeConfig
     return hit

@@ -497,7 +497,7 @@ class _DP:
             cm: int
             k: int
             spec: Any
-            cm, k, spec = choice  # type: ignore[misc]
+            cm, k, spec = choice  # type: ignore[misc]  # the candidates' triples, typed loosely for speed
             use, jokers = jokers[:k], jokers[k:]
             melds.append(self._meld(spec, use))
             mask ^= cm
@@ -628,7 +628,7 @@ def _sets1(t: _Tables, a: int, b: int, c: int, d: int, three: int) -> Any:
 
 def min_points(hand: Sequence[str], rules: MeldRules) -> int:
     try:
-        t = rules._solver_tables  # type: ignore[attr-defined]
+        t = rules._solver_tables  # type: ignore[attr-defined]  # the tables cached on the rules object (_tables)
     except AttributeError:
         t = _tables(rules)
     if t.fast:
@@ -664,7 +664,7 @@ def min_points(hand: Sequence[str], rules: MeldRules) -> int:
 def best_arrangement(hand: Sequence[str], rules: MeldRules) -> Arrangement:
     """The melds leaving the fewest deadwood points (ties: any of the best)."""
     try:
-        t = rules._solver_tables  # type: ignore[attr-defined]
+        t = rules._solver_tables  # type: ignore[attr-defined]  # the tables cached on the rules object (_tables)
     except AttributeError:
         t = _tables(rules)
     if t.fast:

@@ -195,7 +195,7 @@ def new_deal(config: Options, seats: Seats, button: int, *, deck: Deck = None, r
         raise IllegalAction("no_reshuffles", game="double_rami")
     composition = deck_composition(cfg.model_dump(), len(seats))
     engine = build(DoubleRamiEngine, composition, cfg, seats, button, deck, rng, None, carry)
-    return engine  # type: ignore[return-value]
+    return engine  # type: ignore[return-value]  # build() makes the class it is given
 
 
 SPEC = GameSpec(

@@ -101,10 +101,10 @@ class RamsEngine:
         if self.phase == "exchange":
             return [self.dealer]
         if self.phase == "speak":
-            return [self._speaker()]  # type: ignore[list-item]
+            return [self._speaker()]  # type: ignore[list-item]  # the speaking phase has a speaker
         if self.phase == "play":
             assert self.tricks is not None
-            return [self.tricks.to_play()]  # type: ignore[list-item]
+            return [self.tricks.to_play()]  # type: ignore[list-item]  # the play phase has a player to play
         return []
 
     # --- what is legal ------------------------------------------------------------------
@@ -209,7 +209,7 @@ class RamsEngine:
         events: list[Event] = []
         if card is not None:
             hand = self.hands[player]
-            hand[hand.index(card)] = self.turned  # type: ignore[assignment]
+            hand[hand.index(card)] = self.turned  # type: ignore[assignment]  # an exchange happens only with a turned card
             self.discard.append(card)
             self.turned_on_table = False
             events.append({"event": "exchange", "player": player, "took": self.turned})

@@ -47,7 +47,7 @@ def layout(n_players: int, *, widow: bool, trump_by_first_card: bool) -> Layout:
         size, has_widow, kind = 4, False, "dealer"
     if trump_by_first_card:
         kind = "first_card"
-    return Layout(size, has_widow, kind)  # type: ignore[arg-type]
+    return Layout(size, has_widow, kind)  # type: ignore[arg-type]  # kind is one of TurnedKind's strings, set above
 
 
 @dataclass

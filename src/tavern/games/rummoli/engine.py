@@ -162,7 +162,7 @@ class RummoliDeal(WidowPhase, RamyPhase):
             betting_turn: list[str] = self.betting.to_act()
             return betting_turn
         if self.phase == "rummoli":
-            return [self._holder(self.called)] if self.called else [self.leader]  # type: ignore[list-item]
+            return [self._holder(self.called)] if self.called else [self.leader]  # type: ignore[list-item]  # the rummoli phase has a holder of the called card
         return []
 
     def legal_actions(self, player: str) -> list[LegalAction]:

@@ -184,7 +184,7 @@ def credit_form(request: Request, user_id: Id, admin: CurrentUser = Depends(requ
         problems.append(french("credit_range", {"maximum": MAX_CREDIT}))
     if not problems:
         try:
-            out = do_credit(request, admin, user_id, CreditIn(currency=currency, amount=amount))  # type: ignore[arg-type]
+            out = do_credit(request, admin, user_id, CreditIn(currency=currency, amount=amount))  # type: ignore[arg-type]  # the currency is checked against CreditIn's Literal just above
         except HTTPException as exc:
             problems.append(exc.detail)
         else:
