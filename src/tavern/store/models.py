@@ -24,6 +24,7 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     false,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
@@ -211,6 +212,14 @@ class TableConfig(Base):
     #: The highest lease fence that claimed this live table (tables/cluster.py):
     #: a worker whose fence is lower lost the table and may write nothing of it.
     owner_fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    #: A table among friends (issue 30 §2, services/private_tables.py): only
+    #: the holders of its invitation link sit; absent from the village for others.
+    private: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: At a private table: whether those without the link may watch.
+    spectators: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    #: SHA-256 of the invitation token (the link holds the token, never stored):
+    #: a new token (revocation) kills the old link.
+    invitation_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
 
     tavern: Mapped[Tavern | None] = relationship()
     decks: Mapped[list[Inventory]] = relationship(foreign_keys=[Inventory.table_id])
@@ -239,6 +248,19 @@ class Seat(Base):
 
     table: Mapped[TableConfig] = relationship(back_populates="seated")
     user: Mapped[User] = relationship()
+
+
+class TableGrant(Base):
+    """A player who opened a private table's invitation link: he may sit
+    there (and watch) until the link is revoked."""
+
+    __tablename__ = "table_grants"
+    __table_args__ = (UniqueConstraint("table_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("table_configs.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    granted: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 class LedgerAccount(Base):

@@ -14,6 +14,7 @@ from tavern.web.routers import (
     engine_room,
     health,
     history,
+    invitations,
     me,
     metrics,
     premium,
@@ -25,6 +26,6 @@ from tavern.web.routers import (
 )
 
 ROUTERS: list[APIRouter] = []
-for _module in (health, metrics, auth, village, account, history, records, profile, boards, me, premium, tavern, admin,
+for _module in (health, metrics, auth, village, account, history, records, profile, boards, me, premium, tavern, invitations, admin,
                 engine_room, surveillance, contests, docs):
     ROUTERS.extend(r for r in (getattr(_module, "pages", None), getattr(_module, "api", None)) if r)
