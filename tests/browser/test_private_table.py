@@ -1,0 +1,55 @@
+"""Issue 30 checks, in Chromium: "a private table is joined by link and
+refused without it"."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+from tests.browser.test_table_page import LIVE, Player, start_server
+
+from tavern.catalogue import french
+from tavern.services import private_tables
+from tavern.store.db import make_engine, session_factory
+from tavern.store.models import TableConfig
+
+pytestmark = [pytest.mark.browser, pytest.mark.db]
+
+
+def _make_private(db_url: str, table_id: int) -> str:
+    """The seeded table made a table among friends (spectators let in, so
+    the player without the link reaches its page and tries to sit); its link's token."""
+    engine = make_engine(db_url)
+    token = "browser-invitation-token-0123456789abcdef"
+    with session_factory(engine)() as s, s.begin():
+        table = s.get_one(TableConfig, table_id)
+        table.private, table.spectators = True, True
+        table.invitation_hash = private_tables.token_hash(token)
+    engine.dispose()
+    return token
+
+
+def test_private_table_joined_by_link_and_refused_without_it(browser, db_url, tmp_path):
+    srv = start_server(db_url, tmp_path)
+    token = _make_private(db_url, srv.table_id)
+    try:
+        ana, bob = Player(browser, srv, "ana"), Player(browser, srv, "bob")
+        # ana opens the link: back at the table, told she is invited, and she sits.
+        ana.page.goto(f"/invitation/{token}")
+        ana.page.wait_for_url(re.compile(rf"/tables/{srv.table_id}$"))
+        expect(ana.page.get_by_text(french("invitation_accepted", {"name": "t1"}))).to_be_visible()
+        ana.page.wait_for_selector(f"{LIVE}[data-seq]")
+        ana.sit(0, 100)
+        # bob, without the link, watches (the owner let spectators in) but is refused the seat, in French.
+        bob.page.click(f"{LIVE} button.tl-sit[data-seat='1']")
+        bob.page.fill(f"{LIVE} .tl-cave-input", "100")
+        bob.page.click(f"{LIVE} .tl-controls button[data-action=cave]")
+        expect(bob.page.locator(f"{LIVE} .tl-error")).to_have_text(french("private_table_needs_invitation"))
+        expect(bob.page.locator(f"{LIVE} .tl-seat.me")).to_have_count(0)
+        assert not ana.errors and not bob.errors
+        # and a forged link: the French refusal (a 403 page), no seat.
+        bob.page.goto("/invitation/forged-browser-token")
+        expect(bob.page.get_by_text(french("invitation_invalid"))).to_be_visible()
+    finally:
+        srv.stop()
