@@ -221,3 +221,30 @@ def test_only_the_owner_renews_the_link(
     r = client.post(f"/api/taverns/{world.tavern_id}/tables/{table_id}/invitation",
                     headers={"X-CSRF-Token": api_csrf(client)})
     assert r.status_code == 200 and r.json()["link"] != link
+
+
+def test_village_feed_carries_public_tables_never_a_private_one(
+        client: TestClient, new_client: Callable[[], TestClient], world: World) -> None:
+    """Issue 30 checks: "The never-leak tests read … village messages too (a
+    private table never appears in another player's village feed)" — the
+    feed is the same for every visitor, so a private table is never in it,
+    not even for its owner."""
+    private_id, _ = open_private(client, world)
+    base = f"/ma-taverne/{world.tavern_id}"
+    assert post_form(client, f"{base}/acheter", {"kind": "deck32"}, page=base).status_code == 303
+    deck = next(d for d in client.get(f"/api/taverns/{world.tavern_id}").json()["inventory"] if d["tavern_id"] is None)
+    assert post_form(client, f"{base}/entreposer", {"inventory_id": str(deck["id"])}, page=base).status_code == 303
+    public = FRIENDS | {"name": "Publique"}
+    del public["private"]
+    assert post_form(client, f"{base}/tables", public, page=base).status_code == 303
+    public_id = next(t["id"] for t in client.get(f"/api/taverns/{world.tavern_id}").json()["tables"]
+                     if not t["private"])
+    origin = services(client.app).settings.allowed_origins[0]
+    with client.websocket_connect("/ws/village", headers={"Origin": origin}) as ws:
+        msg = ws.receive_json()
+    assert msg["type"] == "village"
+    assert [public_id, 0, 4] in msg["tables"]
+    assert private_id not in {row[0] for row in msg["tables"]}
+    with pytest.raises(WebSocketDisconnect), client.websocket_connect(
+            "/ws/village", headers={"Origin": "http://evil.example"}) as ws:
+        ws.receive_json()
