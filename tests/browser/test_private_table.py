@@ -53,3 +53,29 @@ def test_private_table_joined_by_link_and_refused_without_it(browser, db_url, tm
         expect(bob.page.get_by_text(french("invitation_invalid"))).to_be_visible()
     finally:
         srv.stop()
+
+
+def test_village_page_updates_from_its_one_socket(browser, db_url, tmp_path):
+    """Issue 30 §4: "The village page updates without reloading … Updates
+    pushed (one shared channel, not a socket per table)": the page opens
+    /ws/village and its seat count follows a player sitting, with no reload
+    and no read of the JSON API."""
+    srv = start_server(db_url, tmp_path)
+    try:
+        ana = Player(browser, srv, "ana")
+        village = ana.context.new_page()
+        sockets: list[str] = []
+        frames: list[str] = []
+        polled: list[str] = []
+        village.on("websocket", lambda ws: (sockets.append(ws.url),
+                                            ws.on("framereceived", lambda payload: frames.append(str(payload)))))
+        village.on("request", lambda r: "/api/village" in r.url and polled.append(r.url))
+        village.goto("/")
+        cell = village.locator(f"[data-table-seats='{srv.table_id}']")
+        expect(cell).to_have_text("0/6")
+        ana.sit(0, 100)
+        expect(cell).to_have_text("1/6", timeout=10_000)
+        assert [u.rsplit("/", 2)[-2:] for u in sockets] == [["ws", "village"]]
+        assert frames and not polled
+    finally:
+        srv.stop()
