@@ -476,6 +476,8 @@ _section({
     "private_table_needs_invitation": "Table privée : il faut le lien d'invitation pour s'y asseoir.",
     "private_table_no_spectators": "Table privée : seuls les invités peuvent la regarder.",
     # what the owner and the invited player are told once done
+    "table_opened_private": "Table privée ouverte : elle n'apparaît dans le village que pour vous et ceux qui "
+                            "ont ouvert son lien.",
     "invitation_link": "Lien d'invitation de la table « {name} », à donner à vos amis "
                        "(un nouveau lien annule l'ancien) : {link}",
     "invitation_accepted": "Invitation acceptée : vous pouvez vous asseoir à la table « {name} ».",

@@ -44,6 +44,7 @@ def open_private(client: TestClient, world: World, *, spectators: bool = False) 
     assert r.status_code == 303, page(r)
     shown = page(client.get(base))
     [link] = LINK.findall(shown)
+    assert french("table_opened_private") in shown and french("table_opened") not in shown
     [table] = client.get(f"/api/taverns/{world.tavern_id}").json()["tables"]
     assert table["private"] is True
     return table["id"], link

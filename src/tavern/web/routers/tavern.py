@@ -301,7 +301,7 @@ def open_form(request: Request, tavern_id: Id, user: CurrentUser = Depends(requi
         return _manage_page(request, db, user, owned_tavern(db, user, tavern_id), problems, form, status=400)
     opened: list[OpenedTable] = []
     response = _after(request, db, user, tavern_id, lambda: opened.append(do_open(request, user, tavern_id, data)),
-                      french("table_opened"), form)
+                      french("table_opened_private" if data["private"] else "table_opened"), form)
     if opened and opened[0].invitation:
         get_session(request).flash(french("invitation_link", {"name": opened[0].name, "link": opened[0].invitation}))
     return response
