@@ -77,5 +77,17 @@ def test_village_page_updates_from_its_one_socket(browser, db_url, tmp_path):
         expect(cell).to_have_text("1/6", timeout=10_000)
         assert [u.rsplit("/", 2)[-2:] for u in sockets] == [["ws", "village"]]
         assert frames and not polled
+        # "filters by game and stakes": on the page, rows hidden, none fetched.
+        row = village.locator(f"tr:has([data-table-seats='{srv.table_id}'])")
+        village.select_option("#village-filters select[name=game]", "rams")
+        expect(row).to_be_hidden()
+        village.select_option("#village-filters select[name=game]", "ramponneau")
+        expect(row).to_be_visible()
+        village.select_option("#village-filters select[name=stakes]", "1/2")
+        expect(row).to_be_visible()
+        village.select_option("#village-filters select[name=stakes]", "")
+        village.select_option("#village-filters select[name=game]", "gin")
+        expect(row).to_be_hidden()
+        assert not polled
     finally:
         srv.stop()

@@ -161,7 +161,10 @@ def village_page(request: Request, user: CurrentUser | None = Depends(optional_u
                  db: Session = Depends(read_db)) -> Response:
     from tavern.web.routers import boards  # the week's leaderboards (issue 31 §2)
 
-    return render(request, "village.html", {"villages": village_out(db, user), "board": boards.summary(db),
+    villages = village_out(db, user)
+    # The page's filter by stakes (static/village.js filters the rows on the client).
+    stakes_choices = sorted({t.stakes_text for v in villages for tv in v.taverns for t in tv.tables})
+    return render(request, "village.html", {"villages": villages, "stakes_choices": stakes_choices, "board": boards.summary(db),
                                             "labels": GAME_LABELS})
 
 

@@ -53,5 +53,17 @@
     socket.onclose = poll;
   }
 
+  /* The filters by game and stakes: rows hidden on this side, the feed
+   * being the same for every visitor (issue 30 §4). */
+  function filter(form) {
+    var game = form.elements.game.value, stakes = form.elements.stakes.value;
+    document.querySelectorAll("tr[data-game]").forEach(function (row) {
+      row.hidden = (game !== "" && row.getAttribute("data-game") !== game) ||
+                   (stakes !== "" && row.getAttribute("data-stakes") !== stakes);
+    });
+  }
+
+  var filters = document.getElementById("village-filters");
+  if (filters) filters.addEventListener("change", function () { filter(filters); });
   if (document.querySelector("[data-table-seats]")) live();
 })();
