@@ -115,6 +115,7 @@ FIELDS = {
     "starts_at": "Début", "payouts": "Prix", "structure": "Structure", "late_levels": "Inscription tardive",
     "seconds_per_action": "Temps pour jouer", "mode": "Mode", "score": "Marque", "target": "Objectif",
     "decks": "Jeux de cartes", "jokers": "Jokers", "next": "Page suivante", "csrf": "Jeton de formulaire",
+    "private": "Table privée", "spectators": "Spectateurs admis",
     "village": "Village", "tavern": "Taverne", "kind": "Article", "inventory_id": "Article", "quantity": "Quantité", "seed": "Graine",
     "chat": "Discussion", "text": "Message", "author": "Auteur", "message": "Message", "minutes": "Minutes",
 }
@@ -466,6 +467,24 @@ _section({
     "table_closed_now": "Table fermée ; son jeu de cartes est revenu dans l'inventaire.",
     "table_closing_after_deal": "Une donne est en cours : la table fermera à la fin de cette donne "
                                 "(aucune nouvelle donne ne commence).",
+})
+
+
+# --- tables among friends (services/private_tables.py) ----------------------
+
+_section({
+    "no_such_private_table": "Cette table n'est pas une table privée ouverte.",
+    "owner_only_invites": "Seul le patron de la taverne peut renouveler le lien d'invitation.",
+    "invitation_invalid": "Ce lien d'invitation n'est pas valable : il a été renouvelé ou il est faux. "
+                          "Demandez le lien actuel à qui vous a invité.",
+    "private_table_needs_invitation": "Table privée : il faut le lien d'invitation pour s'y asseoir.",
+    "private_table_no_spectators": "Table privée : seuls les invités peuvent la regarder.",
+    # what the owner and the invited player are told once done
+    "table_opened_private": "Table privée ouverte : elle n'apparaît dans le village que pour vous et ceux qui "
+                            "ont ouvert son lien.",
+    "invitation_link": "Lien d'invitation de la table « {name} », à donner à vos amis "
+                       "(un nouveau lien annule l'ancien) : {link}",
+    "invitation_accepted": "Invitation acceptée : vous pouvez vous asseoir à la table « {name} ».",
 })
 
 

@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from tavern.refusal import Refusal
-from tavern.services import ledger
+from tavern.services import ledger, private_tables
 from tavern.store.models import Seat, TableConfig
 
 
@@ -45,6 +45,7 @@ def sit(session: Session, table_id: int, user_id: int, seat_no: int, cave: int) 
     """Take seat ``seat_no`` (0-based) with a cave of ``cave`` écus. The
     player owes a big blind before being dealt in."""
     table = _open_table(session, table_id)
+    private_tables.check_sit(session, table, user_id)  # a table among friends: its link first
     if not 0 <= seat_no < table.seats:
         raise SeatError("no_such_seat", seats=table.seats)
     if seat_of(session, table_id, user_id) is not None:

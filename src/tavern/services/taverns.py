@@ -76,6 +76,10 @@ class TableSettings(BaseModel):
     action_timer_seconds: int = Field(default=30, ge=5, le=600)
     #: Who writes in the table's chat (services/chat.py).
     chat: Literal["open", "players", "off"] = "open"
+    #: A table among friends (services/private_tables.py): reached by its link only.
+    private: bool = False
+    #: At a private table: whether those without the link may watch.
+    spectators: bool = True
 
     @model_validator(mode="after")
     def _check(self, info: ValidationInfo) -> TableSettings:
@@ -296,6 +300,7 @@ def open_table(session: Session, tavern_id: int, owner_id: int, config: TableSet
         buy_in_min=cfg.buy_in_min, buy_in_max=cfg.buy_in_max,
         rake_percent=cfg.rake_percent, rake_cap=cfg.rake_cap, no_flop_no_drop=cfg.no_flop_no_drop,
         seats=cfg.seats, action_timer_seconds=cfg.action_timer_seconds, status="open", chat=cfg.chat,
+        private=cfg.private, spectators=cfg.spectators or not cfg.private,
     )
     session.add(table)
     session.flush()

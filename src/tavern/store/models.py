@@ -24,6 +24,7 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     false,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
@@ -215,6 +216,14 @@ class TableConfig(Base):
     #: Who may write in the table's chat (services/chat.py): everybody
     #: logged in (``open``), the seated players only, or nobody (``off``).
     chat: Mapped[str] = mapped_column(String(10), default="open", server_default="open")
+    #: A table among friends (issue 30 §2, services/private_tables.py): only
+    #: the holders of its invitation link sit; absent from the village for others.
+    private: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: At a private table: whether those without the link may watch.
+    spectators: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    #: SHA-256 of the invitation token (the link holds the token, never stored):
+    #: a new token (revocation) kills the old link.
+    invitation_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
 
     tavern: Mapped[Tavern | None] = relationship()
     decks: Mapped[list[Inventory]] = relationship(foreign_keys=[Inventory.table_id])
@@ -243,6 +252,19 @@ class Seat(Base):
 
     table: Mapped[TableConfig] = relationship(back_populates="seated")
     user: Mapped[User] = relationship()
+
+
+class TableGrant(Base):
+    """A player who opened a private table's invitation link: he may sit
+    there (and watch) until the link is revoked."""
+
+    __tablename__ = "table_grants"
+    __table_args__ = (UniqueConstraint("table_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("table_configs.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    granted: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 class LedgerAccount(Base):

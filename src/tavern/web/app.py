@@ -77,13 +77,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
 
-    from tavern.web import ws
+    from tavern.web import village_feed, ws
     from tavern.web.routers import ROUTERS
 
     # The table socket first: a handshake is matched against the routes in
     # order, and matching it behind every included router cost about 1 ms
     # each (a restart's thousands of reconnections).
     app.include_router(ws.router)
+    app.include_router(village_feed.pages)  # the live village's one socket (issue 30 §4)
     for router in ROUTERS:
         app.include_router(router)
 

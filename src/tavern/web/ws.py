@@ -36,6 +36,7 @@ from tavern.tables.actor import CommandError
 from tavern.tables.chat import ChatDesk
 from tavern.tables.commands import Connect, Disconnect
 from tavern.tables.manager import TableMoved, moved_fence
+from tavern.web import private_gate
 from tavern.web.deps import CurrentUser
 from tavern.web.protocol import commands
 from tavern.web.rendering import BROWSER_COOKIE
@@ -95,6 +96,9 @@ async def _open(ws: WebSocket, table_id: int, opened: Callable[[], None]) -> Non
     user = await _user(ws, sess)
     if user is None:
         await ws.close(code=1008, reason=french("ws_login_required"))
+        return
+    if not await private_gate.may_watch(ws, table_id, user.id):  # a table among friends (issue 30 §2)
+        await ws.close(code=1008, reason=french("private_table_no_spectators"))
         return
     manager = services(ws).tables
     try:

@@ -22,7 +22,7 @@ from tavern.catalogue import french
 from tavern.games import registry
 from tavern.games.registry import GAMES
 from tavern.refusal import Refusal
-from tavern.services import ledger, taverns
+from tavern.services import ledger, private_tables, taverns
 from tavern.settings import Settings
 from tavern.store.models import Inventory, Seat, Tavern
 from tavern.tables.actor import CommandError
@@ -39,6 +39,7 @@ from tavern.web.deps import (
 )
 from tavern.web.refusals import Refused
 from tavern.web.rendering import render
+from tavern.web.routers.invitations import link
 from tavern.web.routers.village import TableBrief, brief
 from tavern.web.routing import api_router, page_router
 from tavern.web.session import get_session
@@ -92,6 +93,13 @@ class TableIn(BaseModel):
     seats: int | None = Field(None, ge=1, le=100, description="default: the game's usual table")
     action_timer_seconds: int = Field(30, ge=1, le=3600)
     chat: Literal["open", "players", "off"] = Field("open", description="who writes in its chat")
+    private: bool = Field(False, description="a table among friends: only holders of its invitation link sit")
+    spectators: bool = Field(True, description="at a private table: whether players without the link may watch")
+
+
+class OpenedTable(TableBrief):
+    #: a private table's invitation link (shown once: the table keeps only its hash)
+    invitation: str | None = None
 
 
 def item_out(inv: Inventory) -> ItemOut:
@@ -125,10 +133,13 @@ def do_store(request: Request, user: CurrentUser, tavern_id: int, inventory_id: 
     return act(request, work)
 
 
-def do_open(request: Request, user: CurrentUser, tavern_id: int, data: dict[str, Any]) -> TableBrief:
-    def work(s: Session) -> TableBrief:
+def do_open(request: Request, user: CurrentUser, tavern_id: int, data: dict[str, Any]) -> OpenedTable:
+    def work(s: Session) -> OpenedTable:
         owned_tavern(s, user, tavern_id)
-        return brief(taverns.open_table(s, tavern_id, user.id, data, site_settings(request)), 0)
+        table = taverns.open_table(s, tavern_id, user.id, data, site_settings(request))
+        # A table among friends gets its first link with it, in the same transaction.
+        token = private_tables.new_invitation(s, table.id, user.id) if table.private else None
+        return OpenedTable(**brief(table, 0).model_dump(), invitation=link(request, token) if token else None)
     return act(request, work)
 
 
@@ -208,6 +219,8 @@ def table_form_data(form: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         "seats": _form_int(form.get("seats"), "seats", problems, optional=True),
         "action_timer_seconds": _form_int(form.get("action_timer_seconds", "30"), "action_timer_seconds", problems),
         "chat": form.get("chat") or "open",  # anything else refused by the service, naming the field
+        "private": form.get("private") in ("on", "1", "true"),
+        "spectators": form.get("spectators") in ("on", "1", "true"),
     }
     if not data["name"]:
         problems.append(french("missing", {"field": "table_name"}))
@@ -293,8 +306,12 @@ def open_form(request: Request, tavern_id: Id, user: CurrentUser = Depends(requi
     data, problems = table_form_data(form)
     if problems:
         return _manage_page(request, db, user, owned_tavern(db, user, tavern_id), problems, form, status=400)
-    return _after(request, db, user, tavern_id, lambda: do_open(request, user, tavern_id, data),
-                  french("table_opened"), form)
+    opened: list[OpenedTable] = []
+    response = _after(request, db, user, tavern_id, lambda: opened.append(do_open(request, user, tavern_id, data)),
+                      french("table_opened_private" if data["private"] else "table_opened"), form)
+    if opened and opened[0].invitation:
+        get_session(request).flash(french("invitation_link", {"name": opened[0].name, "link": opened[0].invitation}))
+    return response
 
 
 CLOSED = french("table_closed_now")
@@ -340,9 +357,9 @@ def api_store(request: Request, tavern_id: Id, body: StoreIn, user: CurrentUser 
     return do_store(request, user, tavern_id, body.inventory_id)
 
 
-@api.post("/{tavern_id}/tables", response_model=TableBrief, status_code=201,
+@api.post("/{tavern_id}/tables", response_model=OpenedTable, status_code=201,
           summary="Open a table (needs a free deck item stored in the tavern)")
-def api_open(request: Request, tavern_id: Id, body: TableIn, user: CurrentUser = Depends(require_user)) -> TableBrief:
+def api_open(request: Request, tavern_id: Id, body: TableIn, user: CurrentUser = Depends(require_user)) -> OpenedTable:
     return do_open(request, user, tavern_id, body.model_dump())
 
 

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from tavern import catalogue
 from tavern.refusal import Refusal
-from tavern.services import contests, ledger, seats, taverns
+from tavern.services import contests, ledger, private_tables, seats, taverns
 from tavern.store.models import Contest, TableConfig
 from tavern.web.deps import CurrentUser, Id, optional_user, read_db, require_user
 from tavern.web.refusals import Refused
@@ -53,6 +53,8 @@ class TableBrief(BaseModel):
     seats_taken: int
     #: who writes in its chat: open, players or off (services/chat.py)
     chat: str = "open"
+    #: a table among friends: listed only for its owner and the holders of its link
+    private: bool = False
 
 
 class TavernOut(BaseModel):
@@ -98,14 +100,19 @@ def brief(table: TableConfig, taken: int) -> TableBrief:
         id=table.id, name=table.name, game=table.game, game_label=GAME_LABELS.get(table.game, table.game),
         variant=table.variant, variant_label=catalogue.variant(table.variant),
         stakes=dict(table.stakes or {}), stakes_text=stakes_text(table.stakes or {}),
-        seats=table.seats, seats_taken=taken, chat=table.chat or "open",
+        seats=table.seats, seats_taken=taken, chat=table.chat or "open", private=table.private,
     )
 
 
-def village_out(db: Session) -> list[VillageOut]:
+def village_out(db: Session, viewer: CurrentUser | None) -> list[VillageOut]:
+    """The village as ``viewer`` may see it: a private table only for its
+    owner and the holders of its link (services/private_tables.py)."""
     tables: dict[int, list[TableBrief]] = {}
+    visible = private_tables.visible_private(db, viewer.id if viewer is not None else None)
     for summary in taverns.list_open_tables(db):
         if summary.table.tavern_id is None:  # a contest's table is listed with its contest
+            continue
+        if summary.table.private and summary.table.id not in visible:
             continue
         tables.setdefault(summary.table.tavern_id, []).append(brief(summary.table, summary.seats_taken))
     out = []
@@ -130,10 +137,12 @@ def _contest_stakes(db: Session, contest_id: int, b: TableBrief) -> TableBrief:
     return b.model_copy(update={"stakes": stakes | ({"ante": level.ante} if level.ante else {}), "stakes_text": text})
 
 
-def table_out(db: Session, table_id: int) -> TableOut:
+def table_out(db: Session, table_id: int, viewer: CurrentUser) -> TableOut:
     table = taverns.get_table(db, table_id)
     if table is None:
         raise Refused(404, Refusal("no_such_table"))
+    if not private_tables.may_watch(db, table_id, viewer.id):
+        raise Refused(403, Refusal("private_table_no_spectators"))
     seated = [SeatOut(seat=s.seat_no, seat_no=s.seat_no + 1, player=s.user.username,
                       chips=ledger.chips(db, s.user_id, table.id), sitting_out=s.sitting_out)
               for s in seats.seats(db, table.id)]
@@ -150,27 +159,31 @@ def table_out(db: Session, table_id: int) -> TableOut:
 
 
 @pages.get("/")
-def village_page(request: Request, _: CurrentUser | None = Depends(optional_user),
+def village_page(request: Request, user: CurrentUser | None = Depends(optional_user),
                  db: Session = Depends(read_db)) -> Response:
     from tavern.web.routers import boards  # the week's leaderboards (issue 31 §2)
 
-    return render(request, "village.html", {"villages": village_out(db), "board": boards.summary(db),
+    villages = village_out(db, user)
+    # The page's filter by stakes (static/village.js filters the rows on the client).
+    stakes_choices = sorted({t.stakes_text for v in villages for tv in v.taverns for t in tv.tables})
+    return render(request, "village.html", {"villages": villages, "stakes_choices": stakes_choices, "board": boards.summary(db),
                                             "labels": GAME_LABELS})
 
 
 @pages.get("/tables/{table_id}")
-def table_page(request: Request, table_id: Id, _: CurrentUser = Depends(require_user),
+def table_page(request: Request, table_id: Id, user: CurrentUser = Depends(require_user),
                db: Session = Depends(read_db)) -> Response:
-    table = table_out(db, table_id)
+    table = table_out(db, table_id, user)
     by_seat = {s.seat: s for s in table.seated}
     return render(request, "table.html", {"table": table, "by_seat": by_seat})
 
 
 @api.get("/village", response_model=list[VillageOut], summary="Villages, taverns and open tables")
-def api_village(_: CurrentUser | None = Depends(optional_user), db: Session = Depends(read_db)) -> list[VillageOut]:
-    return village_out(db)
+def api_village(user: CurrentUser | None = Depends(optional_user),
+                db: Session = Depends(read_db)) -> list[VillageOut]:
+    return village_out(db, user)
 
 
 @api.get("/tables/{table_id}", response_model=TableOut, summary="A table: stakes, cave bounds, seats")
-def api_table(table_id: Id, _: CurrentUser = Depends(require_user), db: Session = Depends(read_db)) -> TableOut:
-    return table_out(db, table_id)
+def api_table(table_id: Id, user: CurrentUser = Depends(require_user), db: Session = Depends(read_db)) -> TableOut:
+    return table_out(db, table_id, user)

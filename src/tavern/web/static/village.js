@@ -1,9 +1,21 @@
-/* The village page: the seat counts of every open table, kept live from the
- * JSON API (GET /api/village) every few seconds. Each count is a cell marked
- * data-table-seats="<table id>" in templates/village.html. */
+/* The village page: the seat counts of every open table, kept live by the
+ * village's one socket (/ws/village, web/village_feed.py): the server pushes
+ * a summary of the public tables when it changes, the same for every
+ * visitor; each count is a cell marked data-table-seats="<table id>" in
+ * templates/village.html. Without the socket (refused, or closed), the
+ * JSON API (GET /api/village) is read every few seconds instead. */
 (function () {
   "use strict";
   var EVERY_MS = 5000;
+  var polling = null;
+
+  function show(id, taken, seats) {
+    var cell = document.querySelector('[data-table-seats="' + id + '"]');
+    if (!cell) return;  // a table opened since the page was drawn: shown at the next reload
+    var text = taken + "/" + seats;
+    if (cell.textContent !== text) cell.textContent = text;
+    cell.setAttribute("data-seats-taken", taken);
+  }
 
   function refresh() {
     if (document.hidden) return;  // nobody is looking: spare the server
@@ -13,18 +25,45 @@
         if (!villages) return;
         villages.forEach(function (v) {
           v.taverns.forEach(function (t) {
-            t.tables.forEach(function (table) {
-              var cell = document.querySelector('[data-table-seats="' + table.id + '"]');
-              if (!cell) return;  // a table opened since the page was drawn: shown at the next reload
-              var text = table.seats_taken + "/" + table.seats;
-              if (cell.textContent !== text) cell.textContent = text;
-              cell.setAttribute("data-seats-taken", table.seats_taken);
-            });
+            t.tables.forEach(function (table) { show(table.id, table.seats_taken, table.seats); });
           });
         });
       })
       .catch(function () { /* offline for a moment: the next round will tell */ });
   }
 
-  if (document.querySelector("[data-table-seats]")) setInterval(refresh, EVERY_MS);
+  function poll() {
+    if (polling === null) polling = setInterval(refresh, EVERY_MS);
+  }
+
+  function live() {
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    var socket;
+    try {
+      socket = new WebSocket(scheme + location.host + "/ws/village");
+    } catch (e) {
+      poll();
+      return;
+    }
+    socket.onmessage = function (event) {
+      var msg = JSON.parse(event.data);
+      if (msg.type !== "village") return;
+      msg.tables.forEach(function (row) { show(row[0], row[1], row[2]); });
+    };
+    socket.onclose = poll;
+  }
+
+  /* The filters by game and stakes: rows hidden on this side, the feed
+   * being the same for every visitor (issue 30 §4). */
+  function filter(form) {
+    var game = form.elements.game.value, stakes = form.elements.stakes.value;
+    document.querySelectorAll("tr[data-game]").forEach(function (row) {
+      row.hidden = (game !== "" && row.getAttribute("data-game") !== game) ||
+                   (stakes !== "" && row.getAttribute("data-stakes") !== stakes);
+    });
+  }
+
+  var filters = document.getElementById("village-filters");
+  if (filters) filters.addEventListener("change", function () { filter(filters); });
+  if (document.querySelector("[data-table-seats]")) live();
 })();

@@ -1,0 +1,24 @@
+"""Whether a socket may open a table among friends (issue 30 §2): the
+table socket (web/ws.py) asks here before it accepts, so a private table
+without spectators is watched by its invited players only. The rules are
+services/private_tables.py's."""
+
+from __future__ import annotations
+
+import asyncio
+
+from fastapi import WebSocket
+
+from tavern.services import private_tables
+from tavern.web.state import services
+
+
+def _may_watch(ws: WebSocket, table_id: int, user_id: int) -> bool:
+    with services(ws).read_sessions() as s:
+        return private_tables.may_watch(s, table_id, user_id)
+
+
+async def may_watch(ws: WebSocket, table_id: int, user_id: int) -> bool:
+    """One read (a primary-key row; a grant's only at a private table without
+    spectators), off the event loop."""
+    return await asyncio.to_thread(_may_watch, ws, table_id, user_id)

@@ -1,0 +1,96 @@
+"""Tables among friends (issue 30 §2): the invitation link and its renewal.
+
+``GET /invitation/{token}`` is the link a tavern's owner gives his friends:
+opened by a logged-in player, it writes his grant and takes him to the
+table (the token leaves the address bar: it is not sent on as a Referer).
+The owner renews the link from « Gérer sa taverne » (the old one dies).
+The rules are in services/private_tables.py; docs/web.md "Private tables".
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import RedirectResponse, Response
+from pydantic import BaseModel
+from sqlalchemy.orm import Session
+
+from tavern.catalogue import french
+from tavern.refusal import Refusal
+from tavern.services import private_tables
+from tavern.services.private_tables import InvitationError
+from tavern.web.csrf import csrf_protect
+from tavern.web.deps import CurrentUser, Id, ReadRoute, act, owned_tavern, read_db, require_user, write
+from tavern.web.refusals import Refused
+from tavern.web.session import get_session
+
+pages = APIRouter(route_class=ReadRoute, dependencies=[Depends(csrf_protect)], include_in_schema=False)
+api = APIRouter(route_class=ReadRoute, prefix="/api", tags=["village"], dependencies=[Depends(csrf_protect)])
+
+
+class InvitationOut(BaseModel):
+    table_id: int
+    #: the link to give (absolute); a new one kills the previous
+    link: str
+
+
+class AcceptedOut(BaseModel):
+    table_id: int
+    name: str
+
+
+def link(request: Request, token: str) -> str:
+    return f"{str(request.base_url).rstrip('/')}/invitation/{token}"
+
+
+def _accept(request: Request, user: CurrentUser, token: str) -> AcceptedOut:
+    """The grant written, or a 403 with the French refusal (nothing written)."""
+
+    def work(s: Session) -> AcceptedOut:
+        table = private_tables.accept(s, token, user.id)
+        return AcceptedOut(table_id=table.id, name=table.name)
+
+    try:
+        return write(request, work)
+    except InvitationError as exc:
+        raise Refused(403, exc) from None
+
+
+def renew(request: Request, user: CurrentUser, tavern_id: int, table_id: int) -> InvitationOut:
+    """A new link for a private table of the owner's tavern; the old one dies."""
+
+    def work(s: Session) -> InvitationOut:
+        owned_tavern(s, user, tavern_id)
+        table = private_tables.table_of_tavern(s, table_id, tavern_id)
+        if table is None:
+            raise Refused(404, Refusal("table_not_in_your_tavern"))
+        return InvitationOut(table_id=table_id, link=link(request, private_tables.new_invitation(s, table_id, user.id)))
+
+    return act(request, work)
+
+
+@pages.get("/invitation/{token}")
+def invitation_page(request: Request, token: str, user: CurrentUser = Depends(require_user)) -> Response:
+    accepted = _accept(request, user, token)
+    get_session(request).flash(french("invitation_accepted", {"name": accepted.name}))
+    return RedirectResponse(f"/tables/{accepted.table_id}", status_code=303)
+
+
+@pages.post("/ma-taverne/{tavern_id}/tables/{table_id}/invitation")
+def renew_form(request: Request, tavern_id: Id, table_id: Id, user: CurrentUser = Depends(require_user),
+               db: Session = Depends(read_db)) -> Response:
+    owned_tavern(db, user, tavern_id)
+    out = renew(request, user, tavern_id, table_id)
+    name = private_tables.table_name(db, table_id)
+    get_session(request).flash(french("invitation_link", {"name": name, "link": out.link}))
+    return RedirectResponse(f"/ma-taverne/{tavern_id}", status_code=303)
+
+
+@api.post("/invitations/{token}", response_model=AcceptedOut, summary="Open a private table's invitation link")
+def api_accept(request: Request, token: str, user: CurrentUser = Depends(require_user)) -> AcceptedOut:
+    return _accept(request, user, token)
+
+
+@api.post("/taverns/{tavern_id}/tables/{table_id}/invitation", response_model=InvitationOut,
+          summary="A new invitation link for a private table (the old one stops working)")
+def api_renew(request: Request, tavern_id: Id, table_id: Id, user: CurrentUser = Depends(require_user)) -> InvitationOut:
+    return renew(request, user, tavern_id, table_id)

@@ -1,0 +1,93 @@
+"""Issue 30 checks, in Chromium: "a private table is joined by link and
+refused without it"."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+from tests.browser.test_table_page import LIVE, Player, start_server
+
+from tavern.catalogue import french
+from tavern.services import private_tables
+from tavern.store.db import make_engine, session_factory
+from tavern.store.models import TableConfig
+
+pytestmark = [pytest.mark.browser, pytest.mark.db]
+
+
+def _make_private(db_url: str, table_id: int) -> str:
+    """The seeded table made a table among friends (spectators let in, so
+    the player without the link reaches its page and tries to sit); its link's token."""
+    engine = make_engine(db_url)
+    token = "browser-invitation-token-0123456789abcdef"
+    with session_factory(engine)() as s, s.begin():
+        table = s.get_one(TableConfig, table_id)
+        table.private, table.spectators = True, True
+        table.invitation_hash = private_tables.token_hash(token)
+    engine.dispose()
+    return token
+
+
+def test_private_table_joined_by_link_and_refused_without_it(browser, db_url, tmp_path):
+    srv = start_server(db_url, tmp_path)
+    token = _make_private(db_url, srv.table_id)
+    try:
+        ana, bob = Player(browser, srv, "ana"), Player(browser, srv, "bob")
+        # ana opens the link: back at the table, told she is invited, and she sits.
+        ana.page.goto(f"/invitation/{token}")
+        ana.page.wait_for_url(re.compile(rf"/tables/{srv.table_id}$"))
+        expect(ana.page.get_by_text(french("invitation_accepted", {"name": "t1"}))).to_be_visible()
+        ana.page.wait_for_selector(f"{LIVE}[data-seq]")
+        ana.sit(0, 100)
+        # bob, without the link, watches (the owner let spectators in) but is refused the seat, in French.
+        bob.page.click(f"{LIVE} button.tl-sit[data-seat='1']")
+        bob.page.fill(f"{LIVE} .tl-cave-input", "100")
+        bob.page.click(f"{LIVE} .tl-controls button[data-action=cave]")
+        expect(bob.page.locator(f"{LIVE} .tl-error")).to_have_text(french("private_table_needs_invitation"))
+        expect(bob.page.locator(f"{LIVE} .tl-seat.me")).to_have_count(0)
+        assert not ana.errors and not bob.errors
+        # and a forged link: the French refusal (a 403 page), no seat.
+        bob.page.goto("/invitation/forged-browser-token")
+        expect(bob.page.get_by_text(french("invitation_invalid"))).to_be_visible()
+    finally:
+        srv.stop()
+
+
+def test_village_page_updates_from_its_one_socket(browser, db_url, tmp_path):
+    """Issue 30 §4: "The village page updates without reloading … Updates
+    pushed (one shared channel, not a socket per table)": the page opens
+    /ws/village and its seat count follows a player sitting, with no reload
+    and no read of the JSON API."""
+    srv = start_server(db_url, tmp_path)
+    try:
+        ana = Player(browser, srv, "ana")
+        village = ana.context.new_page()
+        sockets: list[str] = []
+        frames: list[str] = []
+        polled: list[str] = []
+        village.on("websocket", lambda ws: (sockets.append(ws.url),
+                                            ws.on("framereceived", lambda payload: frames.append(str(payload)))))
+        village.on("request", lambda r: "/api/village" in r.url and polled.append(r.url))
+        village.goto("/")
+        cell = village.locator(f"[data-table-seats='{srv.table_id}']")
+        expect(cell).to_have_text("0/6")
+        ana.sit(0, 100)
+        expect(cell).to_have_text("1/6", timeout=10_000)
+        assert [u.rsplit("/", 2)[-2:] for u in sockets] == [["ws", "village"]]
+        assert frames and not polled
+        # "filters by game and stakes": on the page, rows hidden, none fetched.
+        row = village.locator(f"tr:has([data-table-seats='{srv.table_id}'])")
+        village.select_option("#village-filters select[name=game]", "rams")
+        expect(row).to_be_hidden()
+        village.select_option("#village-filters select[name=game]", "ramponneau")
+        expect(row).to_be_visible()
+        village.select_option("#village-filters select[name=stakes]", "1/2")
+        expect(row).to_be_visible()
+        village.select_option("#village-filters select[name=stakes]", "")
+        village.select_option("#village-filters select[name=game]", "gin")
+        expect(row).to_be_hidden()
+        assert not polled
+    finally:
+        srv.stop()
