@@ -75,9 +75,20 @@ class Timed:
 
 def series(game: str, hero: Policy, villain: Callable[[], Policy], deals: int, n: int, seed: int) -> list[int]:
     """The habitué's chips won, deal by deal, in sessions of ``SESSION`` deals."""
+    return [won for won, _ in series_edge(game, hero, villain, deals, n, seed)]
+
+
+def series_edge(game: str, hero: Policy, villain: Callable[[], Policy], deals: int, n: int,
+                seed: int) -> list[tuple[int, float]]:
+    """Deal by deal, the habitué's chips won and his *edge*: his chips won
+    less the mean of the others'. Where chips stay on the table from deal to
+    deal (Rummoli's unwon sections and deadlock pot, Rams' pot) every seat
+    loses on average, so his chips won, even for a player as good as the
+    others, are below 0; the edge of an equal player is 0 whatever the
+    table keeps (the seats are alike)."""
     names = [HERO] + [f"V{i}" for i in range(1, n)]
     rng = random.Random(seed)
-    won: list[int] = []
+    won: list[tuple[int, float]] = []
     while len(won) < deals:
         chips: dict[str, int] = {p: 1000 for p in names}
         carry = None
@@ -90,7 +101,8 @@ def series(game: str, hero: Policy, villain: Callable[[], Policy], deals: int, n
             seats = {p: (hero if p == HERO else villain()) for p in order}
             play(engine, seats, rng)
             res = engine.result()
-            won.append(res["delta"][HERO])
+            others = [res["delta"][p] for p in order if p != HERO]
+            won.append((res["delta"][HERO], res["delta"][HERO] - sum(others) / len(others)))
             chips = {p: res["chips"][p] for p in order}
             carry = res.get("carry")
             if min(chips.values()) <= 0:
@@ -123,10 +135,13 @@ def main() -> int:
     ap.add_argument("--hands", type=int, default=400, help="Ramponneau hands per opponent and table size")
     ap.add_argument("--gin-hands", type=int, default=300, help="hands against OpenSpiel's simple gin bot")
     ap.add_argument("--games", default=",".join(registry.GAMES), help="games to measure (comma-separated)")
+    ap.add_argument("--tables", default="2,6", help="Ramponneau table sizes (comma-separated)")
+    ap.add_argument("--opponents", default="", help="only these opponents (comma-separated names; default: all)")
     ap.add_argument("--no-openspiel", action="store_true")
     ap.add_argument("--seed", type=int, default=20261127)
     args = ap.parse_args()
     games = [g for g in args.games.split(",") if g]
+    wanted = {o for o in args.opponents.split(",") if o}
     times: dict[str, list[float]] = {}
     t0 = time.perf_counter()
     for game in games:
@@ -136,11 +151,15 @@ def main() -> int:
             print(f"== ramponneau: habitué, bb/100 with 95 % interval (normal approx.), {args.hands} hands each, 200 bb deep")
             opponents: dict[str, Policy] = {"always-call": always_call, "random": random_player,
                                             "raise/call/fold": raise_call_fold, "débutant": policy(game, "débutant")}
-            for n in (2, 6):
+            for n in (int(t) for t in args.tables.split(",")):
                 for name, villain in opponents.items():
+                    if wanted and name not in wanted:
+                        continue
+                    t1 = time.perf_counter()
                     xs = holdem(hero, villain, args.hands, n, args.seed + n)
                     m, lo, hi = mean_ci(xs)
-                    print(f"  {n}-max vs {name:16s} {100 * m:+8.1f} bb/100  [{100 * lo:+8.1f}, {100 * hi:+8.1f}]")
+                    print(f"  {n}-max vs {name:16s} {100 * m:+8.1f} bb/100  [{100 * lo:+8.1f}, {100 * hi:+8.1f}]"
+                          f"  ({time.perf_counter() - t1:.0f} s)", flush=True)
             continue
         n = PLAYERS[game]
         print(f"== {game}: habitué vs {n - 1} opponents, {args.deals} deals each; even share = {1 / n:.0%}")
@@ -149,10 +168,14 @@ def main() -> int:
             "débutant": lambda g=game: policy(g, "débutant"),
         }
         for name, make in villains.items():
-            won = series(game, hero, make, args.deals, n, args.seed)
-            p, lo, hi = wilson(sum(1 for w in won if w > 0), len(won))
-            m, mlo, mhi = mean_ci([float(w) for w in won])
-            print(f"  vs {name:9s} ahead {p:6.1%} [{lo:6.1%}, {hi:6.1%}]   chips/deal {m:+8.2f} [{mlo:+8.2f}, {mhi:+8.2f}]")
+            if wanted and name not in wanted:
+                continue
+            pairs = series_edge(game, hero, make, args.deals, n, args.seed)
+            p, lo, hi = wilson(sum(1 for w, _ in pairs if w > 0), len(pairs))
+            m, mlo, mhi = mean_ci([float(w) for w, _ in pairs])
+            e, elo, ehi = mean_ci([d for _, d in pairs])
+            print(f"  vs {name:9s} ahead {p:6.1%} [{lo:6.1%}, {hi:6.1%}]   chips/deal {m:+8.2f} [{mlo:+8.2f}, {mhi:+8.2f}]"
+                  f"   edge {e:+8.2f} [{elo:+8.2f}, {ehi:+8.2f}]", flush=True)
     print("== decision time at « habitué » (ms): p99 per game, then all together")
     for game, ts in times.items():
         print(f"  {game:12s} p99 {p99(ts):6.2f}  max {1000 * max(ts, default=0):6.1f}  ({len(ts)} decisions)")
