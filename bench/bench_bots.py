@@ -16,7 +16,7 @@ round the table with the button:
 * Ramponneau, heads-up and 6-max, 200 big blinds deep, chips reset each
   hand: bb/100 with its 95 % interval (normal approximation) against
   always-call, random, raise-strong/call-fair/fold-rest and « débutant »;
-* the p99 of the habitué's decision time, every game together and per game;
+* the p99 of the habitué's decision time (CPU time), every game together and per game;
 * Gin against OpenSpiel's ``simple_gin_rummy_bot`` in OpenSpiel's own
   ``gin_rummy`` (bench/_openspiel_gin.py): win rate, Wilson 95 %.
 """
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
 import sys
 import time
@@ -61,15 +62,17 @@ def mean_ci(xs: list[float], z: float = 1.96) -> tuple[float, float, float]:
 
 
 class Timed:
-    """A policy whose decision times are kept (seconds)."""
+    """A policy whose decision times are kept (seconds of the process's CPU
+    time: on a shared machine the wall clock also counts the moments other
+    people's work holds the core, which says nothing of the policy)."""
 
     def __init__(self, inner: Policy, into: list[float]) -> None:
         self.inner, self.into = inner, into
 
     def __call__(self, view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-        t = time.perf_counter()
+        t = time.process_time()
         move = self.inner(view, legal, rng)
-        self.into.append(time.perf_counter() - t)
+        self.into.append(time.process_time() - t)
         return move
 
 
@@ -176,7 +179,7 @@ def main() -> int:
             e, elo, ehi = mean_ci([d for _, d in pairs])
             print(f"  vs {name:9s} ahead {p:6.1%} [{lo:6.1%}, {hi:6.1%}]   chips/deal {m:+8.2f} [{mlo:+8.2f}, {mhi:+8.2f}]"
                   f"   edge {e:+8.2f} [{elo:+8.2f}, {ehi:+8.2f}]", flush=True)
-    print("== decision time at « habitué » (ms): p99 per game, then all together")
+    print("== decision time at « habitué » (ms of CPU time): p99 per game, then all together")
     for game, ts in times.items():
         print(f"  {game:12s} p99 {p99(ts):6.2f}  max {1000 * max(ts, default=0):6.1f}  ({len(ts)} decisions)")
     every = [t for ts in times.values() for t in ts]
@@ -192,7 +195,7 @@ def main() -> int:
             p, lo, hi = wilson(wins, decided)
             print(f"== gin vs OpenSpiel simple_gin_rummy_bot, {args.gin_hands} hands: won {wins}, lost {losses}, "
                   f"void {draws}; win rate of decided hands {p:.1%} [{lo:.1%}, {hi:.1%}] (Wilson 95 %)")
-    print(f"({time.perf_counter() - t0:.0f} s)")
+    print(f"({time.perf_counter() - t0:.0f} s; load average {os.getloadavg()[0]:.1f})")
     return 0
 
 

@@ -101,8 +101,8 @@ SPOTS: list[tuple[str, list[str], list[str], int, Range | None]] = [
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--trials", type=int, default=20_000)
-    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--trials", type=int, default=3_000)
+    ap.add_argument("--repeats", type=int, default=15)
     args = ap.parse_args()
     equity(["Ah", "Kd"], [], 1, random.Random(0), 10)  # builds the evaluator's tables outside the timing
     ratios = []
