@@ -100,7 +100,8 @@ def equity(hole: Sequence[str], board: Sequence[str], opponents: int, rng: rando
     ``random()`` is cheaper than ``sample()``); a refused hand swaps its
     cards with unused ones from the rest of the pool; the evaluator's
     :func:`rank7_codes` is inlined (the board's codes are summed once per
-    trial and each hand adds its two cards to it); and a trial stops at the
+    trial and each hand adds its two cards to it), the flush test skipped
+    when the board holds no three cards of a suit; and a trial stops at the
     first hand that beats ours."""
     if opponents <= 0:
         return 1.0
@@ -117,7 +118,13 @@ def equity(hole: Sequence[str], board: Sequence[str], opponents: int, rng: rando
     spare = n - picks  # unused cards a refused hand swaps with
     checks: list[tuple[int, frozenset[Any], bool]] = [] if ranges is None or spare < 2 else \
         [(2 * k, *test) for k, r in enumerate(ranges[:opponents]) if (test := pairs_of(r)) is not None]
+    sum_checks = [(k, ok) for k, ok, by_sum in checks if by_sum]
+    pair_checks = [(k, ok) for k, ok, by_sum in checks if not by_sum]
     seats = range(0, first_board, 2)
+    # The board's five codes plus 12 in each suit's field set the field's
+    # flush bit when the suit holds three board cards or more (a field is 5
+    # + 5 per card of its suit: 20 for three; see evaluator.py).
+    three = 12 * (flush_bits >> 5)
     rnd = rng.random
     total = 0.0
     for _ in range(trials):
@@ -131,18 +138,39 @@ def equity(hole: Sequence[str], board: Sequence[str], opponents: int, rng: rando
             pool[j] = pool[i]
             pool[i] = c
             table += c
-        for k, ok, by_sum in checks:
+        for k, ok in sum_checks:
             for _retry in range(3):
-                if (pool[k] + pool[k + 1] if by_sum else (pool[k], pool[k + 1])) in ok:
+                if pool[k] + pool[k + 1] in ok:
                     break
                 j = picks + int(rnd() * spare)
                 pool[k], pool[j] = pool[j], pool[k]
                 j = picks + int(rnd() * spare)
                 pool[k + 1], pool[j] = pool[j], pool[k + 1]
+        for k, ok in pair_checks:
+            for _retry in range(3):
+                if (pool[k], pool[k + 1]) in ok:
+                    break
+                j = picks + int(rnd() * spare)
+                pool[k], pool[j] = pool[j], pool[k]
+                j = picks + int(rnd() * spare)
+                pool[k + 1], pool[j] = pool[j], pool[k + 1]
+        ties = 0
+        if not (table + three) & flush_bits:
+            # Fewer than three board cards of any suit: no hand holds a
+            # flush, each is one look-up (about two trials in three).
+            me = plain[(table + mine_sum) >> shift]
+            for k in seats:
+                v = plain[(table + pool[k] + pool[k + 1]) >> shift]
+                if v >= me:
+                    if v > me:
+                        break
+                    ties += 1
+            else:
+                total += 1.0 / (1 + ties)
+            continue
         s = table + mine_sum
         f = s & flush_bits
         me = suited[flush_mask(mine + shown + pool[first_board:picks], f)] if f else plain[s >> shift]
-        ties = 0
         for k in seats:
             a, b = pool[k], pool[k + 1]
             s = table + a + b
