@@ -4,9 +4,11 @@ against its ``simple_gin_rummy_bot``.
 OpenSpiel plays the common gin: one deck, ace low only and worth 1, knock
 with at most 10 points of deadwood, the non-dealer may take the first
 upcard or pass. The adapter turns its state, as our seat may see it (our
-hand, the upcard, which actions are legal), into our view and our legal
+hand, the upcard, the discard pile, the cards the opponent took from it —
+OpenSpiel shows its players all of these — and which actions are legal),
+into our view and our legal
 actions (``draw`` sources, ``discard``/``knock``/``gin`` cards), asks
-:func:`tavern.bots.rami.gin_with` under OpenSpiel's meld rules, and plays
+:func:`tavern.bots.gin.gin_with` under OpenSpiel's meld rules, and plays
 the answer as OpenSpiel's actions. The steps OpenSpiel has and our game
 makes by itself — laying the melds after a knock, the opponent's lay-offs
 and melds — are played as our engine plays them: the melds of the solver's
