@@ -132,6 +132,26 @@ def p99(xs: list[float]) -> float:
     return 1000 * s[min(len(s) - 1, int(0.99 * len(s)))] if s else 0.0
 
 
+def report_times(times: dict[str, list[float]]) -> None:
+    print("== decision time at « habitué » (ms of CPU time): p99 per game, then all together")
+    for game, ts in times.items():
+        print(f"  {game:12s} p99 {p99(ts):6.2f}  max {1000 * max(ts, default=0):6.1f}  ({len(ts)} decisions)")
+    every = [t for ts in times.values() for t in ts]
+    print(f"  {'all':12s} p99 {p99(every):6.2f}  ({len(every)} decisions; goal ≤ 20 ms)")
+
+
+def against_openspiel(hands: int, seed: int) -> None:
+    try:
+        from _openspiel_gin import against_simple_bot
+    except ImportError as exc:  # pragma: no cover
+        print(f"OpenSpiel not available ({exc}): pip install -e '.[bench]'")
+        return
+    wins, losses, draws = against_simple_bot(hands, seed)
+    p, lo, hi = wilson(wins, wins + losses)
+    print(f"== gin vs OpenSpiel simple_gin_rummy_bot, {hands} hands: won {wins}, lost {losses}, "
+          f"void {draws}; win rate of decided hands {p:.1%} [{lo:.1%}, {hi:.1%}] (Wilson 95 %)")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=150, help="deals per game and opponent (not Ramponneau)")
@@ -179,22 +199,9 @@ def main() -> int:
             e, elo, ehi = mean_ci([d for _, d in pairs])
             print(f"  vs {name:9s} ahead {p:6.1%} [{lo:6.1%}, {hi:6.1%}]   chips/deal {m:+8.2f} [{mlo:+8.2f}, {mhi:+8.2f}]"
                   f"   edge {e:+8.2f} [{elo:+8.2f}, {ehi:+8.2f}]", flush=True)
-    print("== decision time at « habitué » (ms of CPU time): p99 per game, then all together")
-    for game, ts in times.items():
-        print(f"  {game:12s} p99 {p99(ts):6.2f}  max {1000 * max(ts, default=0):6.1f}  ({len(ts)} decisions)")
-    every = [t for ts in times.values() for t in ts]
-    print(f"  {'all':12s} p99 {p99(every):6.2f}  ({len(every)} decisions; goal ≤ 20 ms)")
+    report_times(times)
     if not args.no_openspiel and "gin" in games:
-        try:
-            from _openspiel_gin import against_simple_bot
-        except ImportError as exc:  # pragma: no cover
-            print(f"OpenSpiel not available ({exc}): pip install -e '.[bench]'")
-        else:
-            wins, losses, draws = against_simple_bot(args.gin_hands, args.seed)
-            decided = wins + losses
-            p, lo, hi = wilson(wins, decided)
-            print(f"== gin vs OpenSpiel simple_gin_rummy_bot, {args.gin_hands} hands: won {wins}, lost {losses}, "
-                  f"void {draws}; win rate of decided hands {p:.1%} [{lo:.1%}, {hi:.1%}] (Wilson 95 %)")
+        against_openspiel(args.gin_hands, args.seed)
     print(f"({time.perf_counter() - t0:.0f} s; load average {os.getloadavg()[0]:.1f})")
     return 0
 
