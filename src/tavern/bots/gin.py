@@ -7,8 +7,8 @@ throws the card that leaves the hand closest to going down *after the
 draws to come*, not only now: for each card he may throw, the mean of the
 least deadwood his ten other cards hold with three more cards drawn among
 the ones he has not seen (the same random draws for every candidate, so
-that they are compared on the same cards; three measured better than two
-or one, docs/bots.md). A loose card whose partners
+that they are compared on the same cards; three did best of one, two and
+three on the bench's seed, level with two on another, docs/bots.md). A loose card whose partners
 are still live is kept, one whose partners are gone to the discard pile
 (or held as a set he cannot reach) is thrown, and a card of one of his
 melds stays: losing it costs the meld on every draw. Among equal means,
