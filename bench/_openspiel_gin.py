@@ -4,9 +4,11 @@ against its ``simple_gin_rummy_bot``.
 OpenSpiel plays the common gin: one deck, ace low only and worth 1, knock
 with at most 10 points of deadwood, the non-dealer may take the first
 upcard or pass. The adapter turns its state, as our seat may see it (our
-hand, the upcard, which actions are legal), into our view and our legal
+hand, the upcard, the discard pile, the cards the opponent took from it —
+OpenSpiel shows its players all of these — and which actions are legal),
+into our view and our legal
 actions (``draw`` sources, ``discard``/``knock``/``gin`` cards), asks
-:func:`tavern.bots.rami.gin_with` under OpenSpiel's meld rules, and plays
+:func:`tavern.bots.gin.gin_with` under OpenSpiel's meld rules, and plays
 the answer as OpenSpiel's actions. The steps OpenSpiel has and our game
 makes by itself — laying the melds after a knock, the opponent's lay-offs
 and melds — are played as our engine plays them: the melds of the solver's
@@ -20,7 +22,7 @@ from typing import Any
 
 import pyspiel
 
-from tavern.bots.rami import gin_with
+from tavern.bots.gin import gin_with
 from tavern.games.rami import melds
 
 RULES = melds.MeldRules(ace_low=True, ace_high=False, ace_points=1)
@@ -43,6 +45,18 @@ class Adapter:
         self.rng = rng
         self.knock_card: int | None = None  # chosen with the knock, thrown in the KNOCK phase
 
+    @staticmethod
+    def _pile(state: Any) -> list[str]:
+        """The discard pile as every player sees it, the upcard last."""
+        up = state.upcard()
+        return [card(i) for i in state.discard_pile()] + ([card(up)] if up is not None and up >= 0 else [])
+
+    @staticmethod
+    def _story(state: Any, player: int) -> dict[str, Any]:
+        """What the seat saw the opponent take from the pile (OpenSpiel's
+        ``known_cards``: public, every player sees the pick)."""
+        return {"opponent_took": [card(i) for i in state.known_cards()[1 - player]]}
+
     def _melds_for(self, hand: list[str], legal: list[int]) -> int | None:
         """The legal meld action that belongs to the best arrangement of ``hand``."""
         arr = melds.best_arrangement(hand, RULES)
@@ -62,7 +76,8 @@ class Adapter:
         if phase.endswith("FIRST_UPCARD") or phase.endswith("DRAW"):
             sources = (["stock"] if (STOCK in legal or PASS in legal) else []) + (["discard"] if UPCARD in legal else [])
             top = state.upcard()
-            view = {"hand": hand, "discard": {"top": card(top) if top is not None and top >= 0 else None}, "knock_limit": 10}
+            view = {"hand": hand, "knock_limit": 10, **self._story(state, player),
+                    "discard": {"top": card(top) if top is not None and top >= 0 else None, "pile": self._pile(state)}}
             move = gin_with(RULES, view, [{"action": "draw", "sources": sources}], self.rng, "habitué")
             if move["source"] == "discard":
                 return UPCARD
@@ -78,7 +93,8 @@ class Adapter:
                     ours.append({"action": "knock", "cards": knocks})
                 if gins:
                     ours.append({"action": "gin", "cards": gins, "grand": False})
-            view = {"hand": hand, "discard": {"top": None}, "knock_limit": 10, "stock": state.stock_size()}
+            view = {"hand": hand, "discard": {"top": None, "pile": self._pile(state)}, "knock_limit": 10,
+                    "stock": state.stock_size(), **self._story(state, player)}
             move = gin_with(RULES, view, ours, self.rng, "habitué")
             if move["action"] in ("knock", "gin"):
                 self.knock_card = card_id(move["card"])

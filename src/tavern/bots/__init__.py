@@ -33,7 +33,7 @@ _Play = Callable[[dict[str, Any], list[LegalAction], random.Random, str], Move]
 
 def _games() -> dict[str, _Play]:
     # Imported on first use, as the registry imports the engines.
-    from tavern.bots import poker, rami, rams, rummoli
+    from tavern.bots import gin, poker, rami, rams, rummoli
 
     return {
         "ramponneau": poker.holdem,
@@ -41,7 +41,7 @@ def _games() -> dict[str, _Play]:
         "rami": rami.rami,
         "double_rami": rami.double_rami,
         "remigio": rami.remigio,
-        "gin": rami.gin,
+        "gin": gin.gin,
         "rummoli": rummoli.rummoli,
         "rams": rams.rams,
     }

@@ -7,7 +7,8 @@ arranged in melds, computed by the rami solver (``melds.min_deadwood``,
 * the draw: take the top discard when it lowers the deadwood the hand
   can reach after its discard, else the stock;
 * the discard: the card whose loss leaves the least deadwood, the highest
-  such card first (it costs most if the deal ends), never a joker;
+  such card first (it costs most if the deal ends), never a joker (Gin's
+  « habitué » looks two draws ahead instead: bots/gin.py);
 * going out: Gin knocks or goes gin as soon as it may, Remigio closes,
   Rami lays every meld it holds and adds to its own melds (Double rami also
   moves a joker home), which takes it out with its last cards.
@@ -115,29 +116,6 @@ def _discard(view: dict[str, Any], legal: list[LegalAction], rules: MeldRules, l
     if level == BEGINNER and rng.random() < 0.2:
         return {"action": "discard", "card": rng.choice(_loose(hand, allowed, rules))}
     return {"action": "discard", "card": best_throw(hand, allowed, rules)}
-
-
-def gin(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str) -> Move:
-    return gin_with(RULES["gin"], view, legal, rng, level)
-
-
-def gin_with(rules: MeldRules, view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str) -> Move:
-    """Gin under ``rules`` (ours, or another house's gin: the bench plays
-    OpenSpiel's, ace low only and worth 1)."""
-    drawing = find(legal, "draw")
-    if drawing:
-        return draw_source(view, drawing, rules, level, rng)
-    won = find(legal, "gin")
-    if won:
-        return {"action": "gin"} if won.get("grand") else {"action": "gin", "card": won["cards"][0]}
-    knock = find(legal, "knock")
-    # « habitué » knocks at once (measured against OpenSpiel's simple bot:
-    # waiting for a lower count lost more hands to its knocks than it saved
-    # in undercuts, docs/bots.md); the beginner misses some knocks.
-    if knock and (level == REGULAR or rng.random() < 0.6):
-        hand = list(view["hand"])
-        return {"action": "knock", "card": best_throw(hand, list(knock["cards"]), rules)}
-    return _discard(view, legal, rules, level, rng)
 
 
 def remigio(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str) -> Move:

@@ -5,10 +5,10 @@
   card wins its board section when played) — and the widow is not smaller.
 * The poker phase (method 2's betting round): raise with two pair or
   better, call with a pair, check or fold the rest.
-* The sequences: lead the card that starts the longest run held in its
-  suit (the more cards played in a row, the sooner out, and the lead
-  comes back), preferring a run through pay cards; when called, play the
-  longest run offered.
+* The sequences: lead a run that keeps the lead (it stops at the ace, or
+  at a card already played), then one through pay cards, then the lowest
+  card (sequences climb: the low cards leave only by a lead); when called,
+  play the longest run offered.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from tavern.bots.moves import Move, find, random_move, sized
 from tavern.games.base import LegalAction
 from tavern.games.poker.evaluator import rank
 
-_ORDER = {r: i for i, r in enumerate("23456789TJQKA")}
+_RANKS = "23456789TJQKA"
+_ORDER = {r: i for i, r in enumerate(_RANKS)}
 
 
 def _pay_cards(view: dict[str, Any]) -> set[str]:
@@ -92,12 +93,29 @@ def rummoli(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, 
         return {"action": "play", "cards": pick}
     leads = [a["card"] for a in legal if a["action"] == "lead"]
 
-    def worth(card: str) -> tuple[int, int, int]:
-        run = _run_from(card, held)
-        return (len(run), len(set(run) & pay), -_ORDER[card[0]])
-
-    card = max(leads, key=worth) if level == REGULAR else rng.choice(leads)
+    card = lead_card(leads, held, _played(view), pay) if level == REGULAR else rng.choice(leads)
     return {"action": "lead", "card": card}
+
+
+def _played(view: dict[str, Any]) -> set[str]:
+    """Every card played so far this deal (the players' ``played`` lists: public)."""
+    return {c for p in view.get("players", []) for c in p.get("played", [])}
+
+
+def lead_card(leads: list[str], held: set[str], played: set[str], pay: set[str]) -> str:
+    """The lead: first a run that keeps the lead — it ends at the ace, or the
+    card after it is already played, so the sequence stops with us and we
+    lead again (« The sequence stops at the ace or when the next card is
+    dead; the last player to play restarts », RULES.md) —, then a run
+    through pay cards, then the lowest card: low cards leave a hand only by
+    a lead, while sequences climb and play the high ones for us."""
+    def worth(card: str) -> tuple[int, int, int, int]:
+        run = _run_from(card, held)
+        last = _ORDER[run[-1][0]]
+        stops = last == 12 or _RANKS[last + 1] + card[1] in played
+        return (1 if stops else 0, len(set(run) & pay), -_ORDER[card[0]], len(run))
+
+    return max(leads, key=worth)
 
 
 def _bet(legal: list[LegalAction], hand: list[str], level: str) -> Move:

@@ -1,0 +1,99 @@
+"""Gin's player: the rami family's deadwood count, three draws ahead.
+
+A deal of gin is a race: the first hand down to the knock limit wins it
+(against OpenSpiel's simple player, our knocks won every time and 93 % of
+its knocks won too: an undercut is rare, docs/bots.md). So « habitué »
+throws the card that leaves the hand closest to going down *after the
+draws to come*, not only now: for each card he may throw, the mean of the
+least deadwood his ten other cards hold with three more cards drawn among
+the ones he has not seen (the same random draws for every candidate, so
+that they are compared on the same cards; three did best of one, two and
+three on the bench's seed, level with two on another, docs/bots.md). A loose card whose partners
+are still live is kept, one whose partners are gone to the discard pile
+(or held as a set he cannot reach) is thrown, and a card of one of his
+melds stays: losing it costs the meld on every draw. Among equal means,
+the card that leaves the least deadwood now, then the highest.
+
+The unseen cards are every card of the deck but his hand and what the view
+shows of the discard pile: our engine's view shows its top card only
+(``discard.top``); a view may also carry the whole pile (``discard.pile``)
+and the cards the opponent took from it (``opponent_took``), which are not
+in the stock either — the bench's adapter into OpenSpiel's gin passes both,
+as OpenSpiel shows them to its players.
+
+The draw, the knock and « débutant » are the family's (bots/rami.py): the
+top discard when it goes into a meld or lets him go down, knock at once.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tavern.bots.levels import REGULAR
+from tavern.bots.moves import Move, find
+from tavern.bots.rami import RULES, _discard, best_throw, draw_source
+from tavern.games.base import LegalAction
+from tavern.games.rami import melds
+from tavern.games.rami.meldcore import MeldRules
+
+#: The deck play draws from (our gin turns its knock card from a second deck, apart).
+DECK = [r + s for s in "scdh" for r in "A23456789TJQK"]
+#: Unseen cards drawn ahead of each candidate discard, and how many such
+#: draws: about 5 ms a discard (min_deadwood of thirteen cards is a few
+#: microseconds).
+AHEAD = 3
+DRAWS = 80
+
+
+def unseen(view: dict[str, Any], hand: list[str]) -> list[str]:
+    """The cards the seat has not seen: those in the stock or in the
+    opponent's hand, where a drawn card comes from."""
+    discard = view.get("discard") or {}
+    pile = discard.get("pile") or ([discard["top"]] if discard.get("top") else [])
+    seen = set(hand) | set(pile) | set(view.get("opponent_took") or ())
+    return [c for c in DECK if c not in seen]
+
+
+def ahead_throw(view: dict[str, Any], hand: list[str], allowed: list[str], rules: MeldRules,
+                rng: random.Random) -> str:
+    """The discard among ``allowed`` whose ten remaining cards, with
+    ``AHEAD`` unseen cards drawn, hold the least deadwood on average."""
+    left = melds.discard_options(hand, rules)
+    pool = unseen(view, hand)
+    if len(pool) < AHEAD:
+        return best_throw(hand, allowed, rules)
+    draws = [rng.sample(pool, AHEAD) for _ in range(DRAWS)]
+
+    def score(c: str) -> tuple[int, int, int]:
+        kept = [x for x in hand if x != c]
+        return sum(melds.min_deadwood(kept + d, rules) for d in draws), left[c], -melds.points(c, rules)
+
+    return min(allowed, key=score)
+
+
+def gin(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str) -> Move:
+    return gin_with(RULES["gin"], view, legal, rng, level)
+
+
+def gin_with(rules: MeldRules, view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str) -> Move:
+    """Gin under ``rules`` (ours, or another house's gin: the bench plays
+    OpenSpiel's, ace low only and worth 1)."""
+    drawing = find(legal, "draw")
+    if drawing:
+        return draw_source(view, drawing, rules, level, rng)
+    won = find(legal, "gin")
+    if won:
+        return {"action": "gin"} if won.get("grand") else {"action": "gin", "card": won["cards"][0]}
+    knock = find(legal, "knock")
+    # « habitué » knocks at once (measured against OpenSpiel's simple bot:
+    # waiting for a lower count lost more hands to its knocks than it saved
+    # in undercuts, docs/bots.md); the beginner misses some knocks.
+    if knock and (level == REGULAR or rng.random() < 0.6):
+        hand = list(view["hand"])
+        return {"action": "knock", "card": best_throw(hand, list(knock["cards"]), rules)}
+    if level == REGULAR:
+        options = find(legal, "discard")
+        assert options is not None
+        return {"action": "discard", "card": ahead_throw(view, list(view["hand"]), list(options["cards"]), rules, rng)}
+    return _discard(view, legal, rules, level, rng)

@@ -1,0 +1,71 @@
+"""Single decisions of « habitué » where a rule of the game makes one move
+better than another (the figures are the bench's: bench/bench_bots.py)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tavern.bots import decide
+
+
+def _rummoli_lead(hand: list[str], leads: list[str], played: list[str] = ()) -> str:  # type: ignore[assignment]
+    view: dict[str, Any] = {"game": "rummoli", "phase": "rummoli", "hand": hand, "pay_sections": [],
+                            "players": [{"player": "A", "played": []}, {"player": "B", "played": list(played)}]}
+    legal = [{"action": "lead", "card": c} for c in leads]
+    move = decide("rummoli", "habitué", view, legal, random.Random(1))
+    assert move["action"] == "lead"
+    return str(move["card"])
+
+
+def test_rummoli_leads_a_run_that_stops_at_the_ace() -> None:
+    """« The sequence stops at the ace or when the next card is dead; the
+    last player to play restarts » (RULES.md, Rummoli): K-A of spades
+    comes back to him; the longer 3-4-5 of hearts would hand the lead to
+    whoever holds the 6."""
+    assert _rummoli_lead(["3h", "4h", "5h", "Ks", "As"], ["3h", "Ks"]) == "Ks"
+
+
+def test_rummoli_leads_a_run_whose_next_card_is_already_played() -> None:
+    """The 6 of clubs is gone: the 5 of clubs stops with him, he leads again
+    (rather than 2-3-4 of diamonds, longer but handing the lead on)."""
+    assert _rummoli_lead(["5c", "2d", "3d", "4d"], ["5c", "2d"], played=["6c"]) == "5c"
+
+
+def test_rummoli_otherwise_gets_rid_of_his_lowest_card() -> None:
+    """No run keeps the lead: the lowest card goes (sequences climb, a low
+    card leaves the hand only by a lead), not the longer run 9-10 of spades."""
+    assert _rummoli_lead(["3h", "9s", "Ts", "Kd"], ["3h", "9s"]) == "3h"
+
+
+def _gin_discard(hand: list[str], allowed: list[str], pile: list[str]) -> str:
+    view = {"game": "gin", "phase": "play", "hand": hand, "knock_limit": 7, "stock": 20,
+            "discard": {"top": pile[-1] if pile else None, "size": len(pile), "pile": pile}}
+    move = decide("gin", "habitué", view, [{"action": "discard", "cards": allowed}], random.Random(3))
+    assert move["action"] == "discard"
+    return str(move["card"])
+
+
+MELDS = ["As", "2s", "3s", "4h", "4d", "4c"]
+
+
+def test_gin_never_breaks_a_meld_when_a_card_is_deadwood() -> None:
+    """« knocking: 8 or 9 cards in melds and the 1 or 2 other cards
+    totalling less than the turned card's value » (RULES.md, Gin): a card
+    of a meld thrown is a meld to rebuild: a loose king goes."""
+    hand = MELDS + ["7c", "8c", "9c", "Kd", "Kh"]
+    for seed in range(5):
+        view = {"hand": hand, "knock_limit": 7, "discard": {"top": None, "size": 0}}
+        move = decide("gin", "habitué", view, [{"action": "discard", "cards": hand}], random.Random(seed))
+        assert move["card"] in ("Kd", "Kh")
+
+
+def test_gin_throws_the_loose_card_whose_partners_are_gone() -> None:
+    """Four loose cards worth 10: 9-10 of hearts wait for the 8 or the jack
+    of hearts, both unseen; Q-K of diamonds wait for the jack or the ace of
+    diamonds or another queen or king — all in the discard pile. He keeps
+    the live pair and throws from the dead one (the count alone cannot tell
+    them apart: the ten of hearts, offered first, is worth as much)."""
+    hand = MELDS + ["9h", "Th", "Qd", "Kd", "5c"]
+    pile = ["Jd", "Ad", "Qs", "Qc", "Qh", "Ks", "Kc", "Kh"]
+    assert _gin_discard(hand, ["Th", "Qd", "Kd", "9h", "5c"] + MELDS, pile) in ("Qd", "Kd")
