@@ -243,6 +243,11 @@ def test_village_feed_carries_public_tables_never_a_private_one(
     origin = services(client.app).settings.allowed_origins[0]
     with client.websocket_connect("/ws/village", headers={"Origin": origin}) as ws:
         msg = ws.receive_json()
+        # A visitor's frames are never read (binary, oversized, malformed): ignored, no error.
+        ws.send_bytes(b"\xff" * 70_000)
+        ws.send_text("{" * 1_000)
+    with client.websocket_connect("/ws/village", headers={"Origin": origin}) as ws:
+        assert ws.receive_json() == msg  # the feed still serves, unchanged
     assert msg["type"] == "village"
     assert [public_id, 0, 4] in msg["tables"]
     assert private_id not in {row[0] for row in msg["tables"]}
