@@ -152,10 +152,13 @@ def table_out(db: Session, table_id: int) -> TableOut:
 @pages.get("/")
 def village_page(request: Request, _: CurrentUser | None = Depends(optional_user),
                  db: Session = Depends(read_db)) -> Response:
-    from tavern.web.routers import boards  # the week's leaderboards (issue 31 §2)
+    from tavern.web.routers import (
+        boards,  # the week's leaderboards (issue 31 §2)
+        practice,  # « S'entraîner » (issue 29)
+    )
 
     return render(request, "village.html", {"villages": village_out(db), "board": boards.summary(db),
-                                            "labels": GAME_LABELS})
+                                            "labels": GAME_LABELS, "practice": practice.choices(), "chosen": ""})
 
 
 @pages.get("/tables/{table_id}")

@@ -1,0 +1,114 @@
+"""Issue 29: a practice table (tables/practice.py) — a player alone against
+house players driven by the bots' policies, through the real actor, with
+practice chips: every deal archived as practice, no money anywhere, no daily
+hand counted; a client command for a house seat refused; the table closes
+when the player leaves."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+from tests.dbtools import harness_settings
+from tests.tables.conftest import any_legal, passive, settle
+
+from tavern.services import practice
+from tavern.store.models import ArchivedHand, DailyHandUsage, LedgerEntry, Seat, TableConfig
+from tavern.tables.actor import CommandError, TableActor
+from tavern.tables.bank import SqlBank
+from tavern.tables.broadcast import LocalBroadcaster
+from tavern.tables.commands import Act, Cave, Leave, Sit, SitOut
+from tavern.tables.practice import PracticeBank, practice_table
+
+pytestmark = [pytest.mark.db]
+
+
+def _open(world: Any, game: str, opponents: int = 2, level: str = "débutant") -> int:
+    with world.factory() as s, s.begin():
+        table_id, _ = practice.open_practice(s, world.users["ana"], practice.PracticeChoice(game, opponents, level))
+    return table_id
+
+
+async def _start(world: Any, table_id: int) -> TableActor:
+    bank = PracticeBank(world.factory, harness_settings(), share_with=SqlBank(world.factory, harness_settings()))
+    found = bank.practice(table_id)
+    assert found is not None
+    actor = practice_table(found[0], found[1], bank, LocalBroadcaster(), deal_pause=0.0, think=(0.0, 0.0))
+    await actor.start()
+    return actor
+
+
+async def _play(actor: TableActor, deals: int, choose: Any, limit: int = 5000) -> None:
+    """ana plays by ``choose(legal)`` when she is to act; the house players by themselves."""
+    for _ in range(limit):
+        if actor.deals > deals or (actor.deals == deals and actor.engine is not None and actor.engine.over
+                                   and actor.archive_id is None):
+            return
+        engine = actor.engine
+        if engine is not None and not engine.over and "ana" in engine.to_act():
+            move = dict(choose("ana", engine.legal_actions("ana")))
+            await actor.submit(Act(action=move.pop("action"), args=move, seq=actor.seq), "ana")
+        await asyncio.sleep(0.001)
+        await settle(actor)
+    raise AssertionError(f"the practice table did not finish {deals} deals (at {actor.deals})")
+
+
+def _counts(world: Any) -> dict[str, int]:
+    with world.factory() as s:
+        return {"ledger": s.scalar(select(func.count()).select_from(LedgerEntry)) or 0,
+                "daily": s.scalar(select(func.count()).select_from(DailyHandUsage)) or 0}
+
+
+@pytest.mark.parametrize(("game", "choose"), [("rams", any_legal(random.Random(3))),
+                                              ("ramponneau", passive)])
+def test_house_players_and_a_player_play_whole_deals(world, game, choose) -> None:
+    before = _counts(world)
+    table_id = _open(world, game)
+
+    async def scenario() -> None:
+        actor = await _start(world, table_id)
+        assert {s.name for s in actor.seats.values()} == {"ana", "Maison Ana", "Maison Bruno"}
+        await _play(actor, 3, choose)
+        # The action timer (60 s) never ran out in this test: every move was the seat's own.
+        assert actor.info.action_timer_seconds == 60
+        await actor.submit(Leave(), "ana")
+        assert actor.closed
+        await actor.stop()
+
+    asyncio.run(scenario())
+    with world.factory() as s:
+        hands = list(s.scalars(select(ArchivedHand).where(ArchivedHand.table_id == table_id,
+                                                          ArchivedHand.voided.is_(False))))
+        assert len(hands) >= 3 and all(h.practice for h in hands)
+        # The house players played their seats: their moves are in the deals' records.
+        movers = {a.get("player") for h in hands for a in h.record.get("actions", [])}
+        assert {"Maison Ana", "Maison Bruno"} <= movers, movers
+        # The table closed when ana left: no seat left, nothing listed.
+        assert s.get_one(TableConfig, table_id).status == "closed"
+        assert not s.scalars(select(Seat).where(Seat.table_id == table_id)).all()
+    # Practice chips: not one ledger entry, not one daily hand counted.
+    assert _counts(world) == before
+
+
+def test_a_client_command_for_a_house_seat_is_refused(world) -> None:
+    table_id = _open(world, "rams")
+
+    async def scenario() -> None:
+        actor = await _start(world, table_id)
+        house = next(s for s in actor.seats.values() if s.name == "Maison Ana")
+        for command in (SitOut(), Act(action="pass"), Leave()):
+            with pytest.raises(CommandError) as refused:
+                await actor.submit(command, "Maison Ana", user_id=house.user_id)
+            assert refused.value.code == "seat_driven"
+        assert not house.sitting_out and not actor.closed
+        # The player may not take another seat nor buy chips: the seats are set.
+        for command, code in ((Sit(seat=3, cave=100), "practice_seats_set"), (Cave(amount=10), "practice_no_cave")):
+            with pytest.raises(CommandError) as refused:
+                await actor.submit(command, "ana", user_id=world.users["ana"])
+            assert refused.value.code == code
+        await actor.stop()
+
+    asyncio.run(scenario())
