@@ -503,7 +503,6 @@ _section({
     "practice_closes_on_leave": "Une table d'entraînement ferme quand vous la quittez.",
     "practice_opponents": "Nombre d'adversaires impossible pour ce jeu : entre {low} et {high}.",
     "practice_no_level": "Choisissez le niveau des joueurs de la maison ({choices}).",
-    "practice_not_yours": "Cette table d'entraînement n'est pas la vôtre.",
     "hands_practice": "Entraînement : aucune donne quotidienne comptée, jetons d'entraînement.",
 })
 

@@ -62,7 +62,7 @@ def check(choice: PracticeChoice) -> None:
     if not low - 1 <= choice.opponents <= high - 1 or choice.opponents < 1:
         raise PracticeError("practice_opponents", low=max(1, low - 1), high=high - 1)
     if choice.level not in LEVELS:
-        raise PracticeError("practice_no_level", choices=", ".join(LEVELS))
+        raise PracticeError("practice_no_level", choices=list(LEVELS))
 
 
 def house_players(s: Session, n: int) -> list[User]:

@@ -225,7 +225,9 @@ def rebuild(session: Session) -> int:
     session.execute(delete(PlayerStats))
     session.execute(delete(PlayerWeek))
     counted = 0
-    stmt = (select(ArchivedHand).where(ArchivedHand.voided.is_(False)).order_by(ArchivedHand.id)
+    # A practice deal (practice chips) counts in no figure, as when it settled (archive.complete_hand).
+    stmt = (select(ArchivedHand).where(ArchivedHand.voided.is_(False), ArchivedHand.practice.is_(False))
+            .order_by(ArchivedHand.id)
             .execution_options(yield_per=500))
     for hand in session.scalars(stmt):
         record, result = hand.record or {}, hand.result or {}
