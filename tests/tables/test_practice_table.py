@@ -20,7 +20,7 @@ from tavern.store.models import ArchivedHand, DailyHandUsage, LedgerEntry, Seat,
 from tavern.tables.actor import CommandError, TableActor
 from tavern.tables.bank import SqlBank
 from tavern.tables.broadcast import LocalBroadcaster
-from tavern.tables.commands import Act, Cave, Leave, Sit, SitOut
+from tavern.tables.commands import Act, Cave, Connect, Disconnect, Leave, Sit, SitOut, Sync
 from tavern.tables.practice import PracticeBank, practice_table
 
 pytestmark = [pytest.mark.db]
@@ -112,3 +112,42 @@ def test_a_client_command_for_a_house_seat_is_refused(world) -> None:
         await actor.stop()
 
     asyncio.run(scenario())
+
+
+def test_the_table_closes_when_its_player_is_gone_past_the_grace(world) -> None:
+    table_id = _open(world, "ramponneau")
+
+    async def scenario() -> None:
+        bank = PracticeBank(world.factory, harness_settings(), share_with=SqlBank(world.factory, harness_settings()))
+        info, terms = bank.practice(table_id)
+        actor = practice_table(info, terms, bank, LocalBroadcaster(), deal_pause=3600.0, grace=0.0,
+                               think=(0.0, 0.0))
+        await actor.start()
+        await actor.submit(Connect(), "ana")
+        await actor.submit(Disconnect(), "ana")  # her page is gone; the grace (0 s here) passes
+        actor.next_deal_at = actor.clock()  # the next deal is due
+        await actor.submit(Sync())  # wakes the table: the deal's start finds her gone
+        for _ in range(200):
+            if actor.closed:
+                break
+            await asyncio.sleep(0.01)
+        assert actor.closed and actor.engine is None
+        await actor.stop()
+
+    asyncio.run(scenario())
+    with world.factory() as s:
+        assert s.get_one(TableConfig, table_id).status == "closed"
+        assert not s.scalars(select(Seat).where(Seat.table_id == table_id)).all()
+        # No deal was started for the house players alone.
+        assert not s.scalars(select(ArchivedHand).where(ArchivedHand.table_id == table_id)).all()
+
+
+def test_a_name_a_player_took_is_never_a_house_player(world) -> None:
+    from tavern.store.models import User
+
+    with world.factory() as s, s.begin():
+        s.add(User(username="Maison Ana", password_hash="x", house=False))
+    table_id = _open(world, "rams")
+    with world.factory() as s:
+        seated = {seat.user.username: seat.user.house for seat in s.get_one(TableConfig, table_id).seated}
+    assert seated == {"ana": False, "Maison Bruno": True, "Maison Céline": True}

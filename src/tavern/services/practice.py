@@ -66,9 +66,11 @@ def check(choice: PracticeChoice) -> None:
 
 
 def house_players(s: Session, n: int) -> list[User]:
-    """The first ``n`` house players, created the first time they are needed."""
-    names = catalogue.HOUSE_NAMES[:n]
-    found = {u.username: u for u in s.scalars(select(User).where(User.username.in_(names)))}
+    """The first ``n`` house players, created the first time they are needed
+    (a name a player took for himself is skipped: never his account at the table)."""
+    wanted = [*catalogue.HOUSE_NAMES, *(f"{name} {i}" for i in (2, 3) for name in catalogue.HOUSE_NAMES)]
+    found = {u.username: u for u in s.scalars(select(User).where(User.username.in_(wanted)))}
+    names = [name for name in wanted if name not in found or found[name].house][:n]
     for name in names:
         if name not in found:
             # "!" is no Argon2 hash: no password logs in as the house (users.verify_password).
