@@ -84,6 +84,8 @@ class TableOut(TableBrief):
     tavern_id: int | None
     tavern_name: str
     contest_id: int | None = None
+    #: A practice table (issue 29): against the house players, practice chips.
+    practice: bool = False
     status: str
     buy_in_min: int
     buy_in_max: int
@@ -141,8 +143,10 @@ def table_out(db: Session, table_id: int) -> TableOut:
     if table.contest_id is not None:
         b = _contest_stakes(db, table.contest_id, b)
     return TableOut(
-        **b.model_dump(), tavern_id=table.tavern_id, tavern_name=table.tavern.name if table.tavern is not None else "Concours",
-        contest_id=table.contest_id,
+        **b.model_dump(), tavern_id=table.tavern_id,
+        tavern_name=table.tavern.name if table.tavern is not None else
+        catalogue.PRACTICE_WORD if table.practice_user_id is not None else "Concours",
+        contest_id=table.contest_id, practice=table.practice_user_id is not None,
         status=table.status,
         buy_in_min=table.buy_in_min, buy_in_max=table.buy_in_max, rake_percent=table.rake_percent,
         rake_cap=table.rake_cap, action_timer_seconds=table.action_timer_seconds, seated=seated,
