@@ -104,6 +104,10 @@ def test_a_client_command_for_a_house_seat_is_refused(world) -> None:
                 await actor.submit(command, "Maison Ana", user_id=house.user_id)
             assert refused.value.code == "seat_driven"
         assert not house.sitting_out and not actor.closed
+        # Somebody watching the table has no seat there: his « leave » closes nothing.
+        with pytest.raises(CommandError) as refused:
+            await actor.submit(Leave(), "bob", user_id=world.users["bob"])
+        assert refused.value.code == "not_seated" and not actor.closed
         # The player may not take another seat nor buy chips: the seats are set.
         for command, code in ((Sit(seat=3, cave=100), "practice_seats_set"), (Cave(amount=10), "practice_no_cave")):
             with pytest.raises(CommandError) as refused:

@@ -261,7 +261,10 @@ class PracticePolicy:
         table["practice"] = {"house": sorted(self.drivers), "level": self.terms.level, "fast": self.terms.fast}
 
     async def _leave(self, actor: PolicyTable, command: Leave, username: str | None, user_id: int) -> dict[str, Any]:
-        """The player leaves (at once, even during a deal): the table closes."""
+        """The player leaves (at once, even during a deal): the table closes.
+        Anybody else (a spectator) has no seat to leave."""
+        if not any(s.name == username and s.user_id == self.terms.player_id for s in actor.seats.values()):
+            raise CommandError("not_seated")
         await self.close(actor)
         return {"ecus": 0}
 
