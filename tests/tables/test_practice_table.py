@@ -155,3 +155,27 @@ def test_a_name_a_player_took_is_never_a_house_player(world) -> None:
     with world.factory() as s:
         seated = {seat.user.username: seat.user.house for seat in s.get_one(TableConfig, table_id).seated}
     assert seated == {"ana": False, "Maison Bruno": True, "Maison Céline": True}
+
+
+def test_the_manager_starts_a_practice_table_with_its_house_players_where_it_runs(world) -> None:
+    """Started on first use like any table (the manager's claim), with its
+    own bank and policy, and its house seats driven by the actor's worker —
+    not by the web request that opened it."""
+    from tavern.tables.manager import TableManager
+    from tavern.tables.policy import CashPolicy
+    from tavern.tables.practice import PracticePolicy
+
+    table_id = _open(world, "rummoli", opponents=3)
+
+    async def scenario() -> None:
+        manager = TableManager(SqlBank(world.factory, harness_settings()), LocalBroadcaster(), deal_pause=3600.0)
+        await manager.start()
+        actor = await manager.get(table_id)
+        assert isinstance(actor, TableActor) and isinstance(actor.policy, PracticePolicy)
+        assert isinstance(actor.bank, PracticeBank)
+        assert set(actor.driven) == {"Maison Ana", "Maison Bruno", "Maison Céline"}
+        cash = await manager.get(world.table_id)  # a tavern's table is what it was
+        assert isinstance(cash, TableActor) and isinstance(cash.policy, CashPolicy) and not cash.driven
+        await manager.close()
+
+    asyncio.run(scenario())
