@@ -16,8 +16,8 @@ from tests.dbtools import harness_settings, session_scope
 from tests.tables.conftest import any_legal, settle
 from webtools import make_user, page, post_form, register
 
-from tavern.services import surveillance
-from tavern.store.models import ArchivedHand, DailyHandUsage, LedgerEntry, Seat, TableConfig, User
+from tavern.services import stats, surveillance
+from tavern.store.models import ArchivedHand, DailyHandUsage, LedgerEntry, PlayerWeek, Seat, TableConfig, User
 from tavern.tables.actor import TableActor
 from tavern.tables.bank import SqlBank
 from tavern.tables.broadcast import LocalBroadcaster
@@ -120,6 +120,12 @@ def test_practice_deals_are_listed_as_practice_and_never_reach_the_surveillance_
     assert deals and all(d["practice"] for d in deals)
     mine = page(client.get("/mes-donnes"))
     assert "entraînement" in mine
+    # Its figures are kept apart as practice, never on the week's boards.
+    with session_scope() as s:
+        novice = s.scalars(select(User.id).where(User.username == "novice")).one()
+        rows = stats.of_player(s, novice)
+        assert rows and all(r.practice for r in rows)
+        assert not s.scalars(select(PlayerWeek).where(PlayerWeek.user_id == novice)).all()
     # Practice chips: no écu moved, no daily hand counted (the house players were created, and the table).
     after = _counts()
     assert (after["ledger"], after["daily"]) == (before["ledger"], before["daily"])

@@ -91,7 +91,7 @@ def open_hand(session: Session, table_id: int, record: dict[str, Any], result: d
 
 
 def complete_hand(session: Session, hand_id: int, record: dict[str, Any], result: dict[str, Any], rake: int,
-                  ended: dt.datetime, *, figures: bool = True) -> None:
+                  ended: dt.datetime, *, practice: bool = False) -> None:
     """The deal opened by :func:`open_hand` is over: its full record and
     result, its summary columns, and it counts (no longer voided)."""
     done = _COMPLETE.run(session.connection(), {
@@ -102,10 +102,10 @@ def complete_hand(session: Session, hand_id: int, record: dict[str, Any], result
     expire_held(session, ArchivedHand, [hand_id])
     # Its players' figures, in the settlement's transaction (services/stats.py);
     # a contest's chips are not money: its deals stay off the weekly boards.
-    if not figures:
-        return  # a practice deal (practice chips): no figure counts it
+    # A practice deal's figures are kept apart (« entraînement » in « Mes
+    # statistiques »), never on the boards nor the public profile.
     contest = session.scalar(select(ArchivedHand.contest_id).where(ArchivedHand.id == hand_id))
-    stats.count_deal(session, record, result, ended=ended, weekly=contest is None)
+    stats.count_deal(session, record, result, ended=ended, weekly=contest is None, practice=practice)
 
 
 def in_progress(hand: ArchivedHand) -> bool:

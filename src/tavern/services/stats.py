@@ -225,14 +225,12 @@ def rebuild(session: Session) -> int:
     session.execute(delete(PlayerStats))
     session.execute(delete(PlayerWeek))
     counted = 0
-    # A practice deal (practice chips) counts in no figure, as when it settled (archive.complete_hand).
-    stmt = (select(ArchivedHand).where(ArchivedHand.voided.is_(False), ArchivedHand.practice.is_(False))
-            .order_by(ArchivedHand.id)
+    stmt = (select(ArchivedHand).where(ArchivedHand.voided.is_(False)).order_by(ArchivedHand.id)
             .execution_options(yield_per=500))
     for hand in session.scalars(stmt):
         record, result = hand.record or {}, hand.result or {}
         if result.get("in_progress") or record.get("closing"):
             continue
-        count_deal(session, record, result, ended=hand.ended, weekly=hand.contest_id is None)
+        count_deal(session, record, result, ended=hand.ended, weekly=hand.contest_id is None, practice=hand.practice)
         counted += 1
     return counted

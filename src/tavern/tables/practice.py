@@ -143,10 +143,10 @@ class PracticeBank(SqlBank):
 
     def finish_deal(self, archive_id: int, table_id: int, owner_id: int, deltas: dict[int, int], rake: int,
                     record: dict[str, Any], result: dict[str, Any], carried: int = 0) -> None:
-        """The archive completed; nothing moves in the ledger, no figure counts it."""
+        """The archive completed, its figures kept apart as practice; nothing moves in the ledger."""
         if rake:
             raise ValueError("a practice deal carries no rake")
-        self._tx(lambda s: archive.complete_hand(s, archive_id, record, result, 0, _now(), figures=False),
+        self._tx(lambda s: archive.complete_hand(s, archive_id, record, result, 0, _now(), practice=True),
                  urgent=True, table=table_id)
 
     def close_practice(self, table_id: int) -> None:
