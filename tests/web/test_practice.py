@@ -139,3 +139,25 @@ def test_the_practice_form_needs_a_login(client: TestClient, world) -> None:
     assert r.status_code in (303, 401, 403)
     with session_scope() as s:
         assert not s.scalars(select(TableConfig).where(TableConfig.practice_user_id.is_not(None))).all()
+
+
+def test_the_api_opens_a_practice_table_and_refuses_in_french(client: TestClient, world) -> None:
+    from webtools import api_csrf
+
+    register(client, "novice")
+    headers = {"X-CSRF-Token": api_csrf(client)}
+    before = _counts()
+    for body, code in (({"game": "rams", "opponents": 8, "level": "débutant"}, "practice_opponents"),
+                       ({"game": "gin", "opponents": 2, "level": "habitué"}, "practice_opponents"),
+                       ({"game": "rams", "opponents": 2, "level": "expert"}, "practice_no_level")):
+        r = client.post("/api/practice", json=body, headers=headers)
+        assert r.status_code == 400 and code in r.text, r.text
+    assert "Nombre d'adversaires impossible pour ce jeu" in client.post(
+        "/api/practice", json={"game": "rams", "opponents": 1, "level": "débutant"}, headers=headers).text
+    assert _counts() == before
+    r = client.post("/api/practice", json={"game": "gin", "opponents": 1, "level": "habitué", "fast": True},
+                    headers=headers)
+    assert r.status_code == 201 and r.json()["closed"] == []
+    with session_scope() as s:
+        table = s.get_one(TableConfig, r.json()["id"])
+        assert (table.game, table.seats, table.options["practice"]) == ("gin", 2, {"level": "habitué", "fast": True})
