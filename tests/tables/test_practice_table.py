@@ -179,3 +179,65 @@ def test_the_manager_starts_a_practice_table_with_its_house_players_where_it_run
         await manager.close()
 
     asyncio.run(scenario())
+
+
+class _Handle:
+    """A handle that records the commands a driver sends, each answered at once."""
+
+    def __init__(self) -> None:
+        self.sent: list[Act] = []
+
+    async def submit(self, command: Act) -> dict[str, Any]:
+        self.sent.append(command)
+        return {}
+
+
+def _view(seq: int, legal: list[dict[str, Any]], deal: dict[str, Any] | None) -> Any:
+    from tavern.tables.driving import SeatView
+
+    return SeatView("Maison Ana", seq, legal, deal, 100, False, False)
+
+
+@pytest.mark.parametrize(("fast", "low", "high"), [(False, 1.0, 3.0), (True, 0.2, 0.4)])
+def test_a_house_player_thinks_then_plays_only_on_its_turn(fast, low, high) -> None:
+    """"They think like people at a real table (1 to 3 s, randomized; faster
+    at a practice table if the player asks) and never act out of turn." The
+    think time is the one drawn (recorded, not waited)."""
+    from tavern.bots import arena
+    from tavern.tables.practice import FAST, THINK, HouseDriver, PracticePolicy, PracticeTerms
+
+    policy = PracticePolicy(PracticeTerms(1, "débutant", fast, 500))
+    assert policy.think == (FAST if fast else THINK) == (low, high)
+    deal = arena.new_deal("rams", ["ana", "Maison Ana", "bea"], 0, seed=1, config={"unit": 1})
+    me = deal.to_act()[0]
+    waited: list[float] = []
+
+    async def scenario() -> list[Act]:
+        driver = HouseDriver("rams", "débutant", policy.think, random.Random(7))
+
+        async def wait(seconds: float) -> None:
+            waited.append(seconds)
+
+        driver.wait = wait  # type: ignore[method-assign]
+        handle = _Handle()
+        driver.handle = handle  # type: ignore[assignment]
+        # Not its turn (no legal action shown), or no deal: it does nothing.
+        driver.seen(_view(4, [], deal.view(me)))
+        driver.seen(_view(5, deal.legal_actions(me), None))
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert handle.sent == [] and waited == []
+        # Its turn: it thinks, then answers that very view, carrying its seq.
+        driver.seen(_view(6, deal.legal_actions(me), deal.view(me)))
+        while driver._task is not None:
+            await asyncio.sleep(0)
+        # The same view shown again (a presence change): it does not play twice.
+        driver.seen(_view(6, deal.legal_actions(me), deal.view(me)))
+        for _ in range(5):
+            await asyncio.sleep(0)
+        return handle.sent
+
+    sent = asyncio.run(scenario())
+    assert len(sent) == 1 and sent[0].seq == 6
+    assert sent[0].action in {a["action"] for a in deal.legal_actions(me)}
+    assert len(waited) == 1 and low <= waited[0] <= high

@@ -187,7 +187,7 @@ class HouseDriver:
         views shown meanwhile are taken up before the task ends."""
         try:
             while self._latest is not None and self._to_act(self._latest) and self.handle is not None:
-                await asyncio.sleep(self.rng.uniform(*self.think))
+                await self.wait(self.rng.uniform(*self.think))
                 view = self._latest
                 if not self._to_act(view):
                     break
@@ -202,6 +202,10 @@ class HouseDriver:
                         return
         finally:
             self._task = None
+
+    async def wait(self, seconds: float) -> None:
+        """The think time (a test records it instead)."""
+        await asyncio.sleep(seconds)
 
     def stop(self) -> None:
         if self._task is not None:
