@@ -58,6 +58,10 @@ def test_a_newcomer_opens_a_practice_table_never_listed_in_the_village(client: T
     listed = [t["id"] for v in client.get("/api/village").json() for tv in v["taverns"] for t in tv["tables"]]
     assert table_id not in listed
     assert client.get(f"/tables/{table_id}").status_code == 200
+    # Its seats hold practice chips (500 at Rams, unit 1), not a ledger balance.
+    api = client.get(f"/api/tables/{table_id}").json()
+    assert api["practice"] and {s["player"]: s["chips"] for s in api["seated"]} == {
+        "novice": 500, "Maison Ana": 500, "Maison Bruno": 500}
     # One practice table at a time: opening another closes the first.
     again = _open(client, game="ramponneau", opponents="5", level="habitué")
     assert again.status_code == 303

@@ -136,8 +136,10 @@ def table_out(db: Session, table_id: int) -> TableOut:
     table = taverns.get_table(db, table_id)
     if table is None:
         raise Refused(404, Refusal("no_such_table"))
+    # A practice table's chips are no ledger balance: each seat's practice stack (the live table has the rest).
     seated = [SeatOut(seat=s.seat_no, seat_no=s.seat_no + 1, player=s.user.username,
-                      chips=ledger.chips(db, s.user_id, table.id), sitting_out=s.sitting_out)
+                      chips=table.buy_in_max if table.practice_user_id is not None else ledger.chips(db, s.user_id, table.id),
+                      sitting_out=s.sitting_out)
               for s in seats.seats(db, table.id)]
     b = brief(table, len(seated))
     if table.contest_id is not None:
