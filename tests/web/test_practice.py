@@ -43,6 +43,9 @@ def _counts() -> dict[str, int]:
 def test_a_newcomer_opens_a_practice_table_never_listed_in_the_village(client: TestClient, world) -> None:
     register(client, "novice")
     assert "S'entraîner" in page(client.get("/"))
+    # Each game's page leads to its practice table, the form set to that game.
+    assert 'href="/entrainement?game=rummoli"' in client.get("/classements/rummoli").text
+    assert '<option value="rummoli" data-low="2" data-high="7" selected>' in client.get("/entrainement?game=rummoli").text
     r = _open(client, fast="1")
     assert r.status_code == 303 and r.headers["location"].startswith("/tables/")
     table_id = int(r.headers["location"].rsplit("/", 1)[1])
