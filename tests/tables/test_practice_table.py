@@ -241,3 +241,27 @@ def test_a_house_player_thinks_then_plays_only_on_its_turn(fast, low, high) -> N
     assert len(sent) == 1 and sent[0].seq == 6
     assert sent[0].action in {a["action"] for a in deal.legal_actions(me)}
     assert len(waited) == 1 and low <= waited[0] <= high
+
+
+def test_a_practice_table_is_fenced_like_any_table(world) -> None:
+    """Several workers: the practice bank writes under the lease's fence the
+    worker's cash bank claimed (they share the fences), so a worker that lost
+    the table settles nothing of its deal."""
+    from tavern.tables.bank import LostTable
+
+    table_id = _open(world, "rams")
+    first_cash, second_cash = (SqlBank(world.factory, harness_settings()) for _ in range(2))
+    first, second = (PracticeBank(world.factory, harness_settings(), share_with=cash)
+                     for cash in (first_cash, second_cash))
+    assert first_cash.claim(table_id, 1) == [] and first.fences[table_id] == 1
+    players = {"ana": world.users["ana"]}
+    archive_id, _ = first.begin_deal(table_id, 0, players, {"game": "rams", "deck": []})
+    assert second_cash.claim(table_id, 2) == [archive_id]  # taken over: the deal in progress voided
+    with pytest.raises(LostTable):
+        first.finish_deal(archive_id, table_id, 0, {}, 0, {"game": "rams"}, {"chips": {}})
+    with pytest.raises(LostTable):
+        first.close_practice(table_id)
+    second.close_practice(table_id)  # the new owner closes it
+    with world.factory() as s:
+        assert s.get_one(ArchivedHand, archive_id).voided
+        assert s.get_one(TableConfig, table_id).status == "closed"
