@@ -32,11 +32,11 @@ def _open(world: Any, game: str, opponents: int = 2, level: str = "débutant") -
     return table_id
 
 
-async def _start(world: Any, table_id: int) -> TableActor:
+async def _start(world: Any, table_id: int, deal_pause: float = 0.0) -> TableActor:
     bank = PracticeBank(world.factory, harness_settings(), share_with=SqlBank(world.factory, harness_settings()))
     found = bank.practice(table_id)
     assert found is not None
-    actor = practice_table(found[0], found[1], bank, LocalBroadcaster(), deal_pause=0.0, think=(0.0, 0.0))
+    actor = practice_table(found[0], found[1], bank, LocalBroadcaster(), deal_pause=deal_pause, think=(0.0, 0.0))
     await actor.start()
     return actor
 
@@ -265,3 +265,51 @@ def test_a_practice_table_is_fenced_like_any_table(world) -> None:
     with world.factory() as s:
         assert s.get_one(ArchivedHand, archive_id).voided
         assert s.get_one(TableConfig, table_id).status == "closed"
+
+
+def test_while_the_player_sits_out_the_house_players_wait_for_him(world) -> None:
+    """No deal is played for nobody: « Se lever » pauses the table, « Se
+    rasseoir » brings the house players back with him."""
+    from tavern.tables.commands import SitIn
+
+    table_id = _open(world, "rams")
+
+    async def scenario() -> None:
+        actor = await _start(world, table_id, deal_pause=3600.0)  # deals when the test says
+        await actor.submit(Connect(), "ana")
+        await actor.submit(SitOut(), "ana")
+        actor.next_deal_at = actor.clock()  # a deal is due
+        await settle(actor)
+        await settle(actor)
+        assert actor.deals == 0 and actor.engine is None and not actor.closed
+        assert all(s.sitting_out for s in actor.seats.values())
+        await actor.submit(SitIn(), "ana")
+        assert not any(s.sitting_out for s in actor.seats.values())
+        actor.next_deal_at = actor.clock()
+        await _play(actor, 1, any_legal(random.Random(2)))  # a deal, ana and the house players
+        await actor.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_table_taken_over_closes_if_its_player_never_comes(world) -> None:
+    """A worker's takeover starts the table with nobody connected: past the
+    grace, the deal's start finds its player gone and the table closes."""
+    table_id = _open(world, "rams")
+
+    async def scenario() -> None:
+        bank = PracticeBank(world.factory, harness_settings(), share_with=SqlBank(world.factory, harness_settings()))
+        info, terms = bank.practice(table_id)
+        actor = practice_table(info, terms, bank, LocalBroadcaster(), deal_pause=3600.0, grace=0.0,
+                               think=(0.0, 0.0))
+        await actor.start()
+        actor.next_deal_at = actor.clock()
+        await actor.submit(Sync())
+        for _ in range(200):
+            if actor.closed:
+                break
+            await asyncio.sleep(0.01)
+        assert actor.closed and actor.deals == 0
+        await actor.stop()
+
+    asyncio.run(scenario())

@@ -37,10 +37,11 @@ from tavern.services import archive
 from tavern.services import practice as practice_service
 from tavern.settings import Settings
 from tavern.store.models import Seat, TableConfig, User
+from tavern.tables import seat_commands
 from tavern.tables.actor import CommandError, TableActor
 from tavern.tables.bank import SeatRow, SqlBank, TableInfo, TableStart, _now, _void_in_progress
 from tavern.tables.broadcast import Broadcaster
-from tavern.tables.commands import Act, Cave, Close, Leave, Sit
+from tavern.tables.commands import Act, Cave, Close, Leave, Sit, SitIn
 from tavern.tables.driving import SeatHandle, SeatView
 from tavern.tables.policy import Handler, PolicyTable
 
@@ -222,6 +223,8 @@ class PracticePolicy:
         self.terms = terms
         self.think = think if think is not None else (FAST if terms.fast else THINK)
         self.drivers: dict[str, HouseDriver] = {}
+        #: When the table started here (its player may never come: a worker's takeover).
+        self.since = 0.0
 
     def refusal(self, command: BaseModel) -> str | None:
         if isinstance(command, Sit):
@@ -233,11 +236,12 @@ class PracticePolicy:
         return None
 
     def commands(self) -> Mapping[type[BaseModel], Handler]:
-        return {Leave: self._leave}
+        return {Leave: self._leave, SitIn: self._sit_in}
 
     def started(self, actor: PolicyTable) -> None:
         """Every seat but the player's is a house player's, driven here (where the actor runs)."""
         table: Any = actor
+        self.since = table.clock()
         for seat in actor.seats.values():
             seat.owes_big_blind = False
             if seat.user_id == self.terms.player_id:
@@ -248,12 +252,17 @@ class PracticePolicy:
             self.drivers[seat.name] = driver
 
     async def before_deal(self, actor: PolicyTable) -> None:
-        """A player gone past the reconnection grace has left: the table closes."""
+        """A player gone past the reconnection grace — or never come since
+        the table started here (a worker's takeover) — has left: the table
+        closes. While he sits out, so do the house players: no deal is
+        played for nobody (his « Se rasseoir » brings them back)."""
         table: Any = actor
         player = next((s for s in actor.seats.values() if s.user_id == self.terms.player_id), None)
-        if player is None or (player.connections == 0 and player.disconnected_at is not None
-                              and table.clock() - player.disconnected_at >= table.grace):
+        gone_since = None if player is None or player.connections else (player.disconnected_at or self.since)
+        if player is None or (gone_since is not None and table.clock() - gone_since >= table.grace):
             await self.close(actor)
+            return
+        self._house_sit(actor, player.sitting_out)
 
     async def deal_ended(self, actor: PolicyTable, started: list[tuple[str, int]]) -> None:
         """A seat short of a cave's reference stake is refilled (practice chips)."""
@@ -263,6 +272,18 @@ class PracticePolicy:
 
     def dress(self, table: dict[str, Any]) -> None:
         table["practice"] = {"house": sorted(self.drivers), "level": self.terms.level, "fast": self.terms.fast}
+
+    def _house_sit(self, actor: PolicyTable, out: bool) -> None:
+        for seat in actor.seats.values():
+            if seat.name in self.drivers:
+                seat.sitting_out = out
+
+    async def _sit_in(self, actor: PolicyTable, command: SitIn, username: str | None, user_id: int) -> dict[str, Any]:
+        """« Se rasseoir »: the player is back, and the house players with him."""
+        table: Any = actor
+        out = await seat_commands.sit_in(table, command, str(username), user_id)
+        self._house_sit(actor, False)
+        return out
 
     async def _leave(self, actor: PolicyTable, command: Leave, username: str | None, user_id: int) -> dict[str, Any]:
         """The player leaves (at once, even during a deal): the table closes.
