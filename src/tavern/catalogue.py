@@ -118,6 +118,7 @@ FIELDS = {
     "private": "Table privée", "spectators": "Spectateurs admis",
     "village": "Village", "tavern": "Taverne", "kind": "Article", "inventory_id": "Article", "quantity": "Quantité", "seed": "Graine",
     "chat": "Discussion", "text": "Message", "author": "Auteur", "message": "Message", "minutes": "Minutes",
+    "opponents": "Adversaires", "fast": "Jouer vite",
 }
 
 
@@ -515,6 +516,13 @@ _section({
     "contest_keep_seat": "En concours, on garde sa place jusqu'à ce qu'on n'ait plus de jetons.",
     "contest_absent_dealt": "En concours, un joueur absent reçoit ses cartes et paie ses blindes.",
     "contest_table_by_director": "Une table de concours ferme quand le directeur la casse.",
+    # practice tables (issue 29)
+    "practice_seats_set": "À l'entraînement, les places sont données à l'ouverture : ouvrez une autre table.",
+    "practice_no_cave": "À l'entraînement, pas de cave : vos jetons d'entraînement sont remis quand vous n'en avez plus.",
+    "practice_closes_on_leave": "Une table d'entraînement ferme quand vous la quittez.",
+    "practice_opponents": "Nombre d'adversaires impossible pour ce jeu : entre {low} et {high}.",
+    "practice_no_level": "Choisissez le niveau des joueurs de la maison ({choices}).",
+    "hands_practice": "Entraînement : aucune donne quotidienne comptée, jetons d'entraînement.",
 })
 
 
@@ -997,6 +1005,15 @@ _section({
     "chat_purged": "{deleted} messages de plus de 30 jours oubliés.",
 })
 #: The one-click phrases beside the chat's free text.
+#: The house players' names at a practice table (issue 29), one per seat.
+HOUSE_NAMES = ("Maison Ana", "Maison Bruno", "Maison Céline", "Maison Denis", "Maison Élise", "Maison Fanny",
+               "Maison Gaston", "Maison Hugo", "Maison Inès", "Maison Jules", "Maison Karine")
+#: A practice table's name, and the word « Mes donnes » marks its deals with.
+PRACTICE_NAME = "Entraînement : {game}"
+PRACTICE_WORD = "entraînement"
+#: Beside a house player's name on the table page.
+HOUSE_WORD = "maison"
+
 CHAT_PHRASES = ("Bien joué", "Bonne chance", "Merci")
 #: The owner's choices of who writes at a table.
 CHAT_MODES = {"open": "ouverte à tous", "players": "joueurs assis seulement", "off": "fermée"}

@@ -158,7 +158,7 @@ def test_thirty_players_to_the_end(session_factory: sessionmaker[Session]) -> No
         await tables.start()
         # Fast levels: the contest's clock runs 20 times faster than the wall clock.
         t0 = dt.datetime.now(dt.UTC)
-        mgr = ContestManager(bank, tables, rng=SeededSource(random.Random(3)), deal_pause=0.0,
+        mgr = ContestManager(bank, tables, rng=SeededSource(random.Random(3)), actor_options={"deal_pause": 0.0},
                              now=lambda: t0 + (dt.datetime.now(dt.UTC) - t0) * 20)
         director = await mgr.begin(cid)
         assert director is not None
@@ -267,7 +267,7 @@ def test_late_registration_opens_a_table_and_balancing_fills_it(session_factory:
     async def main() -> None:
         bank = ContestBank(session_factory, harness_settings())
         tables = TableManager(bank, LocalBroadcaster())
-        mgr = ContestManager(bank, tables, now=lambda: clock["now"], deal_pause=3600.0)
+        mgr = ContestManager(bank, tables, now=lambda: clock["now"], actor_options={"deal_pause": 3600.0})
         director = await mgr.begin(cid)
         assert director is not None and [len(t.seats) for t in director.floor.tables.values()] == [3]
         # Not behind the director's back: an entry without a seat would never play.
@@ -310,7 +310,7 @@ def test_a_deal_over_as_soon_as_dealt_is_settled_at_once(session_factory: sessio
     async def main() -> None:
         bank = ContestBank(session_factory, harness_settings())
         tables = TableManager(bank, LocalBroadcaster())
-        mgr = ContestManager(bank, tables, now=lambda: clock["now"], deal_pause=0.05)
+        mgr = ContestManager(bank, tables, now=lambda: clock["now"], actor_options={"deal_pause": 0.05})
         director = await mgr.begin(cid)
         assert director is not None
         clock["now"] += dt.timedelta(seconds=6)  # level 2: 300/600, both all-in from the blinds

@@ -20,6 +20,7 @@ import asyncio
 import datetime as dt
 import logging
 from collections.abc import Callable
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -30,7 +31,7 @@ from tavern.contests.table import ContestBank
 from tavern.services import contests as svc
 from tavern.store.db import read_session_factory
 from tavern.store.models import utcnow
-from tavern.tables.cluster import RemoteError, spawn
+from tavern.tables.cluster import RemoteError, cancel_and_wait, spawn
 from tavern.tables.manager import TableManager
 
 log = logging.getLogger(__name__)
@@ -39,20 +40,25 @@ log = logging.getLogger(__name__)
 LEASE = "contests"
 
 
+@dataclass(eq=False)
 class ContestManager:
-    def __init__(self, bank: ContestBank, tables: TableManager, *, poll: float = 1.0,
-                 rng: RandomSource = CSPRNG, now: Callable[[], dt.datetime] = utcnow,
-                 **actor_options: Any) -> None:
-        self.bank = bank
-        self.tables = tables
-        self.poll = poll
-        self.rng = rng
-        self.now = now
-        self.actor_options = actor_options
+    """The running contests of the site: one director each, led by one worker
+    (the ``contests`` lease). ``actor_options`` go to each contest table's
+    actor (its deal pause, its reconnection grace)."""
+
+    bank: ContestBank
+    tables: TableManager
+    _: KW_ONLY
+    poll: float = 1.0
+    rng: RandomSource = CSPRNG
+    now: Callable[[], dt.datetime] = utcnow
+    actor_options: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
         self.directors: dict[int, Director] = {}
         self._task: asyncio.Task[None] | None = None
         self.leading = False
-        bind = getattr(bank._factory, "kw", {}).get("bind")
+        bind = getattr(self.bank._factory, "kw", {}).get("bind")
         self._reads = read_session_factory(bind) if bind is not None else None
 
     def _director(self, contest_id: int) -> Director:
@@ -173,11 +179,6 @@ class ContestManager:
         return None
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
+        await cancel_and_wait(self._task)
         for d in list(self.directors.values()):
             await d.stop()

@@ -73,23 +73,25 @@ def archive_hand(
 # (every deal of every table: store/direct.py).
 _HANDS = cast(Table, ArchivedHand.__table__)
 _OPEN = Direct(_HANDS.insert().returning(_HANDS.c.id),
-               ("table_id", "game", "started", "ended", "players", "pot", "rake", "voided", "record", "result"))
+               ("table_id", "game", "started", "ended", "players", "pot", "rake", "voided", "record", "result",
+                "practice"))
 _COMPLETE = Direct(_HANDS.update().where(_HANDS.c.id == bindparam("hand_id")),
                    ("record", "result", "voided", "pot", "rake", "ended"))
 
 
 def open_hand(session: Session, table_id: int, record: dict[str, Any], result: dict[str, Any],
-              started: dt.datetime) -> int:
+              started: dt.datetime, *, practice: bool = False) -> int:
     """A deal archived as it starts, voided until :func:`complete_hand`
     (a crash leaves it so: nobody paid). Returns its id. One Core insert:
     every deal of every table passes here (:func:`archive_hand` otherwise)."""
     return int(_OPEN.value(session.connection(), {
         "table_id": table_id, "game": _game(session, table_id, record), "started": started, "ended": started,
-        "players": _players(record), "pot": 0, "rake": 0, "voided": True, "record": record, "result": result}))
+        "players": _players(record), "pot": 0, "rake": 0, "voided": True, "record": record, "result": result,
+        "practice": practice}))
 
 
 def complete_hand(session: Session, hand_id: int, record: dict[str, Any], result: dict[str, Any], rake: int,
-                  ended: dt.datetime) -> None:
+                  ended: dt.datetime, *, practice: bool = False) -> None:
     """The deal opened by :func:`open_hand` is over: its full record and
     result, its summary columns, and it counts (no longer voided)."""
     done = _COMPLETE.run(session.connection(), {
@@ -100,8 +102,10 @@ def complete_hand(session: Session, hand_id: int, record: dict[str, Any], result
     expire_held(session, ArchivedHand, [hand_id])
     # Its players' figures, in the settlement's transaction (services/stats.py);
     # a contest's chips are not money: its deals stay off the weekly boards.
+    # A practice deal's figures are kept apart (« entraînement » in « Mes
+    # statistiques »), never on the boards nor the public profile.
     contest = session.scalar(select(ArchivedHand.contest_id).where(ArchivedHand.id == hand_id))
-    stats.count_deal(session, record, result, ended=ended, weekly=contest is None)
+    stats.count_deal(session, record, result, ended=ended, weekly=contest is None, practice=practice)
 
 
 def in_progress(hand: ArchivedHand) -> bool:

@@ -231,6 +231,6 @@ def rebuild(session: Session) -> int:
         record, result = hand.record or {}, hand.result or {}
         if result.get("in_progress") or record.get("closing"):
             continue
-        count_deal(session, record, result, ended=hand.ended, weekly=hand.contest_id is None)
+        count_deal(session, record, result, ended=hand.ended, weekly=hand.contest_id is None, practice=hand.practice)
         counted += 1
     return counted

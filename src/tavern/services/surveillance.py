@@ -327,9 +327,10 @@ def _flags(p: Pair, run: _Analysis, t: Thresholds) -> list[Flag]:
 
 def archived_deals(s: Session) -> Iterator[tuple[int, dict[str, Any], dict[str, Any]]]:
     """Every finished deal, oldest first, streamed (the archive may be large);
-    voided deals moved no chip and closings are not deals."""
+    voided deals moved no chip, closings are not deals, and a practice deal
+    (against the house players, practice chips) is nobody's collusion."""
     stmt = (select(ArchivedHand.id, ArchivedHand.record, ArchivedHand.result)
-            .where(ArchivedHand.voided.is_(False)).order_by(ArchivedHand.id)
+            .where(ArchivedHand.voided.is_(False), ArchivedHand.practice.is_(False)).order_by(ArchivedHand.id)
             .execution_options(yield_per=500))
     for deal_id, record, result in s.execute(stmt):
         if isinstance(record, dict) and not record.get("closing") and isinstance(result, dict):

@@ -224,6 +224,9 @@ class TableConfig(Base):
     #: SHA-256 of the invitation token (the link holds the token, never stored):
     #: a new token (revocation) kills the old link.
     invitation_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    #: A practice table's player (issue 29: against the house players, with
+    #: practice chips; never listed in the village). None: a tavern's or a contest's.
+    practice_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
 
     tavern: Mapped[Tavern | None] = relationship()
     decks: Mapped[list[Inventory]] = relationship(foreign_keys=[Inventory.table_id])
@@ -357,6 +360,9 @@ class ArchivedHand(Base):
     result: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     #: The contest this deal was played in (``None``: a tavern's table).
     contest_id: Mapped[int | None] = mapped_column(ForeignKey("contests.id"), index=True)
+    #: Played at a practice table, with practice chips: « entraînement » in
+    #: « Mes donnes », never in the surveillance report, figures or boards.
+    practice: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 CONTEST_STATUSES = ("registering", "running", "finished", "cancelled")

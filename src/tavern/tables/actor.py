@@ -34,6 +34,7 @@ from tavern.games.base import Engine, IllegalAction
 from tavern.tables import deals, seat_commands
 from tavern.tables.bank import LostTable, SqlBank, TableInfo, TableStart
 from tavern.tables.broadcast import Broadcaster
+from tavern.tables.cluster import cancel_and_wait
 from tavern.tables.commands import (
     BOOKKEEPING,
     Act,
@@ -199,12 +200,7 @@ class TableActor:
 
     async def stop(self) -> None:
         self.closed = True
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
+        await cancel_and_wait(self._task)
 
     async def submit(self, command: BaseModel, username: str | None = None, *, user_id: int = 0) -> Any:
         """Run ``command`` (a :data:`~tavern.tables.commands.TableCommand`, or

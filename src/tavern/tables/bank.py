@@ -253,8 +253,8 @@ class SqlBank:
     def table_info(self, table_id: int) -> TableInfo | None:
         def work(s: Session) -> TableInfo | None:
             t = s.get(TableConfig, table_id)
-            if t is None or t.status != "open" or t.contest_id is not None:
-                return None  # a contest's tables are its director's (tavern.contests)
+            if t is None or t.status != "open" or t.contest_id is not None or t.practice_user_id is not None:
+                return None  # a contest's tables are its director's (tavern.contests), a practice one its own
             assert t.tavern_id is not None  # a tavern's table (a contest's has none)
             owner_id = s.get_one(Tavern, t.tavern_id).owner_id
             return TableInfo(
@@ -297,7 +297,7 @@ class SqlBank:
                 for t, tavern_id, owner_id in s.execute(
                     select(TableConfig, Tavern.id, Tavern.owner_id).join(Tavern, Tavern.id == TableConfig.tavern_id)
                     .where(TableConfig.id.in_(table_ids), TableConfig.status == "open",
-                           TableConfig.contest_id.is_(None)))}
+                           TableConfig.contest_id.is_(None), TableConfig.practice_user_id.is_(None)))}
             rows = _seat_rows_of(s, list(infos))
             last = (select(func.max(ArchivedHand.id))
                     .where(ArchivedHand.table_id.in_(list(infos)), ArchivedHand.voided.is_(False))

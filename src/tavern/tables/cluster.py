@@ -59,6 +59,16 @@ LostCallback = Callable[[str], None]
 _RUNNING: set[asyncio.Task[None]] = set()
 
 
+async def cancel_and_wait(task: asyncio.Task[Any] | None) -> None:
+    """Stop ``task`` (a loop of a table, of the contests) and wait until it
+    has unwound, so that nothing of it runs after its owner says it stopped."""
+    if task is None:
+        return
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+
+
 def spawn(work: Awaitable[Any], what: str = "a background task") -> None:
     """Run ``work`` in the background, logging (never losing) its failure."""
 

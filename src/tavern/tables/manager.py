@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -41,6 +42,7 @@ from tavern.tables.bank import SqlBank, TableStart
 from tavern.tables.broadcast import SPECTATORS, Broadcaster
 from tavern.tables.cluster import Cluster, LocalCluster, RemoteError, Unavailable, spawn
 from tavern.tables.commands import Close, Sync, TableCommand, table_commands
+from tavern.tables.practice import PracticeBank, practice_table
 
 log = logging.getLogger(__name__)
 SYNC = Sync()  #: a round trip through a table's inbox
@@ -139,6 +141,13 @@ class TableManager:
         #: The tables starting at the same moment, read in one transaction (a restart).
         self._loads: Batched[int, TableStart] = Batched(bank.load_tables)
 
+    @functools.cached_property
+    def practice(self) -> PracticeBank:
+        """The practice tables' bank (issue 29), sharing this bank's writer
+        and fences; made at the first practice table (a manager over a
+        stand-in bank, in tests, never needs one)."""
+        return PracticeBank(self.bank._factory, self.bank.settings, share_with=self.bank)
+
     async def start(self) -> None:
         await self.broadcaster.start()
         await self.cluster.start()
@@ -189,12 +198,15 @@ class TableManager:
 
     async def _start(self, table_id: int, fence: int) -> TableActor | None:
         loaded: TableStart | None = None
+        practice = None
         if self.cluster.shared:
             # Claimed before its seats and hands are read: the claim voids
             # what a dead owner left in progress and gives its hands back.
             info = await asyncio.to_thread(self.bank.table_info, table_id)
             if info is None:
-                return None
+                practice = await asyncio.to_thread(self.practice.practice, table_id)
+                if practice is None:
+                    return None
             await self.claim(table_id, fence)
             await self.cluster.mark_live(table_key(table_id), True)
         else:
@@ -202,9 +214,18 @@ class TableManager:
             # tables starting at the same moment are read together.
             loaded = await self._loads.get(table_id)
             if loaded is None:
-                return None
-            info = loaded.info
-        actor = TableActor(info, self.bank, self.broadcaster, hold_deals=self.storming, **self.actor_options)
+                practice = await asyncio.to_thread(self.practice.practice, table_id)
+                if practice is None:
+                    return None
+            info = loaded.info if loaded is not None else None
+        if practice is not None:
+            # A practice table (tables/practice.py): its own bank and policy,
+            # its house players driven here, where its actor runs.
+            actor = practice_table(practice[0], practice[1], self.practice, self.broadcaster,
+                                   hold_deals=self.storming, **self.actor_options)
+        else:
+            assert info is not None
+            actor = TableActor(info, self.bank, self.broadcaster, hold_deals=self.storming, **self.actor_options)
         actor.fence = fence
         actor.on_closed = lambda: self._forget(table_id, actor)
         await actor.start(loaded)

@@ -120,7 +120,8 @@ def _services(settings: Settings) -> Services:
         broadcaster=broadcaster,
         tables=tables,
         contests=ContestManager(ContestBank(write_sessions, settings, share_with=tables.bank), tables,
-                                deal_pause=settings.deal_pause_seconds, grace=settings.reconnect_grace_seconds),
+                                actor_options={"deal_pause": settings.deal_pause_seconds,
+                                               "grace": settings.reconnect_grace_seconds}),
     )
 
 

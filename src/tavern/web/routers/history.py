@@ -37,6 +37,7 @@ class DealOut(BaseModel):
     in_progress: bool  #: being played: no end, no result, no steps nor seed until it ends
     voided: bool  #: cancelled by a crash (nobody paid); never while in progress
     delta: int | None  #: what this player won (+) or lost (−), None when voided or in progress
+    practice: bool = False  #: played at a practice table, with practice chips (« entraînement »)
 
 
 def _deals(db: Session, user: CurrentUser) -> list[DealOut]:
@@ -50,7 +51,8 @@ def _deals(db: Session, user: CurrentUser) -> list[DealOut]:
         out.append(DealOut(id=hand.id, table_id=hand.table_id, game=hand.game,
                            ended=None if playing else hand.ended.isoformat(), players=list(hand.players or []),
                            in_progress=playing, voided=voided,
-                           delta=None if voided or playing else delta.get(user.username)))
+                           delta=None if voided or playing else delta.get(user.username),
+                           practice=hand.practice))
     return out
 
 

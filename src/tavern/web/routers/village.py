@@ -86,6 +86,8 @@ class TableOut(TableBrief):
     tavern_id: int | None
     tavern_name: str
     contest_id: int | None = None
+    #: A practice table (issue 29): against the house players, practice chips.
+    practice: bool = False
     status: str
     buy_in_min: int
     buy_in_max: int
@@ -143,15 +145,19 @@ def table_out(db: Session, table_id: int, viewer: CurrentUser) -> TableOut:
         raise Refused(404, Refusal("no_such_table"))
     if not private_tables.may_watch(db, table_id, viewer.id):
         raise Refused(403, Refusal("private_table_no_spectators"))
+    # A practice table's chips are no ledger balance: each seat's practice stack (the live table has the rest).
     seated = [SeatOut(seat=s.seat_no, seat_no=s.seat_no + 1, player=s.user.username,
-                      chips=ledger.chips(db, s.user_id, table.id), sitting_out=s.sitting_out)
+                      chips=table.buy_in_max if table.practice_user_id is not None else ledger.chips(db, s.user_id, table.id),
+                      sitting_out=s.sitting_out)
               for s in seats.seats(db, table.id)]
     b = brief(table, len(seated))
     if table.contest_id is not None:
         b = _contest_stakes(db, table.contest_id, b)
     return TableOut(
-        **b.model_dump(), tavern_id=table.tavern_id, tavern_name=table.tavern.name if table.tavern is not None else "Concours",
-        contest_id=table.contest_id,
+        **b.model_dump(), tavern_id=table.tavern_id,
+        tavern_name=table.tavern.name if table.tavern is not None else
+        catalogue.PRACTICE_WORD if table.practice_user_id is not None else "Concours",
+        contest_id=table.contest_id, practice=table.practice_user_id is not None,
         status=table.status,
         buy_in_min=table.buy_in_min, buy_in_max=table.buy_in_max, rake_percent=table.rake_percent,
         rake_cap=table.rake_cap, action_timer_seconds=table.action_timer_seconds, seated=seated,
@@ -161,13 +167,16 @@ def table_out(db: Session, table_id: int, viewer: CurrentUser) -> TableOut:
 @pages.get("/")
 def village_page(request: Request, user: CurrentUser | None = Depends(optional_user),
                  db: Session = Depends(read_db)) -> Response:
-    from tavern.web.routers import boards  # the week's leaderboards (issue 31 §2)
+    from tavern.web.routers import (
+        boards,  # the week's leaderboards (issue 31 §2)
+        practice,  # « S'entraîner » (issue 29)
+    )
 
     villages = village_out(db, user)
     # The page's filter by stakes (static/village.js filters the rows on the client).
     stakes_choices = sorted({t.stakes_text for v in villages for tv in v.taverns for t in tv.tables})
     return render(request, "village.html", {"villages": villages, "stakes_choices": stakes_choices, "board": boards.summary(db),
-                                            "labels": GAME_LABELS})
+                                            "labels": GAME_LABELS, "practice": practice.choices(), "chosen": ""})
 
 
 @pages.get("/tables/{table_id}")

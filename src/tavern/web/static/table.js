@@ -348,7 +348,8 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
       if (p.name === mine) { var mh = myHand(); if (mh) hand = [renderMyHand(mh)]; }  // large, clickable
       var seat = h("div", { cls: cls, "data-seat": s, "data-player": p.name, style: pos },
         t.button_seat === s ? h("span", { cls: "tl-button", title: "Donneur (bouton)", text: "D" }) : null,
-        h("div", { cls: "tl-name" }, h("b", { text: p.name }), p.name === mine ? h("small", { text: " (vous)" }) : null),
+        h("div", { cls: "tl-name" }, h("b", { text: p.name }), p.name === mine ? h("small", { text: " (vous)" })
+          : isHouse(p.name) ? h("small", { cls: "tl-house", text: " (maison)" }) : null),
         h("div", { cls: "tl-stack money", "data-chips": chips, text: fmt(chips) + " jetons" }),
         hand && hand.length ? h("div", { cls: "tl-cards" }, hand) : null,
         badges.length ? h("div", { cls: "tl-badges" }, badges.map(function (b) { return h("span", { cls: "badge", text: b }); })) : null,
@@ -585,6 +586,12 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
     span.textContent = text;
   }
 
+  /** A house player of a practice table (the table's `practice.house`). */
+  function isHouse(name) {
+    var p = S.msg.table.practice;
+    return !!(p && p.house && p.house.indexOf(name) >= 0);
+  }
+
   function renderControls() {
     var m = S.msg, t = m.table, y = me(), d = m.deal, name = myName();
     if (t.contest) {  // no cave, no leaving, no sitting out at a contest
@@ -633,8 +640,11 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
     });
     cave.disabled = inDeal || room <= 0;
     cave.title = inDeal ? "Entre deux donnes seulement" : room <= 0 ? "Cave maximale atteinte" : "";
-    var row = h("div", { cls: "tl-buttons" }, caveInput, cave,
-      btn("Ramasser ses gains", "leave", function () { send({ type: "leave" }, "leave"); }, "quiet"));
+    // A practice table: no cave (practice chips, refilled); leaving closes it.
+    var row = t.practice ? h("div", { cls: "tl-buttons" },
+      btn("Quitter l'entraînement", "leave", function () { send({ type: "leave" }, "leave"); }, "quiet"))
+      : h("div", { cls: "tl-buttons" }, caveInput, cave,
+        btn("Ramasser ses gains", "leave", function () { send({ type: "leave" }, "leave"); }, "quiet"));
     if (!y.sitting_out) {
       row.appendChild(btn("Se lever", "sit_out", function () { send({ type: "sit_out" }, "sit_out"); }, "quiet"));
     } else {
@@ -646,7 +656,8 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
       row.appendChild(btn("Poser la grosse blinde", "post", function () { send({ type: "post" }, "post"); }));
     }
     add(elControls, [h("p", { cls: "tl-you" }, "Vous êtes à la place " + (y.seat + 1) + " avec ",
-      h("b", { cls: "money", text: fmt(stack) + " jetons" }), inDeal ? " devant vous." : "."), row]);
+      h("b", { cls: "money", text: fmt(stack) + (t.practice ? " jetons d'entraînement" : " jetons") }),
+      inDeal ? " devant vous." : "."), row]);
     var notes = [];
     if (y.owes_big_blind && !y.sitting_out) notes.push(y.post_now ? "Vous poserez la grosse blinde à la prochaine donne."
       : "Vous attendez la grosse blinde (ou posez-la pour entrer tout de suite).");
@@ -676,7 +687,8 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
     clear(elHands);
     if (!hd) return;
     var bank = y.time_bank ? " Réserve de temps : " + Math.round(y.time_bank) + " s." : "";
-    var text = hd.unlimited ? "Mains du jour : illimitées (votre taverne)."
+    // A practice table counts no daily hand: its own sentence (catalogue « hands_practice »).
+    var text = hd.practice ? hd.why : hd.unlimited ? "Mains du jour : illimitées (votre taverne)."
       : "Mains du jour : " + hd.free + " gratuite" + (hd.free > 1 ? "s" : "") + (hd.paid ? ", " + hd.paid + " payée" + (hd.paid > 1 ? "s" : "") : "") + ".";
     add(elHands, [h("span", { "data-free": hd.free, "data-paid": hd.paid, text: text + bank }),
       !hd.can_deal && hd.why ? h("span", { cls: "tl-note", text: " " + hd.why }) : null]);
