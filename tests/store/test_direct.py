@@ -32,7 +32,8 @@ def test_an_archived_deal_reads_back_the_same_written_either_way(session_factory
     values = {"game": "ramponneau", "started": started, "ended": started + dt.timedelta(seconds=42),
               "players": ["ana", "bob"], "pot": 2**40, "rake": 3, "voided": True,
               "record": {"game": "ramponneau", "deck": ["As", "Kd"], "seats": [{"player": "ana"}], 7: "sept"},
-              "result": {"chips": {"ana": 5, "bob": -5}, "in_progress": True, "note": "élevé"}}
+              "result": {"chips": {"ana": 5, "bob": -5}, "in_progress": True, "note": "élevé"},
+              "practice": False}  # every column the deal writes (services/archive.py)
 
     table_id = build_world(session_factory, names=()).table_id
 
@@ -47,7 +48,8 @@ def test_an_archived_deal_reads_back_the_same_written_either_way(session_factory
     assert ours != theirs
     with session_factory() as s:
         a, b = s.get_one(ArchivedHand, ours), s.get_one(ArchivedHand, theirs)
-        columns = ("table_id", "game", "started", "ended", "players", "pot", "rake", "voided", "record", "result")
+        columns = ("table_id", "game", "started", "ended", "players", "pot", "rake", "voided", "record", "result",
+                   "practice")
         assert {c: getattr(b, c) for c in columns} == {c: getattr(a, c) for c in columns}
         assert b.started == started and b.started.tzinfo is not None and b.record["7"] == "sept"
         # The stored text or value itself, not only what the ORM makes of it.
