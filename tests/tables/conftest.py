@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 from tests.dbtools import harness_settings
+from tests.tables.liveserver import LiveServer, seed_table
 
 from tavern.services import ledger
 from tavern.settings import Settings
@@ -198,3 +199,15 @@ def any_legal(rng: random.Random) -> Callable[[str, list[dict[str, Any]]], dict[
 @pytest.fixture
 def world(session_factory: sessionmaker[Session]) -> World:
     return build_world(session_factory)
+
+
+@pytest.fixture
+def server(db_url, tmp_path):
+    """A real server process on a free port, one table seated ana, bob and
+    cid (the socket tests of tests/tables: test_ws.py, test_ws_chat.py)."""
+    srv = LiveServer(db_url, tmp_path)
+    table_id, ids = seed_table(db_url, ("ana", "bob", "cid"))
+    srv.table_id, srv.ids = table_id, ids
+    srv.start()
+    yield srv
+    srv.stop()

@@ -6,7 +6,6 @@ import asyncio
 import json
 
 import pytest
-from tests.tables.liveserver import LiveServer, seed_table
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
@@ -16,14 +15,6 @@ from tavern.web import protocol
 pytestmark = [pytest.mark.db]
 
 
-@pytest.fixture
-def server(db_url, tmp_path):
-    srv = LiveServer(db_url, tmp_path)
-    table_id, ids = seed_table(db_url, ("ana", "bob", "cid"))
-    srv.table_id, srv.ids = table_id, ids
-    srv.start()
-    yield srv
-    srv.stop()
 
 
 class Client:

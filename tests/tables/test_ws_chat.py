@@ -8,7 +8,6 @@ import json
 
 import pytest
 from sqlalchemy import select
-from tests.tables.liveserver import LiveServer, seed_table
 from tests.tables.test_ws import Client
 from websockets.asyncio.client import connect
 
@@ -19,14 +18,6 @@ from tavern.web import protocol
 pytestmark = [pytest.mark.db]
 
 
-@pytest.fixture
-def server(db_url, tmp_path):
-    srv = LiveServer(db_url, tmp_path)
-    table_id, ids = seed_table(db_url, ("ana", "bob", "cid"))
-    srv.table_id, srv.ids = table_id, ids
-    srv.start()
-    yield srv
-    srv.stop()
 
 
 def stored(db_url) -> list[str]:
