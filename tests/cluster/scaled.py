@@ -140,6 +140,24 @@ class ScaledServer:
             return "; ".join(f"{k}={v}" for k, v in c.cookies.items())
 
 
+
+@contextlib.contextmanager
+def two_servers(db_url: str, redis_url: str, data_dir: Path) -> Any:
+    """Two single-worker servers on one store and one redis-server (the
+    table's owner and another), stopped whatever happens, also when the
+    second fails to start."""
+    servers: list[ScaledServer] = []
+    try:
+        for name in ("owner", "other"):
+            (data_dir / name).mkdir()
+            server = ScaledServer(db_url, redis_url, data_dir / name, workers=1)
+            servers.append(server)
+            server.start()
+        yield servers[0], servers[1]
+    finally:
+        for server in servers:
+            server.stop()
+
 @dataclass
 class Village8:
     owner_id: int

@@ -16,7 +16,7 @@ import json
 from typing import Any
 
 import pytest
-from tests.cluster.scaled import ScaledServer, wait_for
+from tests.cluster.scaled import ScaledServer, two_servers, wait_for
 from tests.tables.liveserver import seed_table
 from websockets.asyncio.client import connect
 
@@ -28,15 +28,8 @@ ROUNDS = 10  #: each failed before the fix: a few are plenty
 @pytest.fixture
 def two_workers(db_url, redis_url, tmp_path):
     table_id, _ = seed_table(db_url, ("ana", "bob"))
-    servers = []
-    for name in ("owner", "other"):
-        (tmp_path / name).mkdir()
-        server = ScaledServer(db_url, redis_url, tmp_path / name, workers=1)
-        server.start()
-        servers.append(server)
-    yield table_id, servers[0], servers[1]
-    for server in servers:
-        server.stop()
+    with two_servers(db_url, redis_url, tmp_path) as (owner, other):
+        yield table_id, owner, other
 
 
 async def _socket(server: ScaledServer, table_id: int, name: str) -> Any:

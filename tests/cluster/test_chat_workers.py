@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.cluster.scaled import ScaledServer, wait_for
+from tests.cluster.scaled import ScaledServer, two_servers, wait_for
 from tests.dbtools import harness_settings
 from tests.tables.liveserver import PASSWORD, seed_table
 from websockets.asyncio.client import connect
@@ -30,15 +30,8 @@ def two_workers(db_url, redis_url, tmp_path):
     with session_factory(engine)() as s, s.begin():
         users.create_user(s, "admin", PASSWORD, role="admin", settings=harness_settings())
     engine.dispose()
-    servers = []
-    for name in ("owner", "other"):
-        (tmp_path / name).mkdir()
-        server = ScaledServer(db_url, redis_url, tmp_path / name, workers=1)
-        server.start()
-        servers.append(server)
-    yield table_id, servers[0], servers[1]
-    for server in servers:
-        server.stop()
+    with two_servers(db_url, redis_url, tmp_path) as (owner, other):
+        yield table_id, owner, other
 
 
 class Sock:
