@@ -75,7 +75,8 @@ _HANDS = cast(Table, ArchivedHand.__table__)
 _OPEN = Direct(_HANDS.insert().returning(_HANDS.c.id),
                ("table_id", "game", "started", "ended", "players", "pot", "rake", "voided", "record", "result",
                 "practice"))
-_COMPLETE = Direct(_HANDS.update().where(_HANDS.c.id == bindparam("hand_id")),
+# Returns the deal's contest (if any): its figures stay off the weekly boards.
+_COMPLETE = Direct(_HANDS.update().where(_HANDS.c.id == bindparam("hand_id")).returning(_HANDS.c.contest_id),
                    ("record", "result", "voided", "pot", "rake", "ended"))
 
 
@@ -94,18 +95,17 @@ def complete_hand(session: Session, hand_id: int, record: dict[str, Any], result
                   ended: dt.datetime, *, practice: bool = False) -> None:
     """The deal opened by :func:`open_hand` is over: its full record and
     result, its summary columns, and it counts (no longer voided)."""
-    done = _COMPLETE.run(session.connection(), {
+    done = _COMPLETE.rows(session.connection(), {
         "hand_id": hand_id, "record": record, "result": result, "voided": False, "pot": _pot(result), "rake": rake,
         "ended": ended})
-    if done != 1:
+    if len(done) != 1:
         raise LookupError(f"no archived deal {hand_id} to complete")
     expire_held(session, ArchivedHand, [hand_id])
     # Its players' figures, in the settlement's transaction (services/stats.py);
     # a contest's chips are not money: its deals stay off the weekly boards.
     # A practice deal's figures are kept apart (« entraînement » in « Mes
     # statistiques »), never on the boards nor the public profile.
-    contest = session.scalar(select(ArchivedHand.contest_id).where(ArchivedHand.id == hand_id))
-    stats.count_deal(session, record, result, ended=ended, weekly=contest is None, practice=practice)
+    stats.count_deal(session, record, result, ended=ended, weekly=done[0][0] is None, practice=practice)
 
 
 def in_progress(hand: ArchivedHand) -> bool:

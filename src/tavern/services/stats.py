@@ -18,7 +18,7 @@ showdown; Gin and rami matches won; Rams « rams général » made.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from functools import cache
 from typing import Any, cast
 from zoneinfo import ZoneInfo
@@ -30,6 +30,8 @@ from sqlalchemy.orm import Session
 
 from tavern.games import registry
 from tavern.games.base import IllegalAction
+from tavern.store.db import bound, listed
+from tavern.store.direct import Direct
 from tavern.store.models import PlayerStats, PlayerWeek, User
 
 POKER = ("ramponneau", "draw")
@@ -115,15 +117,25 @@ _ADDED = ("deals", "won", "chips_won", "chips_lost", "vpip", "pfr", "showdowns",
           "rams_made")
 
 
+_USERS = cast(Table, User.__table__)
+
+
 @cache
-def _upsert(dialect: str) -> Any:
+def _ids_of(players: int) -> Direct:
+    """The players' ids by name: one statement per table size, compiled once."""
+    return Direct(select(_USERS.c.username, _USERS.c.id).where(_USERS.c.username.in_(listed("names", players))))
+
+
+@cache
+def _upsert(dialect: str) -> Direct:
     insert = sqlite_insert if dialect == "sqlite" else postgresql_insert
     stmt = insert(_STATS)
     ex = stmt.excluded
     sets: dict[str, Any] = {name: _STATS.c[name] + ex[name] for name in _ADDED}
     # The biggest pot: portable (SQLite's max() and PostgreSQL's greatest() differ).
     sets["biggest_pot"] = case((ex.biggest_pot > _STATS.c.biggest_pot, ex.biggest_pot), else_=_STATS.c.biggest_pot)
-    return stmt.on_conflict_do_update(index_elements=["user_id", "game", "practice"], set_=sets)
+    return Direct(stmt.on_conflict_do_update(index_elements=["user_id", "game", "practice"], set_=sets),
+                  keys=["user_id", "game", "practice", *(f.name for f in fields(Figures))])
 
 
 _WEEKS = cast(Table, PlayerWeek.__table__)
@@ -139,12 +151,13 @@ def week_of(when: dt.datetime) -> dt.date:
 
 
 @cache
-def _week_upsert(dialect: str) -> Any:
+def _week_upsert(dialect: str) -> Direct:
     insert = sqlite_insert if dialect == "sqlite" else postgresql_insert
     stmt = insert(_WEEKS)
-    return stmt.on_conflict_do_update(index_elements=["user_id", "game", "week"],
-                                      set_={"deals": _WEEKS.c.deals + stmt.excluded.deals,
-                                            "net": _WEEKS.c.net + stmt.excluded.net})
+    return Direct(stmt.on_conflict_do_update(index_elements=["user_id", "game", "week"],
+                                             set_={"deals": _WEEKS.c.deals + stmt.excluded.deals,
+                                                   "net": _WEEKS.c.net + stmt.excluded.net}),
+                  keys=["user_id", "game", "week", "deals", "net"])
 
 
 def count_deal(session: Session, record: dict[str, Any], result: dict[str, Any], *, practice: bool = False,
@@ -152,22 +165,25 @@ def count_deal(session: Session, record: dict[str, Any], result: dict[str, Any],
     """Add one settled deal to its players' figures and to their week's net
     at its game (``ended``, default now), in the caller's transaction (the
     settlement's). Practice deals, and contest deals (``weekly`` false: their
-    chips are not money), stay off the weekly leaderboards."""
+    chips are not money), stay off the weekly leaderboards. Its statements
+    run straight on the driver (store/direct.py): every deal of every table
+    passes here, inside the settlement's transaction."""
     game = str(record.get("game") or "")
     figures = deal_figures(game, record, result)
     if not game or not figures:
         return
-    ids = dict(session.execute(select(User.username, User.id).where(User.username.in_(list(figures)))).all())
+    conn = session.connection()
+    names = list(figures)
+    ids: dict[str, int] = dict(_ids_of(len(names)).rows(conn, bound("names", names)))
     rows = [{"user_id": ids[p], "game": game, "practice": practice, **asdict(f)}
             for p, f in figures.items() if p in ids]
     if rows:
-        conn = session.connection()
-        conn.execute(_upsert(conn.dialect.name), rows)
+        _upsert(conn.dialect.name).run_many(conn, rows)
         if weekly and not practice:
             week = week_of(ended or dt.datetime.now(dt.UTC))
-            conn.execute(_week_upsert(conn.dialect.name),
-                         [{"user_id": r["user_id"], "game": game, "week": week, "deals": 1,
-                           "net": r["chips_won"] - r["chips_lost"]} for r in rows])
+            _week_upsert(conn.dialect.name).run_many(
+                conn, [{"user_id": r["user_id"], "game": game, "week": week, "deals": 1,
+                        "net": r["chips_won"] - r["chips_lost"]} for r in rows])
 
 
 def of_player(session: Session, user_id: int) -> list[PlayerStats]:
