@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
+from playwright.sync_api import expect
 from tests.browser.test_table_page import ARTIFACTS, LIVE, browser  # noqa: F401  (the module's browser fixture)
 from tests.dbtools import harness_settings
 from tests.tables.liveserver import PASSWORD, LiveServer
@@ -99,6 +100,9 @@ def test_admin_creates_three_players_register_play_to_the_end(browser, db_url, t
             page.wait_for_selector(f"{LIVE}[data-seq]")
             page.wait_for_selector(f"{LIVE} .tl-contest:not([hidden])")
             assert "Concours — niveau" in page.locator(f"{LIVE} .tl-contest").text_content()
+            # A contest counts no daily hand: its own sentence, never « Mains du jour : undefined ».
+            expect(page.locator(f"{LIVE} .tl-hands")).to_contain_text("Concours : pas de donnes quotidiennes.")
+            assert "undefined" not in page.locator(f"{LIVE} .tl-hands").text_content()
 
         # They play: check or call, whatever the blinds, until one is left.
         def finished() -> bool:

@@ -687,8 +687,9 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
     clear(elHands);
     if (!hd) return;
     var bank = y.time_bank ? " Réserve de temps : " + Math.round(y.time_bank) + " s." : "";
-    // A practice table counts no daily hand: its own sentence (catalogue « hands_practice »).
-    var text = hd.practice ? hd.why : hd.unlimited ? "Mains du jour : illimitées (votre taverne)."
+    // Practice and contest tables count no daily hand: their own sentence
+    // (catalogue « hands_practice », « hands_contest »), never "undefined gratuite".
+    var text = hd.practice || hd.contest ? hd.why : hd.unlimited ? "Mains du jour : illimitées (votre taverne)."
       : "Mains du jour : " + hd.free + " gratuite" + (hd.free > 1 ? "s" : "") + (hd.paid ? ", " + hd.paid + " payée" + (hd.paid > 1 ? "s" : "") : "") + ".";
     add(elHands, [h("span", { "data-free": hd.free, "data-paid": hd.paid, text: text + bank }),
       !hd.can_deal && hd.why ? h("span", { cls: "tl-note", text: " " + hd.why }) : null]);
