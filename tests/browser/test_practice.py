@@ -10,6 +10,7 @@ import re
 import time
 
 import pytest
+from playwright.sync_api import expect
 from tests.browser import watch
 from tests.browser.test_table_page import ARTIFACTS, LIVE, Player, rams_move
 from tests.tables.liveserver import LiveServer
@@ -45,7 +46,13 @@ def test_a_newcomer_plays_a_whole_rams_deal_against_the_house(browser, db_url, t
     try:
         p = Newcomer(browser, srv, "noctambule")
         form = p.page.locator("form.practice-form")
+        # The opponents' field follows the game (static/practice.js): Gin seats two.
+        opponents = form.locator("input[name=opponents]")
+        form.locator("select[name=game]").select_option("gin")
+        expect(opponents).to_have_value("1")
+        expect(opponents).to_have_attribute("max", "1")
         form.locator("select[name=game]").select_option("rams")
+        expect(opponents).to_have_attribute("min", "2")
         form.locator("input[name=opponents]").fill("2")
         form.locator("select[name=level]").select_option("débutant")
         form.locator("input[name=fast]").check()

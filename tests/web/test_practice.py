@@ -73,6 +73,18 @@ def test_a_newcomer_opens_a_practice_table_never_listed_in_the_village(client: T
         assert not s.scalars(select(Seat).where(Seat.table_id == table_id)).all()
 
 
+def test_the_forms_default_opponents_fit_the_chosen_games_seats(client: TestClient, world) -> None:
+    """RULES.md Gin: « 2 players. » The form's default (two opponents) must not be a
+    number the server refuses: for Gin it is one, and the field's bounds are the game's."""
+    register(client, "novice")
+    gin = client.get("/entrainement?game=gin").text
+    assert 'name="opponents" value="1" min="1" max="1"' in gin
+    rams = client.get("/entrainement?game=rams").text
+    assert 'name="opponents" value="2" min="2" max="7"' in rams
+    # The page's module keeps the field within the range when the game changes.
+    assert '<script src="/static/practice.js" type="module">' in gin
+
+
 # RULES.md, Rams: "3–8 players, 32 cards"; Gin rummy is for two.
 @pytest.mark.parametrize(("fields", "words"), [
     ({"opponents": "1"}, "Nombre d'adversaires impossible pour ce jeu : entre 2 et 7."),
