@@ -19,7 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event
 from tests.dbtools import session_scope
-from webtools import World, make_user, page
+from webtools import World, login, make_user, page
 
 from tavern.catalogue import french
 from tavern.contest_rules import Level, Settings
@@ -115,6 +115,9 @@ def test_last_deals_size_in_the_summary_the_api_and_the_page_never_private_nor_p
     html = client.get("/").text
     assert f'data-table-pot="{public}">75</td>' in html
     assert f'data-table-pot="{quiet}">—</td>' in html
+    login(client, "owner")
+    assert client.get(f"/api/tables/{public}").json()["last_pot"] == 75
+    assert client.get(f"/api/tables/{private}").json()["last_pot"] == 555  # its owner sees his own table's
 
 
 def test_contests_opening_soon_in_the_summary_the_api_and_the_page(client: TestClient, world: World) -> None:
