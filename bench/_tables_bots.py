@@ -13,7 +13,11 @@ Two kinds of worker, driven the same way by ``bench_tables.py``:
   than the one it acted on that shows the action done (its own choices
   changed, or another deal) — a publication about a seat taken meanwhile is
   not it. Moves go without an ``id``, as the table page sends them: the
-  state is their answer, a refusal an ``error`` (not counted).
+  state is their answer, a refusal an ``error`` (not counted). With
+  ``chat_per_min`` X, each table's players also say X chat messages a
+  minute between them (``chat_say`` on the table socket, as the page's chat
+  box sends it: no ``id``; a message is accepted when its ``chat`` frame
+  comes back to its author).
 * ``echo``: the same number of connections, six per room, the same turn
   pattern (one member "acts", every member receives a frame of the size of
   a state message, the next member acts on it), the same think time and the
@@ -65,6 +69,9 @@ class Stats:
     #: sockets the server closed under a bot (a table moving to another
     #: worker closes with 1012), by close code; the bot reconnected each time
     reconnects: dict[str, int] = field(default_factory=dict)
+    chat_said: int = 0  #: chat messages sent in the window
+    chat_accepted: int = 0  #: of them, those whose frame came back to their author
+    chat_frames: int = 0  #: chat frames received in the window (every reader's)
 
     def in_window(self, t: float) -> bool:
         return self.t0 <= t < self.t1
@@ -137,6 +144,8 @@ class TableBot:
                     kind = msg["type"]
                     if kind == "state":
                         self._on_state(msg, raw, now)
+                    elif kind == "chat":
+                        self._on_chat(msg)
                     elif kind in ("ok", "error"):
                         self._on_reply(msg)
                     self._settle()
@@ -184,6 +193,21 @@ class TableBot:
             p["closing"] = bool(msg["deal"]) and msg["deal"]["phase"] == "over"
             if p["id"] is None:
                 p["ok"] = True  # sent without an id: this view is its answer
+
+    def _on_chat(self, msg: dict[str, Any]) -> None:
+        if self.stats.in_window(time.time()):
+            self.stats.chat_frames += 1
+            if msg.get("author") == self.name:
+                self.stats.chat_accepted += 1
+
+    async def say(self, text: str) -> None:
+        """A chat message, sent beside the game as the page's chat box does (no ``id``)."""
+        if self.stopping:
+            return
+        if self.stats.in_window(time.time()):
+            self.stats.chat_said += 1
+        with contextlib.suppress(Exception):  # the connection closed at the end of the run
+            await self.ws.send(json.dumps({"type": "chat_say", "text": text}, separators=(",", ":")))
 
     def _on_reply(self, msg: dict[str, Any]) -> None:
         p = self.pending
@@ -326,6 +350,18 @@ class EchoRoom:
         return self.rng.uniform(0.5, 1.5) * self.think_mean if self.think_mean else 0.0
 
 
+async def _chatter(bots: list[TableBot], per_min: float, rng: random.Random) -> None:
+    """One table's chat: ``per_min`` messages a minute, each said by one of
+    its players drawn at random, the gaps drawn around their mean (±50 %)."""
+    mean = 60.0 / per_min
+    await asyncio.sleep(rng.uniform(0, mean))  # the tables' first words spread out
+    n = 0
+    while True:
+        n += 1
+        await rng.choice(bots).say(f"Bien joué ! ({n})")
+        await asyncio.sleep(rng.uniform(0.5, 1.5) * mean)
+
+
 async def _open(url: str, headers: dict[str, str], origin: str, sem: asyncio.Semaphore) -> ClientConnection:
     async with sem:
         return await connect(url, additional_headers=headers, origin=origin, max_size=2**20,
@@ -338,12 +374,14 @@ async def _worker(cfg: dict[str, Any], ready: Any, go: Any) -> dict[str, Any]:
     sem = asyncio.Semaphore(CONNECT_CONCURRENCY)
     base, origin = cfg["ws_base"], cfg["origin"]
     bots: list[Any] = []
+    by_table: list[list[TableBot]] = []  #: each table's bots (its chat's speakers)
     if cfg["mode"] == "tavern":
         conns = await asyncio.gather(*[
             _open(f"{base}/ws/tables/{table_id}", {"Cookie": cookie}, origin, sem)
             for table_id, players in cfg["tables"] for _name, cookie in players])
         it = iter(conns)
         for table_id, players in cfg["tables"]:
+            by_table.append([])
             for seat, (name, cookie) in enumerate(players):
                 ws = next(it)
                 await ws.recv()  # the snapshot sent on connection
@@ -353,6 +391,7 @@ async def _worker(cfg: dict[str, Any], ready: Any, go: Any) -> dict[str, Any]:
 
                 bots.append(TableBot(ws, name, seat, cfg["cave"], stats, random.Random(rng.random()),
                                      cfg["think"], counts_deals=seat == 0, reopen=reopen))
+                by_table[-1].append(bots[-1])
                 if seat == 0 and len(stats.streams) < STREAMS:
                     bots[-1].stream = []
                     stats.streams.append(bots[-1].stream)
@@ -381,6 +420,9 @@ async def _worker(cfg: dict[str, Any], ready: Any, go: Any) -> dict[str, Any]:
             if time.monotonic() > deadline:
                 raise RuntimeError("the bots were not all seated after 150 s")
             await asyncio.sleep(0.05)
+    if cfg.get("chat_per_min"):
+        tasks += [asyncio.ensure_future(_chatter(table, cfg["chat_per_min"], random.Random(rng.random())))
+                  for table in by_table if table]
     ready.put(len(conns))
     loop = asyncio.get_running_loop()
     stats.t0, stats.t1 = await loop.run_in_executor(None, go.get)
@@ -405,7 +447,8 @@ async def _worker(cfg: dict[str, Any], ready: Any, go: Any) -> dict[str, Any]:
             "actions": stats.actions, "errors": stats.errors,
             "frames": stats.frames, "frame_bytes": stats.frame_bytes, "deals": stats.deals,
             "streams": [x for x in stats.streams if x],
-            "cpu": cpu, "connections": len(conns), "reconnects": stats.reconnects}
+            "cpu": cpu, "connections": len(conns), "reconnects": stats.reconnects,
+            "chat_said": stats.chat_said, "chat_accepted": stats.chat_accepted, "chat_frames": stats.chat_frames}
 
 
 def worker_main(cfg: dict[str, Any], ready: Any, go: Any, results: Any) -> None:

@@ -20,6 +20,7 @@ padding, which deflates to a few bytes a frame).
     .venv/bin/python bench/bench_capacity.py --storm 2400    # a restart: 2,400 reconnect at once
     .venv/bin/python bench/bench_capacity.py --busy          # 600 players beside a CPU hog on one core
     .venv/bin/python bench/bench_capacity.py --quick         # 120 players, 8 s: does it run?
+    .venv/bin/python bench/bench_capacity.py --chat-per-min 2  # each table's players chat, 2 messages a minute
 
 Goals (docs/benchmarks.md "Capacity"): server CPU per action within 2× the
 echo's; ≥ 4,000 players with p99 under 50 ms; at 2,400 players p99 under
@@ -117,7 +118,7 @@ def tavern_step(world: World, n_players: int, args: argparse.Namespace, tag: str
     server = world.server(f"{tag}-{n_players}")
     tables = world.take(n_players)
     cfg = {"ws_base": server.base.replace("http", "ws"), "origin": server.base, "think": args.think,
-           "cave": CAVE, "mode": "tavern"}
+           "cave": CAVE, "mode": "tavern", "chat_per_min": args.chat_per_min}
     spy: subprocess.Popen[bytes] | None = None
     if args.py_spy:
         # The profile covers the measured window only (not the seating):
@@ -183,6 +184,16 @@ def line(name: str, n: int, r: dict[str, Any], seconds: float) -> str:
                if r["errors"] else ""))
 
 
+def chat_line(n: int, r: dict[str, Any], args: argparse.Namespace) -> str:
+    """What the tables said in the window: the messages sent, those accepted
+    (their frame back to their author), the chat frames every reader received."""
+    tables = n // SEATS
+    minutes = args.seconds / 60.0
+    return (f"       chat: {r['chat_said']} messages said in the window ({r['chat_said'] / max(1, tables) / minutes:.2f} "
+            f"per table per minute, asked {args.chat_per_min:g}), {r['chat_accepted']} accepted, "
+            f"{r['chat_frames']} chat frames received")
+
+
 def compare(world: World, steps: list[int], args: argparse.Namespace, stop_over: float | None) -> \
         list[tuple[int, dict[str, Any] | None, dict[str, Any]]]:
     """Tavern then echo at each step; with ``stop_over``, the tavern stops once
@@ -196,6 +207,8 @@ def compare(world: World, steps: list[int], args: argparse.Namespace, stop_over:
         if not tavern_over:
             ours, _, _ = tavern_step(world, n, args, "step")
             print(line("tavern", n, ours, args.seconds), flush=True)
+            if args.chat_per_min:
+                print(chat_line(n, ours, args), flush=True)
             # The echo's frames: the tavern's mean frame, its actions per deal.
             frame, per_deal = int(ours["frame_bytes"]), max(1, round(ours["actions"] / max(1, ours["deals"])))
             streams = ours["streams"] or streams
@@ -343,6 +356,8 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=None, help="measured seconds per step")
     ap.add_argument("--warmup", type=float, default=5.0)
     ap.add_argument("--think", type=float, default=1.0)
+    ap.add_argument("--chat-per-min", type=float, default=0.0, metavar="X",
+                    help="chat messages each table's players say a minute, between them (chat_say; default 0)")
     ap.add_argument("--pause", type=float, default=None,
                     help="TAVERN_DEAL_PAUSE_SECONDS (default: the shipped setting, 3 s)")
     ap.add_argument("--bot-procs", type=int, default=2)
@@ -380,7 +395,8 @@ def main() -> int:
     try:
         world = World(tmp, n_tables, n_bots, env)
         print(f"think {args.think:.1f} s ±50 %, deal pause {args.pause:.1f} s, {args.seconds:.0f} s measured per "
-              f"step after {args.warmup:.0f} s, bots in {args.bot_procs} process(es)"
+              f"step after {args.warmup:.0f} s, bots in {args.bot_procs} process(es), "
+              f"chat {args.chat_per_min:g} message(s) per table per minute"
               + (f", settings {' '.join(args.set)}" if args.set else ""), flush=True)
         if steps:
             rows = compare(world, steps, args, GOAL_P99_MS if args.capacity else None)

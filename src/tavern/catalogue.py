@@ -141,6 +141,9 @@ def field_label(path: Any) -> str:
     return f"« {path} »" if parts else "« requête »"
 
 
+#: A day and a time as the village's contests say them (strftime, Paris time): « 27/11 à 14:30 ».
+DAY_AND_TIME = "%d/%m à %H:%M"
+
 #: The house's games as the pages say them. Kept here, not asked of the
 #: registry: the registry imports the engines, the engines raise refusals, and
 #: a refusal asks this module for its words — importing the registry closed
@@ -695,6 +698,9 @@ _section({
     # what a contest's player or admin is told once done (the page's notice)
     "contest_registered": "Vous êtes inscrit au concours.",
     "contest_registered_late": "Inscription tardive : votre place vous attend.",
+    # a contest opening soon, on the live village (web/village_live.py)
+    "village_contest_starts": "{game}, début le {start} ({entered})",
+    "village_contest_late": "{game}, en cours : inscription tardive ouverte ({entered})",
     "contest_unregistered": "Désinscrit : votre droit d'entrée vous est rendu.",
     "contest_created": "Concours créé : les inscriptions sont ouvertes.",
     "contest_cancelled": "Concours annulé : chaque droit d'entrée est rendu.",

@@ -3,16 +3,17 @@ refused without it"."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import pytest
 from playwright.sync_api import expect
-from tests.browser.test_table_page import LIVE, Player, start_server
+from tests.browser.test_table_page import ARTIFACTS, LIVE, Player, start_server
 
 from tavern.catalogue import french
 from tavern.services import private_tables
 from tavern.store.db import make_engine, session_factory
-from tavern.store.models import TableConfig
+from tavern.store.models import ArchivedHand, Contest, TableConfig
 
 pytestmark = [pytest.mark.browser, pytest.mark.db]
 
@@ -55,6 +56,26 @@ def test_private_table_joined_by_link_and_refused_without_it(browser, db_url, tm
         srv.stop()
 
 
+def _deal_and_contest(db_url: str, table_id: int, owner_id: int) -> int:
+    """A deal settled at the table (42 chips changed hands) and a contest
+    starting in half an hour, written straight in the store as another
+    worker would: the village page hears of both only through its socket."""
+    engine = make_engine(db_url)
+    now = dt.datetime.now(dt.UTC)
+    with session_factory(engine)() as s, s.begin():
+        s.add(ArchivedHand(table_id=table_id, game="ramponneau", ended=now, players=["ana", "bob"], pot=42,
+                           rake=0, voided=False, record={}, result={}))
+        contest = Contest(name="Concours du village", status="registering", starts_at=now + dt.timedelta(minutes=30),
+                          fee=0, house_prize=0, starting_chips=1000, seats=6, min_players=2, max_players=10,
+                          structure=[{"small_blind": 10, "big_blind": 20, "ante": 0, "seconds": 600}],
+                          late_levels=0, action_timer_seconds=30, created_by=owner_id)
+        s.add(contest)
+        s.flush()
+        contest_id = contest.id
+    engine.dispose()
+    return contest_id
+
+
 def test_village_page_updates_from_its_one_socket(browser, db_url, tmp_path):
     """Issue 30 §4: "The village page updates without reloading … Updates
     pushed (one shared channel, not a socket per table)": the page opens
@@ -88,6 +109,22 @@ def test_village_page_updates_from_its_one_socket(browser, db_url, tmp_path):
         village.select_option("#village-filters select[name=stakes]", "")
         village.select_option("#village-filters select[name=game]", "gin")
         expect(row).to_be_hidden()
-        assert not polled
+        village.select_option("#village-filters select[name=game]", "")
+        # "the average pot or the last deal's size, … contests opening soon": pushed too.
+        pot = village.locator(f"[data-table-pot='{srv.table_id}']")
+        contests = village.locator("#village-contests")
+        expect(pot).to_have_text("—")
+        expect(contests).to_be_hidden()
+        contest_id = _deal_and_contest(db_url, srv.table_id, srv.ids["ana"])
+        expect(pot).to_have_text("42", timeout=10_000)
+        expect(contests).to_be_visible(timeout=10_000)
+        link = contests.locator(f"li[data-contest='{contest_id}'] a")
+        expect(link).to_have_text("Concours du village")
+        expect(link).to_have_attribute("href", f"/concours/{contest_id}")
+        expect(contests.locator(f"li[data-contest='{contest_id}'] span")).to_have_text(
+            re.compile(r"^Ramponneau, début le \d\d/\d\d à \d\d:\d\d \(0 inscrit\)$"))
+        ARTIFACTS.mkdir(exist_ok=True)
+        village.screenshot(path=str(ARTIFACTS / "village-live.png"), full_page=True)
+        assert not polled and not ana.errors
     finally:
         srv.stop()

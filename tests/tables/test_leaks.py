@@ -5,21 +5,27 @@ another player's hidden card before showdown, nor any card of the deck."
 Checked at the source: every publication of the actor, against the engine's
 own state at that moment. The replay of the archived deals (« Mes donnes »)
 is held to the same, step by step and for every game, in
-tests/web/test_replay_leaks.py.
+tests/web/test_replay_leaks.py. The chat said mid-deal and the village's
+frame after each deal are read too (issue 30: "the never-leak tests read
+chat and village messages too"): a village frame never carries a card, a
+private or a practice table, nor a private table's players.
 """
 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 import random
 import re
 
 import pytest
-from tests.tables.conftest import Harness, build_world, random_policy
+from tests.tables.conftest import Harness, World, build_world, random_policy
 
+from tavern.store.models import ArchivedHand, Seat, TableConfig, User
 from tavern.tables.broadcast import SPECTATORS
 from tavern.tables.chat import ChatDesk
+from tavern.web.village_feed import summary
 
 pytestmark = [pytest.mark.db]
 
@@ -30,6 +36,54 @@ def cards_in(obj) -> set[str]:
     return set(CARD.findall(json.dumps(obj)))
 
 
+#: Seated at a private table of the same tavern: never named in a village frame.
+FRIENDS = ("lucette", "marcel")
+
+
+def _hidden_tables(world: World) -> set[int]:
+    """A private table with two friends seated and a deal settled, and a
+    practice table with a practice deal: what no village frame may carry."""
+    now = dt.datetime.now(dt.UTC)
+    with world.factory() as s, s.begin():
+        ids = set()
+        for private, tavern in ((True, world.tavern_id), (False, None)):
+            table = TableConfig(tavern_id=tavern, name="Entre amis" if private else "Entraînement", game="ramponneau",
+                                stakes={"small_blind": 1, "big_blind": 2}, options={}, buy_in_min=20, buy_in_max=200,
+                                seats=6, status="open", private=private,
+                                practice_user_id=None if private else world.users["ana"])
+            s.add(table)
+            s.flush()
+            ids.add(table.id)
+            s.add(ArchivedHand(table_id=table.id, game="ramponneau", ended=now, players=list(FRIENDS), pot=777,
+                               rake=0, voided=False, practice=not private,
+                               record={"deck": ["As", "Kd"], "seats": [{"player": n} for n in FRIENDS]},
+                               result={"net": {"lucette": 777, "marcel": -777}}))
+            if private:
+                for seat, name in enumerate(FRIENDS):
+                    friend = User(username=name, password_hash="x", level=1, role="player")
+                    s.add(friend)
+                    s.flush()
+                    s.add(Seat(table_id=table.id, user_id=friend.id, seat_no=seat))
+        return ids
+
+
+def village_leaks(world: World, hidden: set[int]) -> list[str]:
+    """One village frame as the feed would push it now (web/village_feed.py),
+    read for what it must never carry: a card, a private or a practice
+    table, a private table's player."""
+    with world.factory() as s:
+        text = summary(s)
+    msg = json.loads(text)
+    found = []
+    if CARD.findall(text):
+        found.append(f"the village frame carries cards {CARD.findall(text)}")
+    tables = {row[0] for key in ("tables", "pots") for row in msg[key]}
+    if tables & hidden:
+        found.append(f"the village frame carries the private or practice tables {tables & hidden}")
+    found += [f"the village frame names {name}" for name in FRIENDS if name in text]
+    return found
+
+
 @pytest.mark.parametrize("game,stakes,variant", [
     ("ramponneau", {"small_blind": 1, "big_blind": 2}, ""),
     ("draw", {"small_bet": 2}, "no-limit"),
@@ -37,8 +91,9 @@ def cards_in(obj) -> set[str]:
 def test_no_message_leaks_a_hidden_card(session_factory, game, stakes, variant):
     world = build_world(session_factory, game=game, stakes=stakes, variant=variant,
                         options={"draws": 2} if game == "draw" else None)
-    checked = {"messages": 0, "chat": 0}
+    checked = {"messages": 0, "chat": 0, "village": 0, "pots": 0}
     leaks: list[str] = []  # collected, not raised: the actor survives its publisher's errors
+    hidden = _hidden_tables(world)
 
     async def scenario():
         h = Harness(world)
@@ -97,6 +152,12 @@ def test_no_message_leaks_a_hidden_card(session_factory, game, stakes, variant):
             chatter.append(asyncio.get_running_loop().create_task(chat(("ana", "bob", "cid", "dan")[k % 4])))
             await h.play_deal(policy)
             await h.settle()
+            # Issue 30: "The never-leak tests read chat and village messages too":
+            # the village's frame after each deal, the public table's size in it.
+            leaks.extend(village_leaks(world, hidden))
+            checked["village"] += 1
+            with world.factory() as s:
+                checked["pots"] += bool(json.loads(summary(s))["pots"])
             if actor.engine is None:
                 break
         await asyncio.gather(*chatter)
@@ -106,5 +167,6 @@ def test_no_message_leaks_a_hidden_card(session_factory, game, stakes, variant):
     asyncio.run(scenario())
     # Each word said is read: its frame, and the speaker's chat log after it.
     assert checked["messages"] > 100 and checked["said"] > 10 and checked["chat"] > checked["said"]
+    assert checked["village"] > 5 and checked["pots"] > 0
     assert not leaks, leaks[:5]
     assert world.audit_ok()

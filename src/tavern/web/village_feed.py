@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 
 from tavern.catalogue import french
 from tavern.services import taverns
+from tavern.web import village_live
 from tavern.web.state import services
 
 pages = APIRouter()
@@ -36,12 +37,17 @@ EVERY_SECONDS = 2.0
 
 
 def summary(session: Session) -> str:
-    """``{"type": "village", "tables": [[id, seats_taken, seats], …]}``: the
-    open public tables of the taverns (contest tables are listed with their
-    contest, private tables only for their friends)."""
+    """``{"type": "village", "tables": [[id, seats_taken, seats], …], "pots":
+    [[id, chips], …], "contests": [{…}, …]}``: the open public tables of the
+    taverns (contest tables are listed with their contest, private tables
+    only for their friends), their last deals' sizes and the contests
+    opening soon (web/village_live.py)."""
     rows = [[s.table.id, s.seats_taken, s.table.seats] for s in taverns.list_open_tables(session)
             if s.table.tavern_id is not None and not s.table.private]
-    return orjson.dumps({"type": "village", "tables": rows}).decode()
+    message: dict[str, Any] = {"type": "village", "tables": rows}
+    # The last deals' sizes and the contests opening soon (web/village_live.py).
+    message |= village_live.extras(session, {row[0] for row in rows})
+    return orjson.dumps(message).decode()
 
 
 class VillageFeed:

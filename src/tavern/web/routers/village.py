@@ -13,11 +13,13 @@ from sqlalchemy.orm import Session
 from tavern import catalogue
 from tavern.refusal import Refusal
 from tavern.services import contests, ledger, private_tables, seats, taverns
+from tavern.services.village import last_pots
 from tavern.store.models import Contest, TableConfig
 from tavern.web.deps import CurrentUser, Id, optional_user, read_db, require_user
 from tavern.web.refusals import Refused
 from tavern.web.rendering import GAME_LABELS, render
 from tavern.web.routing import api_router, page_router
+from tavern.web.village_live import ContestSoonOut, contests_soon
 
 pages = page_router()
 api = api_router("/api", "village")
@@ -55,6 +57,9 @@ class TableBrief(BaseModel):
     chat: str = "open"
     #: a table among friends: listed only for its owner and the holders of its link
     private: bool = False
+    #: the last deal's size: the chips that changed hands in it (services/village.py);
+    #: None when no deal ended there in the last 15 minutes
+    last_pot: int | None = None
 
 
 class TavernOut(BaseModel):
@@ -97,12 +102,13 @@ class TableOut(TableBrief):
     seated: list[SeatOut]
 
 
-def brief(table: TableConfig, taken: int) -> TableBrief:
+def brief(table: TableConfig, taken: int, last_pot: int | None = None) -> TableBrief:
     return TableBrief(
         id=table.id, name=table.name, game=table.game, game_label=GAME_LABELS.get(table.game, table.game),
         variant=table.variant, variant_label=catalogue.variant(table.variant),
         stakes=dict(table.stakes or {}), stakes_text=stakes_text(table.stakes or {}),
         seats=table.seats, seats_taken=taken, chat=table.chat or "open", private=table.private,
+        last_pot=last_pot,
     )
 
 
@@ -111,12 +117,14 @@ def village_out(db: Session, viewer: CurrentUser | None) -> list[VillageOut]:
     owner and the holders of its link (services/private_tables.py)."""
     tables: dict[int, list[TableBrief]] = {}
     visible = private_tables.visible_private(db, viewer.id if viewer is not None else None)
+    pots = last_pots(db, dt.datetime.now(dt.UTC))  # one query for every table
     for summary in taverns.list_open_tables(db):
         if summary.table.tavern_id is None:  # a contest's table is listed with its contest
             continue
         if summary.table.private and summary.table.id not in visible:
             continue
-        tables.setdefault(summary.table.tavern_id, []).append(brief(summary.table, summary.seats_taken))
+        tables.setdefault(summary.table.tavern_id, []).append(
+            brief(summary.table, summary.seats_taken, pots.get(summary.table.id)))
     out = []
     for village in taverns.list_villages(db):
         out.append(VillageOut(id=village.id, name=village.name, taverns=[
@@ -150,7 +158,7 @@ def table_out(db: Session, table_id: int, viewer: CurrentUser) -> TableOut:
                       chips=table.buy_in_max if table.practice_user_id is not None else ledger.chips(db, s.user_id, table.id),
                       sitting_out=s.sitting_out)
               for s in seats.seats(db, table.id)]
-    b = brief(table, len(seated))
+    b = brief(table, len(seated), last_pots(db, dt.datetime.now(dt.UTC), table.id).get(table.id))
     if table.contest_id is not None:
         b = _contest_stakes(db, table.contest_id, b)
     return TableOut(
@@ -173,9 +181,11 @@ def village_page(request: Request, user: CurrentUser | None = Depends(optional_u
     )
 
     villages = village_out(db, user)
+    soon = contests_soon(db, dt.datetime.now(dt.UTC))
     # The page's filter by stakes (static/village.js filters the rows on the client).
     stakes_choices = sorted({t.stakes_text for v in villages for tv in v.taverns for t in tv.tables})
-    return render(request, "village.html", {"villages": villages, "stakes_choices": stakes_choices, "board": boards.summary(db),
+    return render(request, "village.html", {"villages": villages, "stakes_choices": stakes_choices,
+                                            "board": boards.summary(db), "contests_soon": soon,
                                             "labels": GAME_LABELS, "practice": practice.choices(), "chosen": ""})
 
 
@@ -191,6 +201,13 @@ def table_page(request: Request, table_id: Id, user: CurrentUser = Depends(requi
 def api_village(user: CurrentUser | None = Depends(optional_user),
                 db: Session = Depends(read_db)) -> list[VillageOut]:
     return village_out(db, user)
+
+
+@api.get("/village/contests", response_model=list[ContestSoonOut],
+         summary="Contests opening soon: registration open or starting within the hour")
+def api_contests_soon(_: CurrentUser | None = Depends(optional_user),
+                      db: Session = Depends(read_db)) -> list[ContestSoonOut]:
+    return contests_soon(db, dt.datetime.now(dt.UTC))
 
 
 @api.get("/tables/{table_id}", response_model=TableOut, summary="A table: stakes, cave bounds, seats")

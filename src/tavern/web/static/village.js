@@ -1,9 +1,12 @@
-/* The village page: the seat counts of every open table, kept live by the
- * village's one socket (/ws/village, web/village_feed.py): the server pushes
- * a summary of the public tables when it changes, the same for every
- * visitor; each count is a cell marked data-table-seats="<table id>" in
- * templates/village.html. Without the socket (refused, or closed), the
- * JSON API (GET /api/village) is read every few seconds instead. */
+/* The village page: the seat counts and the last deal's size of every open
+ * table, and the contests opening soon, kept live by the village's one
+ * socket (/ws/village, web/village_feed.py): the server pushes a summary of
+ * the public tables when it changes, the same for every visitor; each count
+ * is a cell marked data-table-seats="<table id>", each size one marked
+ * data-table-pot, the contests the list of #village-contests
+ * (templates/village.html). Everything is written as text (textContent),
+ * never as markup. Without the socket (refused, or closed), the JSON API
+ * (GET /api/village, /api/village/contests) is read every few seconds instead. */
 (function () {
   "use strict";
   var EVERY_MS = 5000;
@@ -17,6 +20,39 @@
     cell.setAttribute("data-seats-taken", taken);
   }
 
+  function showPot(id, pot) {
+    var cell = document.querySelector('[data-table-pot="' + id + '"]');
+    if (!cell) return;
+    var text = pot === null || pot === undefined ? "\u2014" : String(pot);
+    if (cell.textContent !== text) cell.textContent = text;
+  }
+
+  var shownContests = null;
+  function showContests(contests) {
+    var key = JSON.stringify(contests);
+    if (key === shownContests) return;  // unchanged: the list is left as it is
+    shownContests = key;
+    var section = document.getElementById("village-contests");
+    if (!section) return;
+    var list = section.querySelector("ul");
+    while (list.firstChild) list.removeChild(list.firstChild);
+    contests.forEach(function (c) {
+      var item = document.createElement("li");
+      item.setAttribute("data-contest", String(c.id));
+      var link = document.createElement("a");
+      link.href = "/concours/" + encodeURIComponent(String(c.id));
+      link.textContent = c.name;
+      var line = document.createElement("span");
+      line.className = "muted";
+      line.textContent = c.text;
+      item.appendChild(link);
+      item.appendChild(document.createTextNode(" "));
+      item.appendChild(line);
+      list.appendChild(item);
+    });
+    section.hidden = contests.length === 0;
+  }
+
   function refresh() {
     if (document.hidden) return;  // nobody is looking: spare the server
     fetch("/api/village", { credentials: "same-origin", headers: { Accept: "application/json" } })
@@ -25,11 +61,18 @@
         if (!villages) return;
         villages.forEach(function (v) {
           v.taverns.forEach(function (t) {
-            t.tables.forEach(function (table) { show(table.id, table.seats_taken, table.seats); });
+            t.tables.forEach(function (table) {
+              show(table.id, table.seats_taken, table.seats);
+              showPot(table.id, table.last_pot);
+            });
           });
         });
       })
       .catch(function () { /* offline for a moment: the next round will tell */ });
+    fetch("/api/village/contests", { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (contests) { if (contests) showContests(contests); })
+      .catch(function () { /* as above */ });
   }
 
   function poll() {
@@ -49,6 +92,10 @@
       var msg = JSON.parse(event.data);
       if (msg.type !== "village") return;
       msg.tables.forEach(function (row) { show(row[0], row[1], row[2]); });
+      var pots = {};
+      (msg.pots || []).forEach(function (row) { pots[row[0]] = row[1]; });
+      msg.tables.forEach(function (row) { showPot(row[0], pots[row[0]]); });
+      if (msg.contests) showContests(msg.contests);
     };
     socket.onclose = poll;
   }
@@ -65,5 +112,5 @@
 
   var filters = document.getElementById("village-filters");
   if (filters) filters.addEventListener("change", function () { filter(filters); });
-  if (document.querySelector("[data-table-seats]")) live();
+  if (document.querySelector("[data-table-seats]") || document.getElementById("village-contests")) live();
 })();
