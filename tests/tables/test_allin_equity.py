@@ -89,6 +89,10 @@ def test_the_equity_goes_with_the_tabled_hands_to_every_seat_and_the_spectators(
             order = [n for n in (p["player"] for p in deal["players"]) if n in named]
             first = told[0]
             assert first["permille"] == dict(zip(order, real([shown[n] for n in order], first["board"]), strict=True))
+    # The spectators' states that carry it name no card but the board and the hands tabled.
+    for m in with_equity[None]:
+        public = set(m["deal"]["board"]) | {c for p in m["deal"]["players"] if p["cards"] for c in p["cards"]}
+        assert set(CARD.findall(json.dumps(m["deal"]))) <= public
 
 
 def test_no_equity_while_a_seat_with_chips_still_acts_or_when_all_but_one_fold(session_factory):
