@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import threading
 
 import pytest
 from tests.tables.conftest import Harness, build_world
@@ -43,8 +44,10 @@ def shove_or_call(folders):
 
 def test_the_equity_goes_with_the_tabled_hands_to_every_seat_and_the_spectators(session_factory, monkeypatch):
     calls: list[int] = []
+    threads: set[threading.Thread] = set()
     real = equity.permille
-    monkeypatch.setattr(equity, "permille", lambda h, b, *a: calls.append(len(b)) or real(h, b, *a))
+    monkeypatch.setattr(equity, "permille",
+                        lambda h, b, *a: threads.add(threading.current_thread()) or calls.append(len(b)) or real(h, b, *a))
     world = build_world(session_factory, game="ramponneau", stakes={"small_blind": 1, "big_blind": 2})
     seen: dict[str | None, list[dict]] = {}
 
@@ -66,6 +69,8 @@ def test_the_equity_goes_with_the_tabled_hands_to_every_seat_and_the_spectators(
     assert "bob" not in named and len(named) >= 2  # the folded hand is not in it
     # Computed once for the deal (a street each), whatever the number of publications.
     assert calls == [0, 3, 4][-len(told):]
+    # Off the table's event loop (up to 0.2 s of CPU before the flop): the other tables go on.
+    assert threading.main_thread() not in threads and threads
     for who, states in seen.items():
         for m in states:
             deal = m.get("deal")
