@@ -8,8 +8,8 @@ rooms' broadcasts do. Valued with the evaluator's fast tables
 players' Monte Carlo inlines (``tavern.bots.equity``, which the engine may not
 import: the bots import the engines).
 
-Deterministic for a given deal: on the flop (at most 1,081 turn-river pairs)
-and the turn (at most 44 rivers) every runout is counted; before the flop a
+Deterministic for a given deal: on the flop (at most 990 turn-river pairs,
+heads-up) and the turn (at most 44 rivers) every runout is counted; before the flop a
 Monte Carlo of :data:`PREFLOP_TRIALS` boards seeded from the hands themselves
 (the same hands always give the same figures, at the table and in its replay).
 Only the cards shown count as known: a folded hand's cards were never seen,
