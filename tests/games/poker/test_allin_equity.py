@@ -80,6 +80,7 @@ def test_the_flop_and_the_turn_count_every_runout_exactly(holes, board):
     assert equity.shares(holes, turn) == pytest.approx([float(w) for w in exact(holes, turn)], abs=1e-12)
 
 
+@pytest.mark.slow  # the 1.7 million boards: about 3 s
 def test_before_the_flop_the_monte_carlo_is_within_half_a_point_and_the_same_each_time():
     """Checked against the exact count of all 1,712,304 boards (the fast loop,
     checked above against the plain evaluator)."""
