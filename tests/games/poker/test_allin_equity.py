@@ -190,3 +190,16 @@ def test_computed_once_for_every_view_and_replayed_the_same(monkeypatch):
     steps = list(registry.seen_steps(e.record(), "A"))
     assert steps[-1]["view"]["equity"] == e.view(None)["equity"]
     assert all("equity" not in s["view"] for s in steps[:-1])
+
+
+def test_a_protected_player_counts_as_all_in():
+    """docs/games/poker.md: a disconnected player is protected, "all-in for the
+    rest of the deal"; with the other all in too nobody can bet: the hands are
+    tabled and the equity shown."""
+    holes = [["Ah", "Ad"], ["Kh", "Kd"]]
+    e = ramponneau.new_deal(CFG, seats("A", "B", chips=300), 1, deck=stacked_deck(holes, BOARD))
+    play(e, [("B", "call"), ("A", "check")])  # to the flop
+    play(e, [("A", "bet", 290)])
+    e.protect("B")
+    assert e.over and set(e.result()["shown"]) == {"A", "B"}
+    assert [g["board"] for g in e.view(None)["equity"]] == [BOARD[:3], BOARD[:4]]
