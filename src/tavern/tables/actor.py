@@ -302,6 +302,11 @@ class TableActor:
                     # turned over); the settlement's transaction follows, then
                     # the result, final once it is committed, in its own publication.
                     self.settling = True
+                    # The finished deal's public view made once off the loop:
+                    # what it costs once a deal (hold'em's all-in equity, up to
+                    # 0.2 s before the flop: docs/bots.md) the engine keeps, and
+                    # the other tables' moves go on meanwhile.
+                    await asyncio.to_thread(self.engine.view, None)
                     await self.publish()
                     changed = False
                 changed = await self._tick() or changed

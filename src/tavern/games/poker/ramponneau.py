@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from tavern.cards import deck52
+from tavern.games.poker import equity
 from tavern.games.poker.betting import NO_LIMIT
 from tavern.games.poker.config import RamponneauConfig, validate
-from tavern.games.poker.deal import SHOWDOWN, PokerDeal, check_seats
+from tavern.games.poker.deal import OVER, SHOWDOWN, PokerDeal, check_seats
 from tavern.games.poker.evaluator import rank7
 from tavern.games.poker.records import replay_output as replay_output  # its replay account (SPEC.replay_output)
 from tavern.games.poker.records import replay_setup as replay_setup  # the replayer's setup (SPEC.replay_setup)
@@ -30,7 +31,15 @@ STREETS = (3, 1, 1)
 class Ramponneau(PokerDeal):
     game = GAME
     hole_count = 2
-    __slots__ = ()
+    # allin_board: the board's length when nobody could bet any more before
+    # the river (-1: never); _equity: the equity of that moment and of each
+    # street dealt after it, computed once (the deal's views share it).
+    __slots__ = ("_equity", "allin_board")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.allin_board = -1  # before the blinds: a short blind may close the betting at once
+        self._equity: list[dict[str, Any]] | None = None
+        super().__init__(*args, **kwargs)
 
     def _is_last_round(self) -> bool:
         return self.round == 3
@@ -38,6 +47,10 @@ class Ramponneau(PokerDeal):
     def _after_round(self) -> None:
         b = self.b
         n = len(self.players)
+        if self.round < 3 and not b.can_bet_more():
+            # Every player still in is all in (but perhaps the one who
+            # covered them): the hands are tabled and the board runs out.
+            self.allin_board = len(self.board)
         while self.round < 3:
             # The next street, then its betting round if two players can still bet.
             start = 2 * n + len(self.board)
@@ -52,6 +65,35 @@ class Ramponneau(PokerDeal):
 
     def _rank(self, i: int) -> int:
         return rank7(self.hole[i] + self.board)
+
+    def equity(self) -> list[dict[str, Any]] | None:
+        """Once the deal is over after an all-in before the river, each hand's
+        share of the pot (in tenths of a percent, ties split) at that moment
+        and after each street dealt since, before the river (the board then,
+        and ``permille`` by player); else None. Only tabled hands count, and
+        only they are known cards (tavern.games.poker.equity): it shows
+        nothing the table did not see."""
+        if self.phase != OVER or self.allin_board < 0:
+            return None
+        if self._equity is None:
+            live = [i for i in range(len(self.players)) if not self.b.folded[i]]
+            if len(live) < 2 or any(i not in self.shown for i in live):
+                self._equity = []
+            else:
+                holes = [self.hole[i] for i in live]
+                self._equity = [{
+                    "board": self.board[:k],
+                    "permille": dict(zip([self.players[i] for i in live], equity.permille(holes, self.board[:k]),
+                                         strict=True)),
+                } for k in (0, 3, 4) if k >= self.allin_board]
+        return self._equity or None
+
+    def _public_view(self) -> dict[str, Any]:
+        public = super()._public_view()
+        shares = self.equity()
+        if shares is not None:
+            public["equity"] = shares
+        return public
 
 
 

@@ -4,6 +4,7 @@
 // never holds a card he could not see at that moment.
 
 import { SAID, SUITS, card, cardText, isCard } from "./cards.js";
+import { equityText } from "./games/poker.js";  // the table's own words for a hand's equity
 
 const root = document.getElementById("replayer");
 
@@ -45,7 +46,7 @@ function viewOf(v) {
     box.append(el("p", { class: "rp-player", "data-player": p.player },
       el("b", {}, p.player), ` · ${p.chips ?? ""} jetons `,
       cards && cards.every(isCard) ? faces(cards) : typeof count === "number" ? `(${count} cartes cachées)` : "",
-      p.folded ? " — couché" : ""));
+      p.folded ? " — couché" : "", equityOf(v.equity, p.player)));
   }
   if (Array.isArray(v.hand) && v.hand.every(isCard)) box.append(el("p", { class: "rp-hand" }, "Votre main : ", faces(v.hand)));
   for (const [k, val] of Object.entries(v)) {
@@ -56,6 +57,14 @@ function viewOf(v) {
   // A trick game's trump, once known (Rams: the turned card's suit).
   if (SUITS[v.trump]) box.append(el("p", { class: "rp-trump", "data-trump": v.trump }, `Atout : ${SUITS[v.trump]}`));
   return box;
+}
+
+/** A tabled hand's equity at the all-in step (hold'em), as the table shows it. */
+function equityOf(equity, name) {
+  const said = equityText(equity, name);
+  if (!said) return null;
+  return el("span", { class: "rp-equity", "data-player": name, "data-equity": String(said.first), title: said.title },
+    ` — ${said.head}${said.rest}`);
 }
 
 async function start() {

@@ -352,6 +352,7 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
           : isHouse(p.name) ? h("small", { cls: "tl-house", text: " (maison)" }) : null),
         h("div", { cls: "tl-stack money", "data-chips": chips, text: fmt(chips) + " jetons" }),
         hand && hand.length ? h("div", { cls: "tl-cards" }, hand) : null,
+        GAME.seatNote ? GAME.seatNote(ctx(), p.name) : null,  // a game's word beside a hand (hold'em: its equity)
         badges.length ? h("div", { cls: "tl-badges" }, badges.map(function (b) { return h("span", { cls: "badge", text: b }); })) : null,
         h("div", { cls: "tl-clock", "data-name": p.name }));
       elSeats.appendChild(seat);

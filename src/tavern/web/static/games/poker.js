@@ -31,6 +31,31 @@ export function felt(ctx) {
   return { center: out, strip: null };
 }
 
+/** Beside a tabled hand after an all-in before the river (deal.equity,
+ *  docs/protocol.md): its share of the pot then, « 62 % », and after each
+ *  street dealt since, before the river. */
+export function seatNote(ctx, name) {
+  var said = equityText(ctx.deal && ctx.deal.equity, name);
+  if (!said) return null;
+  return h("div", { cls: "tl-equity", "data-player": name, "data-equity": said.first, title: said.title },
+    h("b", { text: said.head }), said.rest ? h("small", { text: said.rest }) : null);
+}
+
+var EQUITY_AT = { 0: "avant le flop", 3: "au flop", 4: "au turn" };
+
+/** The words of a player's equity (null when the view carries none for him). */
+export function equityText(equity, name) {
+  if (!Array.isArray(equity) || !equity.length || !equity[0].permille || typeof equity[0].permille[name] !== "number") return null;
+  var pct = function (e) { return Math.round(e.permille[name] / 10) + "\u00a0%"; };
+  return {
+    first: equity[0].permille[name], head: pct(equity[0]),
+    rest: equity.slice(1).map(function (e) { return " → " + pct(e); }).join(""),
+    title: "Chances de gagner le pot : " + equity.map(function (e) {
+      return (EQUITY_AT[e.board.length] || "") + " " + pct(e);
+    }).join(", "),
+  };
+}
+
 /** The player's own cards: his seat's entry in the view. */
 export function hand(ctx) {
   var dp = ctx.dealPlayers()[ctx.name];
