@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 import random
+from unittest import mock
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tavern.cards import SeededSource, deck52, shuffle
 from tavern.games import registry
-from tavern.games.poker import draw, ramponneau
+from tavern.games.poker import draw, equity, ramponneau
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -91,6 +92,12 @@ def _check_result(engine, seats) -> None:
 @SETTINGS
 @given(st.data())
 def test_random_ramponneau_deals(data):
+    # Chips and pots here; the all-in equity's precision is test_allin_equity.py's.
+    with mock.patch.object(equity, "PREFLOP_TRIALS", 500):
+        _random_ramponneau_deal(data)
+
+
+def _random_ramponneau_deal(data):
     n = data.draw(st.integers(2, 10), label="players")
     seats = [{"player": f"P{i}", "chips": data.draw(st.integers(1, 400))} for i in range(n)]
     blinds = data.draw(st.sampled_from([(1, 2), (5, 10), (0, 3)]))

@@ -34,11 +34,13 @@ PREFLOP_TRIALS = 40_000
 _DECK = tuple(deck52())
 
 
-def shares(holes: Sequence[Sequence[str]], board: Sequence[str], trials: int = PREFLOP_TRIALS) -> list[float]:
+def shares(holes: Sequence[Sequence[str]], board: Sequence[str], trials: int | None = None) -> list[float]:
     """Each hand's share of a pot they all contest (0..1, ties split, the
     shares summing to 1), the board completed in every way (three or four
     board cards) or ``trials`` ways drawn with a seed made of the cards
-    (fewer). Five board cards: the showdown itself."""
+    (fewer; :data:`PREFLOP_TRIALS` by default, read at each call). Five board
+    cards: the showdown itself."""
+    trials = trials or PREFLOP_TRIALS
     hands = [[encode(c) for c in h] for h in holes]
     shown = [encode(c) for c in board]
     known = {c for h in holes for c in h} | set(board)
@@ -55,7 +57,7 @@ def shares(holes: Sequence[Sequence[str]], board: Sequence[str], trials: int = P
     return [w / total for w in wins]
 
 
-def permille(holes: Sequence[Sequence[str]], board: Sequence[str], trials: int = PREFLOP_TRIALS) -> list[int]:
+def permille(holes: Sequence[Sequence[str]], board: Sequence[str], trials: int | None = None) -> list[int]:
     """:func:`shares` in tenths of a percent, rounded (what the table sends:
     integers, never floats on the wire)."""
     return [round(1000 * s) for s in shares(holes, board, trials)]
