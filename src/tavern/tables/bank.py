@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session
 
 from tavern import metrics
 from tavern.catalogue import french
-from tavern.services import archive, hands, ledger, seats, taverns
+from tavern.services import archive, hands, ledger, private_tables, seats, taverns
 from tavern.settings import Settings
 from tavern.store.db import bound, listed, read_session_factory, run_transaction
 from tavern.store.direct import Direct
@@ -407,6 +407,16 @@ class SqlBank:
         """What the table's last finished deal handed to the next one (the
         carried pot is in the ledger; this is its state for the engine)."""
         return self._read(lambda s: _last_carry(s, table_id))
+
+    def may_sit(self, table_id: int, user_id: int) -> bool:
+        """Whether ``user_id`` may sit at the table: a private one's link first
+        (its waiting list asks before it takes a name: tables/waiting.py)."""
+
+        def work(s: Session) -> bool:
+            table = s.get(TableConfig, table_id)
+            return table is not None and private_tables.may_sit(s, table, user_id)
+
+        return self._read(work)
 
     def last_dealer(self, table_id: int) -> str | None:
         """The dealer of the table's last finished deal (by name), if any."""

@@ -30,6 +30,16 @@ class Dresser(Protocol):
     def dress(self, table: dict[str, Any]) -> None: ...
 
 
+class Waiting(Protocol):
+    """The table's waiting list as it is told (tables/waiting.py)."""
+
+    def public(self) -> dict[str, Any]: ...
+
+    def own(self, name: str, now: float) -> dict[str, Any] | None: ...
+
+    def names(self) -> list[str]: ...
+
+
 def _dumps(value: Any) -> bytes:
     """JSON bytes, on the table's hottest path: every recipient's state at
     every action (orjson: several times the standard library)."""
@@ -73,6 +83,9 @@ class Published(Protocol):
     revealed: dict[str, Any] | None
     client_seeds: dict[str, str]
     clock: Callable[[], float]
+
+    @property
+    def waiting(self) -> Waiting: ...
 
     @property
     def policy(self) -> Dresser: ...
@@ -132,6 +145,7 @@ class Publisher:
             "button_seat": t.button_seat, "deal_no": t.deals, "closed": t.closed,
             # The deal is over and its settlement not yet committed: its result follows.
             "settling": t.settling,
+            "waiting": t.waiting.public(),  # how many wait, the seats held: never who
             "players": [
                 {"seat": s.seat_no, "name": s.name, "chips": s.chips, "sitting_out": s.sitting_out,
                  "waiting": s.owes_big_blind and t.game.blinds and s.name not in t.dealt,
@@ -204,6 +218,9 @@ class Publisher:
                               "client_seed": t.client_seeds.get(username, "")}
             if shared["result"] and t.revealed is not None and username in t.revealed["players"]:
                 msg["fair"] = shared["fair"]
+            waits = t.waiting.own(username, t.clock())
+            if waits is not None:  # his place in line and his offer, to him only
+                msg["waiting"] = waits
         return msg
 
     def seated(self, view: dict[str, Any]) -> dict[str, Any]:
@@ -260,7 +277,8 @@ class Publisher:
         result = self.result_sent[0] is not t.last_result or self.result_sent[1] is not t.revealed
         if result:
             self.result_sent, self.result_at = (t.last_result, t.revealed), self.seq
-        names = [*(s.name for s in t.seats.values()), *(also or [])]
+        # The players in line get their own message too (their place in it).
+        names = list(dict.fromkeys([*(s.name for s in t.seats.values()), *(also or []), *t.waiting.names()]))
         # The spectators' view goes to anyone watching who is not seated (a
         # page open on the table): most tables have nobody so, and then it
         # is neither built nor encoded.
