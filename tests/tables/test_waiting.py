@@ -273,3 +273,22 @@ async def test_a_waiting_player_who_sits_in_a_seat_free_to_all_leaves_the_line(f
     assert actor.waiting.line == [] and actor.waiting.offers == {}
     assert _state(h, None)["table"]["waiting"] == {"length": 0, "held": []}
     await actor.stop()
+
+
+@run
+async def test_the_list_survives_a_move_to_another_worker(full: World) -> None:
+    """Kept in the database: the table's next actor (a takeover, a drain)
+    starts with the list, in order; the seat is offered again."""
+    h, actor, _, _ = await _start(full)
+    await _do(h, WaitJoin(), "gus")
+    await _do(h, WaitJoin(), "hal")
+    await _do(h, WaitJoin(), "ivy")
+    await _do(h, WaitLeave(), "hal")
+    await actor.stop()
+    again = TableActor(actor.info, h.bank, h.broadcaster, clock=Clock(), deal_pause=10_000.0)
+    await again.start()
+    assert again.waiting.names() == ["gus", "ivy"]
+    await again.submit(Leave(), "ana", user_id=full.users["ana"])
+    await settle(again)
+    assert again.waiting.offer_of("gus").seat == 0
+    await again.stop()

@@ -15,6 +15,7 @@ import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import orjson
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
@@ -25,6 +26,7 @@ from webtools import World, api_csrf, login, make_user
 from tavern.catalogue import french
 from tavern.services import seats
 from tavern.store.models import TableConfig, User
+from tavern.web import village_feed
 from tavern.web.state import services
 
 pytestmark = pytest.mark.db
@@ -246,3 +248,19 @@ def test_every_page_of_a_player_opens_the_notices(client: TestClient, players: P
         text = c.get("/").text
         assert 'src="/static/notices.js"' in text and 'id="notices"' in text
     assert 'src="/static/notices.js"' not in client.get("/login").text  # a visitor has none
+
+
+def test_the_village_summary_shows_each_list_length(client: TestClient, players: Players, table: int) -> None:
+    """Issue 30 §4: "The village summary shows each table's waiting list's
+    length" — read from the database, the same on every worker."""
+    origin = _origin(client)
+    for name in WAITING:
+        assert players.call(name, "POST", f"/api/tables/{table}/waiting").status_code == 200
+    with session_scope() as s:
+        rows = orjson.loads(village_feed.summary(s))["tables"]
+    assert [table, 2, 2, 2] in rows
+    assert players.call("gus", "DELETE", f"/api/tables/{table}/waiting").status_code == 204
+    with client.websocket_connect("/ws/village", headers={"Origin": origin}) as ws:
+        assert [table, 2, 2, 1] in ws.receive_json()["tables"]
+    # The village page has the column the live summary fills.
+    assert f'data-table-waiting="{table}"' in client.get("/").text

@@ -270,6 +270,20 @@ class TableGrant(Base):
     granted: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
+class WaitingPlace(Base):
+    """A player in a full table's waiting list (tables/waiting.py), in order
+    of ``id``: kept so that a table changing worker keeps its list (the
+    seats offered are not: the new owner offers them again)."""
+
+    __tablename__ = "waiting_places"
+    __table_args__ = (UniqueConstraint("table_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("table_configs.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    joined: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
 class LedgerAccount(Base):
     """One balance in one currency. ``key`` makes (owner, currency, table)
     unique on every backend, NULL table ids included."""

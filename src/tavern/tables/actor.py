@@ -199,6 +199,7 @@ class TableActor:
                              r.owes_big_blind, time_bank=self.time_bank)
             seat.extra["hands"] = seat_hands
             self.seats[r.seat_no] = seat
+        self.waiting.line = await asyncio.to_thread(self.bank.waiting_line, self.info.id)  # kept across a move
         self.policy.started(self)
         self.next_deal_at = self.clock() + self.deal_pause
         self._task = asyncio.create_task(self._run(), name=f"table-{self.info.id}")

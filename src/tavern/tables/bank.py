@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Table, bindparam, func, select
+from sqlalchemy import Table, bindparam, delete, func, select
 from sqlalchemy.orm import Session
 
 from tavern import metrics
@@ -32,7 +32,7 @@ from tavern.services import archive, hands, ledger, private_tables, seats, taver
 from tavern.settings import Settings
 from tavern.store.db import bound, listed, read_session_factory, run_transaction
 from tavern.store.direct import Direct
-from tavern.store.models import ArchivedHand, Seat, TableConfig, Tavern, User, utcnow
+from tavern.store.models import ArchivedHand, Seat, TableConfig, Tavern, User, WaitingPlace, utcnow
 
 
 @dataclass(frozen=True)
@@ -417,6 +417,30 @@ class SqlBank:
             return table is not None and private_tables.may_sit(s, table, user_id)
 
         return self._read(work)
+
+    def waiting_line(self, table_id: int) -> list[tuple[str, int]]:
+        """The table's waiting list, in order of arrival: (name, user id)."""
+
+        def work(s: Session) -> list[tuple[str, int]]:
+            rows = s.execute(select(User.username, User.id).join(WaitingPlace, WaitingPlace.user_id == User.id)
+                             .where(WaitingPlace.table_id == table_id).order_by(WaitingPlace.id))
+            return [(name, uid) for name, uid in rows]
+
+        return self._read(work)
+
+    def wait_join(self, table_id: int, user_id: int) -> None:
+        def work(s: Session) -> None:
+            s.add(WaitingPlace(table_id=table_id, user_id=user_id))
+            s.flush()
+
+        self._tx(work, table=table_id)
+
+    def wait_remove(self, table_id: int, user_ids: list[int]) -> None:
+        def work(s: Session) -> None:
+            s.execute(delete(WaitingPlace).where(WaitingPlace.table_id == table_id,
+                                                 WaitingPlace.user_id.in_(user_ids)))
+
+        self._tx(work, table=table_id)
 
     def last_dealer(self, table_id: int) -> str | None:
         """The dealer of the table's last finished deal (by name), if any."""

@@ -16,8 +16,10 @@ own notice channel (:data:`NOTICES`, web/notices.py), whichever page of the
 site he has open; the table's public view says the list's length and the
 seats held, each waiting player's own view his place and his offer.
 
-The list lives in the actor's memory only: a table that changes worker (a
-takeover, a drain, a balance) starts with an empty list (docs/web.md).
+The list is kept in the database too (``waiting_places``, in order of
+arrival): a table that changes worker (a takeover, a drain, a balance)
+starts with its list; the seats offered are not kept, the new owner offers
+the free seats again, each for a full 30 seconds.
 """
 
 from __future__ import annotations
@@ -76,9 +78,12 @@ class WaitingList:
     def deadlines(self) -> list[float]:
         return [o.until for o in self.offers.values()]
 
-    def remove(self, name: str) -> None:
+    def remove(self, name: str) -> list[int]:
+        """Off the list, his offer with him; the user ids removed."""
+        gone = [u for n, u in self.line if n == name]
         self.line = [(n, u) for n, u in self.line if n != name]
         self.offers = {seat: o for seat, o in self.offers.items() if o.name != name}
+        return gone
 
     def public(self) -> dict[str, Any]:
         """What everybody sees: how many wait and which seats are held (never who)."""
@@ -111,6 +116,13 @@ def _free_seats(t: Waited) -> list[int]:
     return [n for n in range(t.info.seats) if n not in t.seats and n not in t.waiting.offers]
 
 
+async def _drop(t: Waited, names: list[str]) -> None:
+    """Off the list, in memory and in the database (the list survives a move)."""
+    gone = [uid for name in names for uid in t.waiting.remove(name)]
+    if gone:
+        await asyncio.to_thread(t.bank.wait_remove, t.info.id, gone)
+
+
 async def tell(t: Waited, name: str, kind: str, **notice: Any) -> None:
     """A notice on ``name``'s own channel: the table and what happened, nothing of anybody else."""
     text = orjson.dumps({"type": kind, "table_id": t.info.id, "table": t.info.name, **notice}).decode()
@@ -128,6 +140,7 @@ async def join(t: Waited, command: WaitJoin, username: str, user_id: int) -> dic
         raise CommandError("waiting_seat_free")
     if not await _may_sit(t, user_id):
         raise CommandError("private_table_needs_invitation")
+    await asyncio.to_thread(t.bank.wait_join, t.info.id, user_id)
     t.waiting.line.append((username, user_id))
     return {"place": len(t.waiting.line)}
 
@@ -141,7 +154,7 @@ async def leave(t: Waited, command: WaitLeave, username: str, user_id: int) -> d
     if t.waiting.place(username) is None:
         raise CommandError("waiting_not_listed")
     offered = t.waiting.offer_of(username) is not None
-    t.waiting.remove(username)
+    await _drop(t, [username])
     if offered:
         await tell(t, username, "seat_offer_over", why="left", text=french("seat_offer_left", {"table": t.info.name}))
     return {}
@@ -154,7 +167,7 @@ async def accept(t: Waited, command: OfferAccept, username: str, user_id: int) -
         raise CommandError("no_seat_offered")
     cave = command.cave if command.cave is not None else t.info.buy_in_min
     out = await take_seat(t, Sit(seat=offer.seat, cave=cave), username, user_id)
-    t.waiting.remove(username)
+    await _drop(t, [username])
     await tell(t, username, "seat_offer_over", why="seated", text=french("seat_offer_taken", {"table": t.info.name}))
     return out
 
@@ -163,7 +176,7 @@ async def pass_offer(t: Waited, command: OfferPass, username: str, user_id: int)
     """« Laisser passer »: off the list; the seat goes to the next (:func:`review`)."""
     if t.waiting.offer_of(username) is None:
         raise CommandError("no_seat_offered")
-    t.waiting.remove(username)
+    await _drop(t, [username])
     await tell(t, username, "seat_offer_over", why="passed", text=french("seat_offer_passed", {"table": t.info.name}))
     return {}
 
@@ -177,14 +190,14 @@ async def review(t: Waited) -> bool:
     changed = False
     now = t.clock()
     seated = {s.name for s in t.seats.values()}
-    for name in [n for n in w.names() if n in seated]:  # sat in a seat free to all meanwhile
-        w.remove(name)
+    sat = [n for n in w.names() if n in seated]  # sat in a seat free to all meanwhile
+    lapsed = [o for o in w.offers.values() if o.until <= now]
+    if sat or lapsed:
+        await _drop(t, [*sat, *(o.name for o in lapsed)])
         changed = True
-    for offer in [o for o in w.offers.values() if o.until <= now]:
-        w.remove(offer.name)
+    for offer in lapsed:
         await tell(t, offer.name, "seat_offer_over", why="expired",
                    text=french("seat_offer_expired", {"table": t.info.name}))
-        changed = True
     if t.closing_owner is not None:
         return changed
     free = _free_seats(t)

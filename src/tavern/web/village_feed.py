@@ -26,7 +26,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from sqlalchemy.orm import Session
 
 from tavern.catalogue import french
-from tavern.services import taverns
+from tavern.services import taverns, waiting
 from tavern.web.state import services
 
 pages = APIRouter()
@@ -36,11 +36,14 @@ EVERY_SECONDS = 2.0
 
 
 def summary(session: Session) -> str:
-    """``{"type": "village", "tables": [[id, seats_taken, seats], …]}``: the
+    """``{"type": "village", "tables": [[id, seats_taken, seats, waiting], …]}``: the
     open public tables of the taverns (contest tables are listed with their
     contest, private tables only for their friends)."""
     rows = [[s.table.id, s.seats_taken, s.table.seats] for s in taverns.list_open_tables(session)
             if s.table.tavern_id is not None and not s.table.private]
+    waits = waiting.lengths(session)  # each row's 4th: its waiting list's length (issue 30 §3)
+    for row in rows:
+        row.append(waits.get(row[0], 0))
     return orjson.dumps({"type": "village", "tables": rows}).decode()
 
 

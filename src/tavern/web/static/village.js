@@ -17,6 +17,14 @@
     cell.setAttribute("data-seats-taken", taken);
   }
 
+  // A full table's waiting list's length (issue 30 §3): the live summary's 4th column.
+  function waiting(id, count) {
+    var cell = document.querySelector('[data-table-waiting="' + id + '"]');
+    if (!cell) return;
+    var text = count ? count + " " + cell.getAttribute("data-word") : "";
+    if (cell.textContent !== text) cell.textContent = text;
+  }
+
   function refresh() {
     if (document.hidden) return;  // nobody is looking: spare the server
     fetch("/api/village", { credentials: "same-origin", headers: { Accept: "application/json" } })
@@ -48,7 +56,7 @@
     socket.onmessage = function (event) {
       var msg = JSON.parse(event.data);
       if (msg.type !== "village") return;
-      msg.tables.forEach(function (row) { show(row[0], row[1], row[2]); });
+      msg.tables.forEach(function (row) { show(row[0], row[1], row[2]); waiting(row[0], row[3]); });
     };
     socket.onclose = poll;
   }
