@@ -58,7 +58,7 @@ async def _submit(request: Request, table_id: int, user: CurrentUser, command: T
 
 
 @api.post("/tables/{table_id}/waiting", response_model=PlaceOut,
-          summary="Join a full table's waiting list (« Liste d'attente »)")
+          summary="Join a full table's waiting list")
 async def join(request: Request, table_id: Id, user: CurrentUser = Depends(require_user)) -> PlaceOut:
     out = await _submit(request, table_id, user, WaitJoin())
     return PlaceOut(place=int(out["place"]))
@@ -72,7 +72,7 @@ async def leave(request: Request, table_id: Id, user: CurrentUser = Depends(requ
 
 
 @api.post("/tables/{table_id}/offer/accept", response_model=SeatedOut,
-          summary="Take the seat offered to you (« Prendre la place »)")
+          summary="Take the seat offered to you")
 async def accept(request: Request, table_id: Id, body: OfferIn | None = None,
                  user: CurrentUser = Depends(require_user)) -> SeatedOut:
     out = await _submit(request, table_id, user, OfferAccept(cave=body.cave if body else None))
@@ -80,7 +80,7 @@ async def accept(request: Request, table_id: Id, body: OfferIn | None = None,
 
 
 @api.post("/tables/{table_id}/offer/pass", status_code=204, response_class=Response,
-          summary="Let the seat offered to you go to the next in line (« Laisser passer »)")
+          summary="Let the seat offered to you go to the next in line")
 async def pass_offer(request: Request, table_id: Id, user: CurrentUser = Depends(require_user)) -> Response:
     await _submit(request, table_id, user, OfferPass())
     return Response(status_code=204)
