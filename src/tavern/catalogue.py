@@ -544,6 +544,7 @@ _section({
     "seat_offer_expired": "Temps écoulé : la place à la table {table} passe au suivant, "
                           "vous quittez sa liste d'attente.",
     "seat_offer_left": "Vous avez quitté la liste d'attente de la table {table}.",
+    "contest_soon_notice": "Le concours « {contest} » commence dans {minutes} min : soyez prêt.",
 })
 
 

@@ -3,7 +3,8 @@
  * One socket, /ws/notices (web/notices.py), carries his notices: a seat a
  * full table's waiting list holds for him (« Prendre la place » /
  * « Laisser passer », the API's POST /api/tables/{id}/offer/accept|pass
- * with the page's CSRF token), and its end. Every sentence comes from the
+ * with the page's CSRF token), and its end; a contest he registered for
+ * starting within 5 minutes (contests/soon.py). Every sentence comes from the
  * server (its `text`) or the template (the buttons' words, data-*): written
  * with textContent only (strict CSP). */
 const box = document.getElementById("notices");
@@ -69,12 +70,26 @@ function offer(m) {
   offers.set(m.table_id, { el: card, timer: timer });
 }
 
+function contest(m) {
+  // A registered player's contest starting within 5 minutes: told once, kept until closed.
+  const card = el("div", "notice contest");
+  card.setAttribute("role", "status");
+  const link = el("a", "", box.dataset.contest);
+  link.href = "/concours/" + m.contest_id;
+  const close = el("button", "secondary", box.dataset.close);
+  close.type = "button";
+  close.addEventListener("click", function () { card.remove(); });
+  card.append(el("p", "", m.text), link, close);
+  box.append(card);
+}
+
 function open() {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   const ws = new WebSocket(scheme + location.host + "/ws/notices");
   ws.onmessage = function (ev) {
     const m = JSON.parse(ev.data);
     if (m.type === "seat_offer") offer(m);
+    else if (m.type === "contest_soon") contest(m);
     else if (m.type === "seat_offer_over") {
       forget(m.table_id);
       say(m.text, m.why === "seated" ? "ok" : "info");
