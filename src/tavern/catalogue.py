@@ -486,6 +486,11 @@ _section({
     "invitation_link": "Lien d'invitation de la table « {name} », à donner à vos amis "
                        "(un nouveau lien annule l'ancien) : {link}",
     "invitation_accepted": "Invitation acceptée : vous pouvez vous asseoir à la table « {name} ».",
+    # an invitation sent by the owner to a named player (issue 30 §4)
+    "invite_no_such_player": "Aucun joueur ne s'appelle « {name} ».",
+    "invite_yourself": "Vous êtes le patron : la table vous est déjà ouverte.",
+    "invitation_sent": "Invitation envoyée à {name} : il peut s'asseoir à la table « {table} ».",
+    "table_invitation_notice": "{owner} vous invite à sa table privée « {table} ».",
 })
 
 

@@ -4,7 +4,8 @@
  * full table's waiting list holds for him (« Prendre la place » /
  * « Laisser passer », the API's POST /api/tables/{id}/offer/accept|pass
  * with the page's CSRF token), and its end; a contest he registered for
- * starting within 5 minutes (contests/soon.py). Every sentence comes from the
+ * starting within 5 minutes (contests/soon.py); a friend's private table
+ * inviting him by name (web/routers/invitations.py). Every sentence comes from the
  * server (its `text`) or the template (the buttons' words, data-*): written
  * with textContent only (strict CSP). */
 const box = document.getElementById("notices");
@@ -70,12 +71,13 @@ function offer(m) {
   offers.set(m.table_id, { el: card, timer: timer });
 }
 
-function contest(m) {
-  // A registered player's contest starting within 5 minutes: told once, kept until closed.
-  const card = el("div", "notice contest");
+function told(m, href, words) {
+  // A contest he registered for starting within 5 minutes, a friend's
+  // private table inviting him: kept until closed, with the way there.
+  const card = el("div", "notice told " + m.type);
   card.setAttribute("role", "status");
-  const link = el("a", "", box.dataset.contest);
-  link.href = "/concours/" + m.contest_id;
+  const link = el("a", "", words);
+  link.href = href;
   const close = el("button", "secondary", box.dataset.close);
   close.type = "button";
   close.addEventListener("click", function () { card.remove(); });
@@ -89,7 +91,8 @@ function open() {
   ws.onmessage = function (ev) {
     const m = JSON.parse(ev.data);
     if (m.type === "seat_offer") offer(m);
-    else if (m.type === "contest_soon") contest(m);
+    else if (m.type === "contest_soon") told(m, "/concours/" + m.contest_id, box.dataset.contest);
+    else if (m.type === "table_invitation") told(m, "/tables/" + m.table_id, box.dataset.join);
     else if (m.type === "seat_offer_over") {
       forget(m.table_id);
       say(m.text, m.why === "seated" ? "ok" : "info");
