@@ -33,6 +33,9 @@ class Dresser(Protocol):
 class Waiting(Protocol):
     """The table's waiting list as it is told (tables/waiting.py)."""
 
+    @property
+    def line(self) -> list[tuple[str, int]]: ...
+
     def public(self) -> dict[str, Any]: ...
 
     def own(self, name: str, now: float) -> dict[str, Any] | None: ...
@@ -145,7 +148,6 @@ class Publisher:
             "button_seat": t.button_seat, "deal_no": t.deals, "closed": t.closed,
             # The deal is over and its settlement not yet committed: its result follows.
             "settling": t.settling,
-            "waiting": t.waiting.public(),  # how many wait, the seats held: never who
             "players": [
                 {"seat": s.seat_no, "name": s.name, "chips": s.chips, "sitting_out": s.sitting_out,
                  "waiting": s.owes_big_blind and t.game.blinds and s.name not in t.dealt,
@@ -157,6 +159,8 @@ class Publisher:
             "fair": {"scheme": fair.SCHEME, "next": t.next_seed.commitment,
                      "deal": t.deal_seed.commitment if t.engine is not None and t.deal_seed else None},
         }
+        if t.waiting.line:  # how many wait, the seats held: never who (absent: nobody waits)
+            table["waiting"] = t.waiting.public()
         t.policy.dress(table)
         return table
 
@@ -218,7 +222,7 @@ class Publisher:
                               "client_seed": t.client_seeds.get(username, "")}
             if shared["result"] and t.revealed is not None and username in t.revealed["players"]:
                 msg["fair"] = shared["fair"]
-            waits = t.waiting.own(username, t.clock())
+            waits = t.waiting.own(username, t.clock()) if t.waiting.line else None
             if waits is not None:  # his place in line and his offer, to him only
                 msg["waiting"] = waits
         return msg
@@ -277,8 +281,9 @@ class Publisher:
         result = self.result_sent[0] is not t.last_result or self.result_sent[1] is not t.revealed
         if result:
             self.result_sent, self.result_at = (t.last_result, t.revealed), self.seq
-        # The players in line get their own message too (their place in it).
-        names = list(dict.fromkeys([*(s.name for s in t.seats.values()), *(also or []), *t.waiting.names()]))
+        names = [*(s.name for s in t.seats.values()), *(also or [])]
+        if t.waiting.line:  # the players in line get their own message too (their place in it)
+            names = list(dict.fromkeys([*names, *t.waiting.names()]))
         # The spectators' view goes to anyone watching who is not seated (a
         # page open on the table): most tables have nobody so, and then it
         # is neither built nor encoded.
