@@ -20,7 +20,8 @@ from sqlalchemy import update
 from tests.tables.conftest import Harness, World, build_world, settle
 
 from tavern.contests.table import ContestPolicy
-from tavern.store.models import TableConfig
+from tavern.services import rgpd
+from tavern.store.models import TableConfig, WaitingPlace
 from tavern.tables.actor import CommandError, TableActor
 from tavern.tables.commands import Leave, OfferAccept, OfferPass, Sit, Sync, WaitJoin, WaitLeave
 from tavern.tables.practice import PracticePolicy
@@ -292,3 +293,14 @@ async def test_the_list_survives_a_move_to_another_worker(full: World) -> None:
     await settle(again)
     assert again.waiting.offer_of("gus").seat == 0
     await again.stop()
+
+
+def test_a_deleted_account_leaves_every_waiting_list(full: World) -> None:
+    """docs/privacy.md: his places in waiting lists are erased at the deletion."""
+    with full.factory() as s, s.begin():
+        s.add(WaitingPlace(table_id=full.table_id, user_id=full.users["gus"]))
+        s.add(WaitingPlace(table_id=full.table_id, user_id=full.users["hal"]))
+    with full.factory() as s, s.begin():
+        rgpd.delete_account(s, full.users["gus"])
+    with full.factory() as s:
+        assert [p.user_id for p in s.query(WaitingPlace)] == [full.users["hal"]]
