@@ -26,6 +26,8 @@ def upgrade() -> None:
         sa.Column("table_id", sa.Integer(), nullable=False),
         sa.Column("user_id", sa.Integer(), nullable=False),
         sa.Column("joined", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("offered_seat", sa.Integer(), nullable=True),
+        sa.Column("offered_until", sa.DateTime(timezone=True), nullable=True),
         sa.ForeignKeyConstraint(["table_id"], ["table_configs.id"],
                                 name=op.f("fk_waiting_places_table_id_table_configs"), ondelete="CASCADE"),
         sa.ForeignKeyConstraint(["user_id"], ["users.id"], name=op.f("fk_waiting_places_user_id_users"),

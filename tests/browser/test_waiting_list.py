@@ -50,11 +50,15 @@ def test_the_offer_goes_to_the_first_then_to_the_next_when_he_lets_it_pass(brows
         gus, hal = Player(browser, srv, "gus"), Player(browser, srv, "hal")
         _join(gus, 1)
         _join(hal, 2)
-        # Both go elsewhere on the site: the offer comes to any page.
-        gus.page.goto("/mes-donnes")
+        # hal goes elsewhere on the site: the offer comes to any page.
         hal.page.goto("/")
         ana = Player(browser, srv, "ana")
         ana.page.click(f"{LIVE} button[data-action=leave]")  # « Ramasser ses gains »: seat 0 frees
+        # The seat is held for the list: no « s'asseoir » on it for anybody.
+        expect(gus.page.locator(f"{LIVE} .tl-seat[data-seat='0'] .tl-held")).to_have_text(
+            "Place 1 réservée (liste d'attente)", timeout=10_000)
+        expect(gus.page.locator(f"{LIVE} button.tl-sit[data-seat='0']")).to_have_count(0)
+        gus.page.goto("/mes-donnes")
         offer = gus.page.locator("#notices .offer")
         expect(offer).to_be_visible(timeout=10_000)
         expect(offer.locator(".offer-text")).to_have_text(

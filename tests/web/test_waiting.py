@@ -24,8 +24,8 @@ from tests.dbtools import session_scope
 from webtools import World, api_csrf, login, make_user
 
 from tavern.catalogue import french
-from tavern.services import seats
-from tavern.store.models import TableConfig, User
+from tavern.services import seats, waiting
+from tavern.store.models import TableConfig, User, utcnow
 from tavern.web import village_feed
 from tavern.web.state import services
 
@@ -264,3 +264,19 @@ def test_the_village_summary_shows_each_list_length(client: TestClient, players:
         assert [table, 2, 2, 1] in ws.receive_json()["tables"]
     # The village page has the column the live summary fills.
     assert f'data-table-waiting="{table}"' in client.get("/").text
+
+
+def test_a_page_opened_during_the_offer_is_told_too(client: TestClient, players: Players, table: int) -> None:
+    """"offered it for 30 seconds (on any page of the site he has open)": a
+    page opened after the offer was made shows it, with the seconds left."""
+    assert players.call("gus", "POST", f"/api/tables/{table}/waiting").status_code == 200
+    _leave(players, table, "ana")
+    with notices(players, "gus") as gus:
+        offer = gus.receive_json()
+        assert (offer["type"], offer["table_id"], offer["seat"]) == ("seat_offer", table, 0)
+        assert 25 < offer["seconds"] <= 30
+        assert offer["text"] == french("seat_offer_notice", {"table": "Petite", "seconds": round(offer["seconds"])})
+    assert players.call("gus", "POST", f"/api/tables/{table}/offer/pass").status_code == 204
+    with session_scope() as s:
+        gus_id = s.scalar(select(User.id).where(User.username == "gus"))
+        assert waiting.offers_to(s, gus_id, utcnow()) == []  # a page opened now is told nothing

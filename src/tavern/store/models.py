@@ -282,6 +282,9 @@ class WaitingPlace(Base):
     table_id: Mapped[int] = mapped_column(ForeignKey("table_configs.id", ondelete="CASCADE"), index=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     joined: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    #: The seat held for him and until when (UTC): a page opened meanwhile is told (web/notices.py).
+    offered_seat: Mapped[int | None] = mapped_column(Integer)
+    offered_until: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
 
 
 class LedgerAccount(Base):

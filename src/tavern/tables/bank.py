@@ -15,6 +15,7 @@ run at start-up, marks those rows voided for good.
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Table, bindparam, delete, func, select
+from sqlalchemy import Table, bindparam, delete, func, select, update
 from sqlalchemy.orm import Session
 
 from tavern import metrics
@@ -432,6 +433,15 @@ class SqlBank:
         def work(s: Session) -> None:
             s.add(WaitingPlace(table_id=table_id, user_id=user_id))
             s.flush()
+
+        self._tx(work, table=table_id)
+
+    def wait_offer(self, table_id: int, user_id: int, seat: int, seconds: float) -> None:
+        """The seat held for him, until when (a page he opens meanwhile is told)."""
+
+        def work(s: Session) -> None:
+            s.execute(update(WaitingPlace).where(WaitingPlace.table_id == table_id, WaitingPlace.user_id == user_id)
+                      .values(offered_seat=seat, offered_until=utcnow() + dt.timedelta(seconds=seconds)))
 
         self._tx(work, table=table_id)
 

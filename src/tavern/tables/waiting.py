@@ -123,6 +123,14 @@ async def _drop(t: Waited, names: list[str]) -> None:
         await asyncio.to_thread(t.bank.wait_remove, t.info.id, gone)
 
 
+def offer_notice(table_id: int, table: str, seat: int, seconds: float) -> str:
+    """The notice of a seat held for a player, ``seconds`` left (also sent
+    to a page he opens meanwhile: web/notices.py)."""
+    return orjson.dumps({"type": "seat_offer", "table_id": table_id, "table": table, "seat": seat,
+                         "seconds": seconds,
+                         "text": french("seat_offer_notice", {"table": table, "seconds": round(seconds)})}).decode()
+
+
 async def tell(t: Waited, name: str, kind: str, **notice: Any) -> None:
     """A notice on ``name``'s own channel: the table and what happened, nothing of anybody else."""
     text = orjson.dumps({"type": kind, "table_id": t.info.id, "table": t.info.name, **notice}).decode()
@@ -209,8 +217,8 @@ async def review(t: Waited) -> bool:
             continue
         seat = free.pop(0)
         w.offers[seat] = Offer(name, user_id, seat, now + OFFER_SECONDS)
-        await tell(t, name, "seat_offer", seat=seat, seconds=OFFER_SECONDS,
-                   text=french("seat_offer_notice", {"table": t.info.name, "seconds": int(OFFER_SECONDS)}))
+        await asyncio.to_thread(t.bank.wait_offer, t.info.id, user_id, seat, OFFER_SECONDS)
+        await t.broadcaster.publish(NOTICES, {name: offer_notice(t.info.id, t.info.name, seat, OFFER_SECONDS)})
         changed = True
     return changed
 

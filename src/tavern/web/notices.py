@@ -7,8 +7,9 @@ waiting list holds for him, and its end (tables/waiting.py; docs/protocol.md
 "The notices socket"). They are published by the table's owner on the
 broadcaster's notice channel (:data:`~tavern.tables.waiting.NOTICES`), keyed
 by player name as a table's messages are, so they reach this socket
-whichever worker holds it (Redis pub/sub when configured). The player sends
-nothing; the Origin and the session are checked as at a table's socket.
+whichever worker holds it (Redis pub/sub when configured); a seat held for
+him since before the page opened is told as the socket opens (the table
+keeps the offer's end in the database). The player sends nothing; the Origin and the session are checked as at a table's socket.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from collections import Counter
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from tavern.catalogue import french
-from tavern.tables.waiting import NOTICES
+from tavern.services import waiting
+from tavern.store.models import utcnow
+from tavern.tables.waiting import NOTICES, offer_notice
 from tavern.web.deps import CurrentUser
 from tavern.web.state import services
 
@@ -66,6 +69,11 @@ async def notices_channel(ws: WebSocket) -> None:
             del _OPEN[user.id]
 
 
+def _offers(ws: WebSocket, user_id: int) -> list[tuple[int, str, int, float]]:
+    with services(ws).read_sessions() as s:
+        return waiting.offers_to(s, user_id, utcnow())
+
+
 async def _serve(ws: WebSocket, user: CurrentUser) -> None:
     queue: asyncio.Queue[str] = asyncio.Queue(maxsize=QUEUE_LIMIT)
 
@@ -74,6 +82,9 @@ async def _serve(ws: WebSocket, user: CurrentUser) -> None:
             queue.put_nowait(text)
 
     unsubscribe = services(ws).broadcaster.subscribe(NOTICES, user.username, deliver)
+    # A seat held for him since before this page opened: told here too.
+    for table_id, name, seat, left in await asyncio.to_thread(_offers, ws, user.id):
+        deliver(offer_notice(table_id, name, seat, round(left, 1)))
 
     async def drain() -> None:  # the page says nothing; its close ends the socket
         with contextlib.suppress(WebSocketDisconnect):
