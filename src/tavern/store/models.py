@@ -3,6 +3,10 @@
 Alembic (``migrations/``) is the only way these reach a database: a change
 here needs a new revision there. All money is an integer (écus, tokens,
 chips); nothing is ever a float.
+
+Long because it is the schema: every table of the site in one module, the
+one place the migrations' revisions are checked against
+(tests/store/test_migrations.py), each model short.
 """
 
 from __future__ import annotations
