@@ -18,8 +18,10 @@ seats held, each waiting player's own view his place and his offer.
 
 The list is kept in the database too (``waiting_places``, in order of
 arrival): a table that changes worker (a takeover, a drain, a balance)
-starts with its list; the seats offered are not kept, the new owner offers
-the free seats again, each for a full 30 seconds.
+starts with its list, and its new owner offers the free seats again, each
+for a full 30 seconds. The seat offered and its end are written beside the
+player's place for his pages only (a page opened during the offer shows it:
+web/notices.py); the table's clock of an offer is its own.
 """
 
 from __future__ import annotations
