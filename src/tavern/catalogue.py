@@ -489,6 +489,11 @@ _section({
     "invitation_link": "Lien d'invitation de la table « {name} », à donner à vos amis "
                        "(un nouveau lien annule l'ancien) : {link}",
     "invitation_accepted": "Invitation acceptée : vous pouvez vous asseoir à la table « {name} ».",
+    # an invitation sent by the owner to a named player (issue 30 §4)
+    "invite_no_such_player": "Aucun joueur ne s'appelle « {name} ».",
+    "invite_yourself": "Vous êtes le patron : la table vous est déjà ouverte.",
+    "invitation_sent": "Invitation envoyée à {name} : il peut s'asseoir à la table « {table} ».",
+    "table_invitation_notice": "{owner} vous invite à sa table privée « {table} ».",
 })
 
 
@@ -526,6 +531,28 @@ _section({
     "practice_opponents": "Nombre d'adversaires impossible pour ce jeu : entre {low} et {high}.",
     "practice_no_level": "Choisissez le niveau des joueurs de la maison ({choices}).",
     "hands_practice": "Entraînement : aucune donne quotidienne comptée, jetons d'entraînement.",
+})
+
+
+# --- a full table's waiting list (tables/waiting.py, issue 30 §3) ---------------
+
+_section({
+    "waiting_seated": "Vous êtes déjà assis à cette table : pas besoin de liste d'attente.",
+    "waiting_twice": "Vous êtes déjà sur la liste d'attente de cette table.",
+    "waiting_seat_free": "Une place est libre à cette table : asseyez-vous directement.",
+    "waiting_not_listed": "Vous n'êtes pas sur la liste d'attente de cette table.",
+    "no_seat_offered": "Aucune place ne vous est offerte à cette table en ce moment.",
+    "seat_held": "Cette place est réservée quelques secondes au premier de la liste d'attente.",
+    "practice_no_waiting": "Une table d'entraînement n'a pas de liste d'attente : ouvrez-en une autre.",
+    "contest_no_waiting": "Une table de concours n'a pas de liste d'attente : inscrivez-vous au concours.",
+    # the notices (web/notices.py): to the player in line only
+    "seat_offer_notice": "Une place vous attend à la table {table} — {seconds} s.",
+    "seat_offer_taken": "Vous êtes assis à la table {table}.",
+    "seat_offer_passed": "Vous avez laissé passer la place à la table {table} : vous quittez sa liste d'attente.",
+    "seat_offer_expired": "Temps écoulé : la place à la table {table} passe au suivant, "
+                          "vous quittez sa liste d'attente.",
+    "seat_offer_left": "Vous avez quitté la liste d'attente de la table {table}.",
+    "contest_soon_notice": "Le concours « {contest} » commence dans {minutes} min : soyez prêt.",
 })
 
 

@@ -249,7 +249,7 @@ def test_village_feed_carries_public_tables_never_a_private_one(
     with client.websocket_connect("/ws/village", headers={"Origin": origin}) as ws:
         assert ws.receive_json() == msg  # the feed still serves, unchanged
     assert msg["type"] == "village"
-    assert [public_id, 0, 4] in msg["tables"]
+    assert [public_id, 0, 4, 0] in msg["tables"]  # (the 4th: its waiting list, empty)
     assert private_id not in {row[0] for row in msg["tables"]}
     with pytest.raises(WebSocketDisconnect), client.websocket_connect(
             "/ws/village", headers={"Origin": "http://evil.example"}) as ws:

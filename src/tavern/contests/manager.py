@@ -21,11 +21,12 @@ import datetime as dt
 import logging
 from collections.abc import Callable
 from dataclasses import KW_ONLY, dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.orm import Session
 
 from tavern.cards import CSPRNG, RandomSource
+from tavern.contests import soon
 from tavern.contests.director import Director
 from tavern.contests.table import ContestBank
 from tavern.services import contests as svc
@@ -38,6 +39,9 @@ log = logging.getLogger(__name__)
 
 #: The lease of the worker that runs the contests.
 LEASE = "contests"
+#: How often the leader looks for contests starting soon (contests/soon.py).
+HERALD_EVERY = dt.timedelta(seconds=5)
+T = TypeVar("T")
 
 
 @dataclass(eq=False)
@@ -60,6 +64,9 @@ class ContestManager:
         self.leading = False
         bind = getattr(self.bank._factory, "kw", {}).get("bind")
         self._reads = read_session_factory(bind) if bind is not None else None
+        #: The registered players of a contest starting soon are told once (contests/soon.py).
+        self.herald = soon.Herald(self.tables.broadcaster)
+        self._heard_at: dt.datetime | None = None
 
     def _director(self, contest_id: int) -> Director:
         d = Director(contest_id, self.bank, self.tables, self.tables.broadcaster, rng=self.rng, now=self.now,
@@ -125,7 +132,17 @@ class ContestManager:
         due = await asyncio.to_thread(self._due, now)
         for cid in due:
             await self.begin(cid)
+        if self._heard_at is None or now - self._heard_at >= HERALD_EVERY:
+            self._heard_at = now
+            await self.herald.tell(await asyncio.to_thread(self._read, lambda s: soon.starting_soon(s, now)), now)
         return due
+
+    def _read(self, work: Callable[[Session], T]) -> T:
+        """A read off the tables' write lock (as :meth:`_due`)."""
+        if self._reads is None:
+            return self.bank._tx(work)
+        with self._reads() as s:
+            return work(s)
 
     def _due(self, now: dt.datetime) -> list[int]:
         """A read (deferred BEGIN on SQLite): the watch asks every second and

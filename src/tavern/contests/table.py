@@ -29,7 +29,7 @@ from tavern.store.models import ArchivedHand, TableConfig, utcnow
 from tavern.tables.actor import TableActor
 from tavern.tables.bank import SqlBank, TableInfo
 from tavern.tables.broadcast import Broadcaster
-from tavern.tables.commands import Cave, Close, Leave, Sit, SitOut
+from tavern.tables.commands import Cave, Close, Leave, Sit, SitOut, WaitJoin
 from tavern.tables.policy import Handler, PolicyTable
 from tavern.tables.seating import SeatState
 
@@ -116,7 +116,7 @@ class ContestSync(BaseModel):
 #: What a contest table refuses, and why.
 _REFUSED: dict[type[BaseModel], str] = {
     Sit: "contest_seats_drawn", Cave: "contest_no_cave", Leave: "contest_keep_seat",
-    SitOut: "contest_absent_dealt", Close: "contest_table_by_director",
+    SitOut: "contest_absent_dealt", Close: "contest_table_by_director", WaitJoin: "contest_no_waiting",
 }
 
 

@@ -31,7 +31,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from tavern.refusal import Refusal
-from tavern.store.models import Seat, TableConfig, TableGrant, Tavern
+from tavern.store.models import Seat, TableConfig, TableGrant, Tavern, User
 
 #: Bytes of randomness in a token (43 characters in the link).
 TOKEN_BYTES = 32
@@ -83,6 +83,26 @@ def accept(session: Session, token: str, user_id: int) -> TableConfig:
         except IntegrityError:
             pass  # the same player's other tab wrote it first
     return table
+
+
+def invite(session: Session, table_id: int, user_id: int, username: str) -> tuple[TableConfig, User]:
+    """The owner invites a player by name (issue 30 §4): his grant written,
+    as if he had opened the link (a new link drops it with the others). The
+    web layer then tells him on his notice channel (web/notices.py)."""
+    table = session.get(TableConfig, table_id)
+    if table is None or table.status != "open" or not table.private:
+        raise InvitationError("no_such_private_table")
+    if _owner_id(session, table) != user_id:
+        raise InvitationError("owner_only_invites")
+    guest = session.scalars(select(User).where(User.username == username)).one_or_none()
+    if guest is None or guest.banned:
+        raise InvitationError("invite_no_such_player", name=username)
+    if guest.id == user_id:
+        raise InvitationError("invite_yourself")
+    if not has_grant(session, table_id, guest.id):
+        session.add(TableGrant(table_id=table_id, user_id=guest.id))
+        session.flush()
+    return table, guest
 
 
 def has_grant(session: Session, table_id: int, user_id: int) -> bool:

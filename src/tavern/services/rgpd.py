@@ -31,6 +31,7 @@ from tavern.store.models import (
     TableConfig,
     TableVisit,
     User,
+    WaitingPlace,
     WebSession,
 )
 
@@ -150,6 +151,7 @@ def delete_account(session: Session, user_id: int) -> str:
     user.password_hash = "!"  # no password hashes to this: the login is gone
     user.banned = True
     session.execute(delete(WebSession).where(WebSession.user_id == user_id))
+    session.execute(delete(WaitingPlace).where(WaitingPlace.user_id == user_id))  # out of every waiting list
     chat.forget_account(session, user_id)
     session.flush()
     return new

@@ -3,6 +3,10 @@
 Alembic (``migrations/``) is the only way these reach a database: a change
 here needs a new revision there. All money is an integer (écus, tokens,
 chips); nothing is ever a float.
+
+Long because it is the schema: every table of the site in one module, the
+one place the migrations' revisions are checked against
+(tests/store/test_migrations.py), each model short.
 """
 
 from __future__ import annotations
@@ -268,6 +272,23 @@ class TableGrant(Base):
     table_id: Mapped[int] = mapped_column(ForeignKey("table_configs.id", ondelete="CASCADE"), index=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     granted: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class WaitingPlace(Base):
+    """A player in a full table's waiting list (tables/waiting.py), in order
+    of ``id``: kept so that a table changing worker keeps its list (the
+    seats offered are not: the new owner offers them again)."""
+
+    __tablename__ = "waiting_places"
+    __table_args__ = (UniqueConstraint("table_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("table_configs.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    joined: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    #: The seat held for him and until when (UTC): a page opened meanwhile is told (web/notices.py).
+    offered_seat: Mapped[int | None] = mapped_column(Integer)
+    offered_until: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
 
 
 class LedgerAccount(Base):

@@ -31,7 +31,7 @@ from tavern import fair, logs, metrics
 from tavern.cards import CSPRNG, CardError, RandomSource
 from tavern.games import registry
 from tavern.games.base import Engine, IllegalAction
-from tavern.tables import deals, seat_commands
+from tavern.tables import deals, seat_commands, waiting
 from tavern.tables.bank import LostTable, SqlBank, TableInfo, TableStart
 from tavern.tables.broadcast import Broadcaster
 from tavern.tables.cluster import cancel_and_wait
@@ -46,12 +46,16 @@ from tavern.tables.commands import (
     Connect,
     Disconnect,
     Leave,
+    OfferAccept,
+    OfferPass,
     Post,
     Sit,
     SitIn,
     SitOut,
     Sync,
     TableCommand,
+    WaitJoin,
+    WaitLeave,
 )
 from tavern.tables.driving import SeatDriver, SeatHandle, SeatView
 from tavern.tables.inbox import Inbox
@@ -160,6 +164,7 @@ class TableActor:
         self.settling = False
         #: The seats played by a program (tables/driving.py), by player name.
         self.driven: dict[str, SeatHandle] = {}
+        self.waiting = waiting.WaitingList()  #: « Liste d'attente » (tables/waiting.py)
         self.publisher = Publisher(self, broadcaster)
         self.turns = Turns(self)
         self._handlers: dict[type[BaseModel], Handler] = {**HANDLERS, **self.policy.commands()}
@@ -194,6 +199,7 @@ class TableActor:
                              r.owes_big_blind, time_bank=self.time_bank)
             seat.extra["hands"] = seat_hands
             self.seats[r.seat_no] = seat
+        self.waiting.line = await asyncio.to_thread(self.bank.waiting_line, self.info.id)  # kept across a move
         self.policy.started(self)
         self.next_deal_at = self.clock() + self.deal_pause
         self._task = asyncio.create_task(self._run(), name=f"table-{self.info.id}")
@@ -413,6 +419,7 @@ class TableActor:
             times.append(self.next_deal_at)
         if self.publisher.presence_due is not None:
             times.append(self.publisher.presence_due)
+        times += self.waiting.deadlines()  # a seat offered runs out
         return min(times) - self.clock() if times else None
 
     def _seat_of(self, username: str | None) -> SeatState:
@@ -539,7 +546,7 @@ class TableActor:
             else:
                 self.next_deal_at = None
                 changed = await deals.start(self) or changed
-        return changed
+        return await waiting.review(self) or changed  # seats freed go to the first in line
 
     def _held(self, now: float) -> bool:
         """Whether the deal due now waits a step (a reconnection storm; each
@@ -573,8 +580,10 @@ HANDLERS: dict[type[BaseModel], Handler] = {
     SitOut: seat_commands.sit_out, SitIn: seat_commands.sit_in, Post: seat_commands.post_blind,
     Auto: seat_commands.auto, ClientSeed: seat_commands.client_seed,
     Sync: TableActor._sync, Connect: TableActor._connect, Disconnect: TableActor._disconnect,
-    Close: TableActor._close_command,
+    Close: TableActor._close_command, WaitJoin: waiting.join, WaitLeave: waiting.leave,
+    OfferAccept: waiting.accept, OfferPass: waiting.pass_offer,
 }
 #: The commands a player sends for his own seat: they need his name, and a
 #: seat a program drives takes them from that program only.
-PLAYER_COMMANDS = frozenset({Act, Sit, Cave, Leave, SitOut, SitIn, Post, Auto, ClientSeed})
+PLAYER_COMMANDS = frozenset({Act, Sit, Cave, Leave, SitOut, SitIn, Post, Auto, ClientSeed,
+                             WaitJoin, WaitLeave, OfferAccept, OfferPass})

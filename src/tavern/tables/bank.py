@@ -15,6 +15,7 @@ run at start-up, marks those rows voided for good.
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -23,16 +24,16 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Table, bindparam, func, select
+from sqlalchemy import Table, bindparam, delete, func, select, update
 from sqlalchemy.orm import Session
 
 from tavern import metrics
 from tavern.catalogue import french
-from tavern.services import archive, hands, ledger, seats, taverns
+from tavern.services import archive, hands, ledger, private_tables, seats, taverns
 from tavern.settings import Settings
 from tavern.store.db import bound, listed, read_session_factory, run_transaction
 from tavern.store.direct import Direct
-from tavern.store.models import ArchivedHand, Seat, TableConfig, Tavern, User, utcnow
+from tavern.store.models import ArchivedHand, Seat, TableConfig, Tavern, User, WaitingPlace, utcnow
 
 
 @dataclass(frozen=True)
@@ -407,6 +408,49 @@ class SqlBank:
         """What the table's last finished deal handed to the next one (the
         carried pot is in the ledger; this is its state for the engine)."""
         return self._read(lambda s: _last_carry(s, table_id))
+
+    def may_sit(self, table_id: int, user_id: int) -> bool:
+        """Whether ``user_id`` may sit at the table: a private one's link first
+        (its waiting list asks before it takes a name: tables/waiting.py)."""
+
+        def work(s: Session) -> bool:
+            table = s.get(TableConfig, table_id)
+            return table is not None and private_tables.may_sit(s, table, user_id)
+
+        return self._read(work)
+
+    def waiting_line(self, table_id: int) -> list[tuple[str, int]]:
+        """The table's waiting list, in order of arrival: (name, user id)."""
+
+        def work(s: Session) -> list[tuple[str, int]]:
+            rows = s.execute(select(User.username, User.id).join(WaitingPlace, WaitingPlace.user_id == User.id)
+                             .where(WaitingPlace.table_id == table_id).order_by(WaitingPlace.id))
+            return [(name, uid) for name, uid in rows]
+
+        return self._read(work)
+
+    def wait_join(self, table_id: int, user_id: int) -> None:
+        def work(s: Session) -> None:
+            s.add(WaitingPlace(table_id=table_id, user_id=user_id))
+            s.flush()
+
+        self._tx(work, table=table_id)
+
+    def wait_offer(self, table_id: int, user_id: int, seat: int, seconds: float) -> None:
+        """The seat held for him, until when (a page he opens meanwhile is told)."""
+
+        def work(s: Session) -> None:
+            s.execute(update(WaitingPlace).where(WaitingPlace.table_id == table_id, WaitingPlace.user_id == user_id)
+                      .values(offered_seat=seat, offered_until=utcnow() + dt.timedelta(seconds=seconds)))
+
+        self._tx(work, table=table_id)
+
+    def wait_remove(self, table_id: int, user_ids: list[int]) -> None:
+        def work(s: Session) -> None:
+            s.execute(delete(WaitingPlace).where(WaitingPlace.table_id == table_id,
+                                                 WaitingPlace.user_id.in_(user_ids)))
+
+        self._tx(work, table=table_id)
 
     def last_dealer(self, table_id: int) -> str | None:
         """The dealer of the table's last finished deal (by name), if any."""

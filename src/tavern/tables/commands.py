@@ -110,7 +110,31 @@ class ClientSeed(_Command):
     seed: str = Field(max_length=64, pattern=r"^[A-Za-z0-9_-]*$")
 
 
-PlayerCommand = Sit | Cave | Leave | SitOut | Post | Sync | SitIn | Auto | Act | ClientSeed
+class WaitJoin(_Command):
+    """« Liste d'attente »: take a place in a full table's waiting list (tables/waiting.py)."""
+
+    type: Literal["wait_join"] = "wait_join"
+
+
+class WaitLeave(_Command):
+    type: Literal["wait_leave"] = "wait_leave"
+
+
+class OfferAccept(_Command):
+    """« Prendre la place »: the seat offered, with a cave (None: the table's smallest)."""
+
+    type: Literal["seat_offer_accept"] = "seat_offer_accept"
+    cave: Amount | None = Field(default=None, gt=0)
+
+
+class OfferPass(_Command):
+    """« Laisser passer »: the seat offered goes to the next in line."""
+
+    type: Literal["seat_offer_pass"] = "seat_offer_pass"
+
+
+PlayerCommand = (Sit | Cave | Leave | SitOut | Post | Sync | SitIn | Auto | Act | ClientSeed
+                 | WaitJoin | WaitLeave | OfferAccept | OfferPass)
 Command = Annotated[PlayerCommand, Field(discriminator="type")]
 commands: TypeAdapter[Command] = TypeAdapter(Command)
 

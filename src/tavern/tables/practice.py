@@ -41,7 +41,7 @@ from tavern.tables import seat_commands
 from tavern.tables.actor import CommandError, TableActor
 from tavern.tables.bank import SeatRow, SqlBank, TableInfo, TableStart, _void_in_progress
 from tavern.tables.broadcast import Broadcaster
-from tavern.tables.commands import Act, Cave, Close, Leave, Sit, SitIn
+from tavern.tables.commands import Act, Cave, Close, Leave, Sit, SitIn, WaitJoin
 from tavern.tables.driving import SeatHandle, SeatView
 from tavern.tables.policy import Handler, PolicyTable
 
@@ -233,6 +233,8 @@ class PracticePolicy:
             return "practice_no_cave"
         if isinstance(command, Close):
             return "practice_closes_on_leave"
+        if isinstance(command, WaitJoin):
+            return "practice_no_waiting"
         return None
 
     def commands(self) -> Mapping[type[BaseModel], Handler]:

@@ -30,6 +30,19 @@ class Dresser(Protocol):
     def dress(self, table: dict[str, Any]) -> None: ...
 
 
+class Waiting(Protocol):
+    """The table's waiting list as it is told (tables/waiting.py)."""
+
+    @property
+    def line(self) -> list[tuple[str, int]]: ...
+
+    def public(self) -> dict[str, Any]: ...
+
+    def own(self, name: str, now: float) -> dict[str, Any] | None: ...
+
+    def names(self) -> list[str]: ...
+
+
 def _dumps(value: Any) -> bytes:
     """JSON bytes, on the table's hottest path: every recipient's state at
     every action (orjson: several times the standard library)."""
@@ -73,6 +86,9 @@ class Published(Protocol):
     revealed: dict[str, Any] | None
     client_seeds: dict[str, str]
     clock: Callable[[], float]
+
+    @property
+    def waiting(self) -> Waiting: ...
 
     @property
     def policy(self) -> Dresser: ...
@@ -143,6 +159,8 @@ class Publisher:
             "fair": {"scheme": fair.SCHEME, "next": t.next_seed.commitment,
                      "deal": t.deal_seed.commitment if t.engine is not None and t.deal_seed else None},
         }
+        if t.waiting.line:  # how many wait, the seats held: never who (absent: nobody waits)
+            table["waiting"] = t.waiting.public()
         t.policy.dress(table)
         return table
 
@@ -204,6 +222,9 @@ class Publisher:
                               "client_seed": t.client_seeds.get(username, "")}
             if shared["result"] and t.revealed is not None and username in t.revealed["players"]:
                 msg["fair"] = shared["fair"]
+            waits = t.waiting.own(username, t.clock()) if t.waiting.line else None
+            if waits is not None:  # his place in line and his offer, to him only
+                msg["waiting"] = waits
         return msg
 
     def seated(self, view: dict[str, Any]) -> dict[str, Any]:
@@ -261,6 +282,8 @@ class Publisher:
         if result:
             self.result_sent, self.result_at = (t.last_result, t.revealed), self.seq
         names = [*(s.name for s in t.seats.values()), *(also or [])]
+        if t.waiting.line:  # the players in line get their own message too (their place in it)
+            names = list(dict.fromkeys([*names, *t.waiting.names()]))
         # The spectators' view goes to anyone watching who is not seated (a
         # page open on the table): most tables have nobody so, and then it
         # is neither built nor encoded.

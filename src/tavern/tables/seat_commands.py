@@ -19,6 +19,12 @@ from tavern.tables.seating import SeatState
 from tavern.tables.turns import AUTO_ACTIONS, Turns
 
 
+class Holds(Protocol):
+    def held(self, seat: int, name: str) -> bool:
+        """Whether ``seat`` is held for somebody else than ``name`` (tables/waiting.py)."""
+        ...
+
+
 class Seating(Protocol):
     """What the seat commands need of their table (the actor)."""
 
@@ -31,6 +37,9 @@ class Seating(Protocol):
     closing_owner: int | None
     client_seeds: dict[str, str]
     turns: Turns
+
+    @property
+    def waiting(self) -> Holds: ...
 
     def _seat_of(self, username: str | None) -> SeatState: ...
 
@@ -52,6 +61,8 @@ async def sit(t: Seating, command: Sit, username: str, user_id: int) -> dict[str
     seat = command.seat
     if seat in t.seats:
         raise CommandError("seat_taken")
+    if t.waiting.held(seat, username):  # offered to the first in line for a while
+        raise CommandError("seat_held")
     try:
         chips = await asyncio.to_thread(t.bank.sit, t.info.id, user_id, seat, command.cave)
     except ValueError as exc:  # SeatError, InsufficientFunds: refusals with codes

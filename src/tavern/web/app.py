@@ -77,7 +77,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
 
-    from tavern.web import village_feed, ws
+    from tavern.web import notices, village_feed, ws
     from tavern.web.routers import ROUTERS
 
     # The table socket first: a handshake is matched against the routes in
@@ -85,6 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # each (a restart's thousands of reconnections).
     app.include_router(ws.router)
     app.include_router(village_feed.pages)  # the live village's one socket (issue 30 §4)
+    app.include_router(notices.pages)  # a player's own notices on every page (issue 30 §3)
     for router in ROUTERS:
         app.include_router(router)
 

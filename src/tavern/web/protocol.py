@@ -110,6 +110,8 @@ class State(_Message):
     story: list[dict[str, Any]]
     you: dict[str, Any] | None = None
     fair: dict[str, Any] | None = None
+    #: A player in the table's waiting list: his place and the seat offered to him.
+    waiting: dict[str, Any] | None = None
 
 
 class Ok(_Message):
@@ -201,5 +203,6 @@ messages: TypeAdapter[Message] = TypeAdapter(Message)
 
 #: Every command and message type, for the documentation check.
 COMMAND_TYPES = ("sit", "cave", "leave", "sit_out", "post", "sync", "sit_in", "auto", "act", "client_seed",
+                 "wait_join", "wait_leave", "seat_offer_accept", "seat_offer_pass",
                  "chat_say", "chat_hide", "chat_report")
 MESSAGE_TYPES = ("state", "ok", "error", "closed", "contest", "chat", "chat_log", "chat_deleted", "chat_muted")

@@ -26,7 +26,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from sqlalchemy.orm import Session
 
 from tavern.catalogue import french
-from tavern.services import taverns
+from tavern.services import taverns, waiting
 from tavern.web import village_live
 from tavern.web.state import services
 
@@ -37,13 +37,16 @@ EVERY_SECONDS = 2.0
 
 
 def summary(session: Session) -> str:
-    """``{"type": "village", "tables": [[id, seats_taken, seats], …], "pots":
-    [[id, chips], …], "contests": [{…}, …]}``: the open public tables of the
-    taverns (contest tables are listed with their contest, private tables
-    only for their friends), their last deals' sizes and the contests
-    opening soon (web/village_live.py)."""
+    """``{"type": "village", "tables": [[id, seats_taken, seats, waiting], …],
+    "pots": [[id, chips], …], "contests": [{…}, …]}``: the open public tables
+    of the taverns (contest tables are listed with their contest, private
+    tables only for their friends) with their waiting lists' lengths, their
+    last deals' sizes and the contests opening soon (web/village_live.py)."""
     rows = [[s.table.id, s.seats_taken, s.table.seats] for s in taverns.list_open_tables(session)
             if s.table.tavern_id is not None and not s.table.private]
+    waits = waiting.lengths(session)  # each row's 4th: its waiting list's length (issue 30 §3)
+    for row in rows:
+        row.append(waits.get(row[0], 0))
     message: dict[str, Any] = {"type": "village", "tables": rows}
     # The last deals' sizes and the contests opening soon (web/village_live.py).
     message |= village_live.extras(session, {row[0] for row in rows})

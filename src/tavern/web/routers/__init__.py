@@ -25,10 +25,11 @@ from tavern.web.routers import (
     surveillance,
     tavern,
     village,
+    waiting,
 )
 
 ROUTERS: list[APIRouter] = []
 for _module in (health, metrics, auth, village, account, history, records, profile, boards, me, premium, practice, tavern,
-                invitations, admin, engine_room, surveillance, contests, chat, docs):
+                invitations, admin, engine_room, surveillance, contests, chat, waiting, docs):
     ROUTERS.extend(r for r in (getattr(_module, "pages", None), getattr(_module, "api", None),
                                getattr(_module, "admin_api", None), getattr(_module, "owner_api", None)) if r)

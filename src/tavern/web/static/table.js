@@ -310,7 +310,11 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
       var p = bySeat[s];
       if (!p) {
         var free = h("div", { cls: "tl-seat free" + (S.seatChoice === s ? " chosen" : ""), "data-seat": s, style: pos });
-        if (!y) {
+        // Held a while for the first of the waiting list (issue 30 §3): taken from his notice, not here.
+        var held = t.waiting && t.waiting.held.indexOf(s) >= 0;
+        if (held) {
+          free.appendChild(h("span", { cls: "muted tl-held", text: "Place " + (s + 1) + " réservée (liste d'attente)" }));
+        } else if (!y) {
           free.appendChild(h("button", { type: "button", cls: "tl-sit", "data-seat": s,
             text: "Place " + (s + 1) + " — s'asseoir",
             on: { click: (function (k) { return function () { chooseSeat(k); }; })(s) } }));

@@ -53,6 +53,14 @@
     section.hidden = contests.length === 0;
   }
 
+  // A full table's waiting list's length (issue 30 §3): the live summary's 4th column.
+  function waiting(id, count) {
+    var cell = document.querySelector('[data-table-waiting="' + id + '"]');
+    if (!cell) return;
+    var text = count ? count + " " + cell.getAttribute("data-word") : "";
+    if (cell.textContent !== text) cell.textContent = text;
+  }
+
   function refresh() {
     if (document.hidden) return;  // nobody is looking: spare the server
     fetch("/api/village", { credentials: "same-origin", headers: { Accept: "application/json" } })
@@ -91,7 +99,7 @@
     socket.onmessage = function (event) {
       var msg = JSON.parse(event.data);
       if (msg.type !== "village") return;
-      msg.tables.forEach(function (row) { show(row[0], row[1], row[2]); });
+      msg.tables.forEach(function (row) { show(row[0], row[1], row[2]); waiting(row[0], row[3]); });
       var pots = {};
       (msg.pots || []).forEach(function (row) { pots[row[0]] = row[1]; });
       msg.tables.forEach(function (row) { showPot(row[0], pots[row[0]]); });

@@ -1,0 +1,107 @@
+"""A player's own notices, on any page of the site (issue 30 §3–4):
+``/ws/notices``, opened by every page of a logged-in player
+(static/notices.js, from the base template).
+
+It carries the notices of one account only: the seat a full table's
+waiting list holds for him, and its end (tables/waiting.py; docs/protocol.md
+"The notices socket"). They are published by the table's owner on the
+broadcaster's notice channel (:data:`~tavern.tables.waiting.NOTICES`), keyed
+by player name as a table's messages are, so they reach this socket
+whichever worker holds it (Redis pub/sub when configured); a seat held for
+him since before the page opened is told as the socket opens (the table
+keeps the offer's end in the database). The player sends nothing; the Origin and the session are checked as at a table's socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import Counter
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from tavern.catalogue import french
+from tavern.services import waiting
+from tavern.store.models import utcnow
+from tavern.tables.waiting import NOTICES, offer_notice
+from tavern.web.deps import CurrentUser
+from tavern.web.state import services
+
+pages = APIRouter()
+
+#: Notice sockets of one account on this worker (a page each): more is a
+#: script, not a player. The table sockets' own caps are not spent on them.
+PER_ACCOUNT = 16
+#: Notices waiting for a slow page: an offer is a notice or two a minute.
+QUEUE_LIMIT = 32
+_OPEN: Counter[int] = Counter()
+
+
+async def _user(ws: WebSocket) -> CurrentUser | None:
+    """The page's account, by its session cookie (a table socket's way: web/ws.py)."""
+    sess = services(ws).codec.load(ws)
+    if sess.user_id is None or not sess.token:
+        return None
+    found = await services(ws).socket_users.get((sess.user_id, sess.token))
+    return CurrentUser(*found) if found is not None else None
+
+
+@pages.websocket("/ws/notices")
+async def notices_channel(ws: WebSocket) -> None:
+    origin = ws.headers.get("origin")
+    if origin is None or origin not in services(ws).settings.allowed_origins:
+        await ws.close(code=1008, reason=french("ws_origin_refused"))
+        return
+    user = await _user(ws)
+    if user is None:
+        await ws.close(code=1008, reason=french("ws_login_required"))
+        return
+    if _OPEN[user.id] >= PER_ACCOUNT:
+        await ws.close(code=1008, reason=french("ws_too_many_connections"))
+        return
+    _OPEN[user.id] += 1
+    try:
+        await ws.accept()
+        await _serve(ws, user)
+    finally:
+        _OPEN[user.id] -= 1
+        if not _OPEN[user.id]:
+            del _OPEN[user.id]
+
+
+def _offers(ws: WebSocket, user_id: int) -> list[tuple[int, str, int, float]]:
+    with services(ws).read_sessions() as s:
+        return waiting.offers_to(s, user_id, utcnow())
+
+
+async def _serve(ws: WebSocket, user: CurrentUser) -> None:
+    queue: asyncio.Queue[str] = asyncio.Queue(maxsize=QUEUE_LIMIT)
+
+    def deliver(text: str) -> None:
+        if not queue.full():  # a page that reads nothing misses notices, never grows the queue
+            queue.put_nowait(text)
+
+    unsubscribe = services(ws).broadcaster.subscribe(NOTICES, user.username, deliver)
+    # A seat held for him since before this page opened: told here too.
+    for table_id, name, seat, left in await asyncio.to_thread(_offers, ws, user.id):
+        deliver(offer_notice(table_id, name, seat, round(left, 1)))
+
+    async def drain() -> None:  # the page says nothing; its close ends the socket
+        with contextlib.suppress(WebSocketDisconnect):
+            while (await ws.receive())["type"] != "websocket.disconnect":
+                pass
+
+    closed = asyncio.create_task(drain())
+    try:
+        while not closed.done():
+            got = asyncio.create_task(queue.get())
+            await asyncio.wait({got, closed}, return_when=asyncio.FIRST_COMPLETED)
+            if not got.done():
+                got.cancel()
+                break
+            await ws.send_text(got.result())
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass
+    finally:
+        unsubscribe()
+        closed.cancel()
