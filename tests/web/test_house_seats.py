@@ -1,0 +1,126 @@
+"""Issue 29 §2, house seats at real tables, seen from the web: the owner's
+« Joueurs de la maison » and its bad inputs, the admin's « Caisse de la
+maison » (its balance, credit and results by table). « Bad input: an owner's
+house-seat setting outside its bounds … refused in French, nothing changed »."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+from tests.dbtools import session_scope
+from webtools import World, api_csrf, login, page, post_form
+
+from tavern.services import house_seats, ledger, seats
+from tavern.store.models import LedgerEntry, TableConfig
+
+pytestmark = pytest.mark.db
+
+RAMPONNEAU = {"game": "ramponneau", "name": "La grande", "small_blind": "1", "big_blind": "2",
+              "seats": "4", "rake_percent": "5", "action_timer_seconds": "30", "no_flop_no_drop": "on"}
+
+
+def _with_deck(client: TestClient, world: World) -> str:
+    login(client, "owner")
+    base = f"/ma-taverne/{world.tavern_id}"
+    post_form(client, f"{base}/acheter", {"kind": "deck52"}, page=base)
+    deck = client.get(f"/api/taverns/{world.tavern_id}").json()["inventory"][0]
+    post_form(client, f"{base}/entreposer", {"inventory_id": str(deck["id"])}, page=base)
+    return base
+
+
+def _tables() -> list[tuple[str, int]]:
+    with session_scope() as s:
+        return [(t.name, t.house_seats) for t in s.scalars(select(TableConfig))]
+
+
+def test_the_owner_allows_house_players_at_a_table(client: TestClient, world: World) -> None:
+    base = _with_deck(client, world)
+    assert 'name="house_seats"' in client.get(base).text and "Joueurs de la maison" in client.get(base).text
+    r = post_form(client, f"{base}/tables", {**RAMPONNEAU, "house_seats": "3"}, page=base)
+    assert r.status_code == 303, page(r)
+    assert _tables() == [("La grande", 3)]
+
+
+def test_none_by_default(client: TestClient, world: World) -> None:
+    base = _with_deck(client, world)
+    assert post_form(client, f"{base}/tables", RAMPONNEAU, page=base).status_code == 303
+    assert _tables() == [("La grande", 0)]
+
+
+def test_a_setting_outside_its_bounds_is_refused_in_french_and_nothing_stored(client: TestClient,
+                                                                              world: World) -> None:
+    base = _with_deck(client, world)
+    for value, reason in (("4", "« Joueurs de la maison » : de 0 à 3 joueurs de la maison à cette table"),
+                          ("-1", "« Joueurs de la maison » : "), ("deux", "« Joueurs de la maison » : "),
+                          ("99999999999999", "« Joueurs de la maison » : au plus")):
+        r = post_form(client, f"{base}/tables", {**RAMPONNEAU, "house_seats": value}, page=base)
+        assert r.status_code == 400, value
+        assert reason in page(r), (value, page(r)[:300])
+    h = {"X-CSRF-Token": api_csrf(client)}
+    api = {"game": "gin", "stakes": {"unit": 1}, "name": "Gin", "house_seats": 2}  # Gin: two seats, one house player
+    r = client.post(f"/api/taverns/{world.tavern_id}/tables", json=api, headers=h)
+    assert r.status_code in (400, 422), r.text
+    assert "0 à 1 joueurs de la maison" in r.text
+    r = client.post(f"/api/taverns/{world.tavern_id}/tables", json={**api, "house_seats": -1}, headers=h)
+    assert r.status_code == 422, r.text
+    assert _tables() == []
+
+
+def test_the_admin_funds_the_purse_and_reads_its_results(client: TestClient, world: World) -> None:
+    login(client, "admin")
+    r = client.get("/admin/maison")
+    assert r.status_code == 200 and "Caisse de la maison" in r.text and "0 écus" in r.text
+    r = post_form(client, "/admin/maison/crediter", {"amount": "5000"}, page="/admin/maison")
+    assert r.status_code == 303
+    r = client.post("/api/admin/house/credit", json={"amount": 700}, headers={"X-CSRF-Token": api_csrf(client)})
+    assert r.status_code == 200 and r.json()["balance"] == 5700
+    with session_scope() as s:
+        # A grant like any: from the house's issuance, in the ledger.
+        entries = s.scalars(select(LedgerEntry).where(LedgerEntry.reason == "issue",
+                                                      LedgerEntry.reference == f"house-purse:admin:{world.admin_id}"))
+        assert sorted(e.amount for e in entries) == [700, 5000]
+        # A house player caves 200 from it at a table, then wins 30 there and leaves.
+        table = TableConfig(tavern_id=world.tavern_id, name="Chez nous", game="ramponneau",
+                            stakes={"small_blind": 1, "big_blind": 2}, buy_in_min=20, buy_in_max=200, seats=4,
+                            house_seats=1)
+        s.add(table)
+        s.flush()
+        [sat] = house_seats.sit(s, table.id, 1)
+        assert ledger.audit(s).ok
+        table_id = table.id
+    with session_scope() as s:
+        # (30 chips won, as a deal moves them: here bought by the owner and handed over)
+        ledger.cave(s, world.owner_id, table_id, 30)
+        ledger.transfer(s, ledger.account(s, "user", world.owner_id, "chips", table_id),
+                        ledger.account(s, "user", sat.user_id, "chips", table_id), 30, "chips", "hand", "test")
+        assert seats.leave(s, table_id, sat.user_id) == 230
+        assert ledger.audit(s).ok
+    r = client.get("/api/admin/house")
+    assert r.json()["balance"] == 5730
+    [row] = r.json()["tables"]
+    assert (row["table_id"], row["caved"], row["cashed"], row["at_table"]) == (table_id, 200, 230, 0)
+    text = client.get("/admin/maison").text
+    assert "5730 écus" in text and "Chez nous" in text and "+30" in text
+
+
+def test_bad_credit_refused_and_nothing_changed(client: TestClient, world: World) -> None:
+    login(client, "admin")
+
+    def entries() -> int:
+        with session_scope() as s:
+            return s.scalar(select(func.count()).select_from(LedgerEntry)) or 0
+
+    before = entries()
+    for amount in ("0", "-5", "abc", "99999999999"):
+        r = post_form(client, "/admin/maison/crediter", {"amount": amount}, page="/admin/maison")
+        assert r.status_code == 400 and "Le montant est un nombre entier entre 1 et" in page(r), amount
+    assert client.post("/api/admin/house/credit", json={"amount": 0},
+                       headers={"X-CSRF-Token": api_csrf(client)}).status_code == 422
+    assert entries() == before
+
+
+def test_only_an_admin_sees_the_purse(client: TestClient, world: World) -> None:
+    login(client, "owner")
+    assert client.get("/api/admin/house").status_code == 403
+    assert client.get("/admin/maison", follow_redirects=False).status_code in (303, 403)
