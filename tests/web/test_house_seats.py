@@ -124,3 +124,33 @@ def test_only_an_admin_sees_the_purse(client: TestClient, world: World) -> None:
     login(client, "owner")
     assert client.get("/api/admin/house").status_code == 403
     assert client.get("/admin/maison", follow_redirects=False).status_code in (303, 403)
+
+
+@pytest.fixture
+def dumping_table(db_url: str, world: World) -> int:
+    from test_surveillance_pages import NAMES, _archive_dumping
+    from tests.tables.liveserver import seed_table
+
+    table_id, _ = seed_table(db_url, NAMES)
+    _archive_dumping(table_id)  # ana dumps chips to bruno, 400 deals
+    return table_id
+
+
+def test_the_surveillance_report_lists_the_house_players_apart(client: TestClient, world: World,
+                                                                dumping_table: int) -> None:
+    """« listed apart in the surveillance report »: the same deals, bruno a
+    house player now — his pair with ana is never flagged, and it is in its own section."""
+    from tavern.store.models import User
+
+    login(client, "admin")
+    assert 'data-pair="ana+bruno"' in page(client.get("/admin/surveillance")).split('id="pairs"')[0]
+    with session_scope() as s:
+        s.scalars(select(User).where(User.username == "bruno")).one().house = True
+    html = page(client.get("/admin/surveillance"))
+    humans, house = html.split('id="house-section"')
+    assert "bruno" not in humans and 'id="no-suspicious"' in humans
+    assert 'data-pair="ana+bruno"' in house and 'data-pair="bruno+h1"' in house
+    assert "jamais signalés" in house
+    assert all("bruno" not in p["players"] for p in client.get("/api/admin/surveillance").json())
+    mine = page(client.get("/admin/surveillance/joueurs/ana")).split('id="house-section"')[1]
+    assert 'data-pair="ana+bruno"' in mine and 'data-pair="bruno+h1"' not in mine
