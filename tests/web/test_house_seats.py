@@ -154,3 +154,46 @@ def test_the_surveillance_report_lists_the_house_players_apart(client: TestClien
     assert all("bruno" not in p["players"] for p in client.get("/api/admin/surveillance").json())
     mine = page(client.get("/admin/surveillance/joueurs/ana")).split('id="house-section"')[1]
     assert 'data-pair="ana+bruno"' in mine and 'data-pair="bruno+h1"' not in mine
+
+
+def test_mes_donnes_and_the_replay_mark_the_house_players(client: TestClient, db_url: str, world: World) -> None:
+    """« marked « maison » everywhere a name appears (…, replay, « Mes donnes ») »."""
+    import random
+
+    from test_surveillance_pages import honest, simulate
+    from tests.tables.liveserver import PASSWORD, seed_table
+
+    from tavern.services import archive, practice
+
+    table_id, _ = seed_table(db_url, ("ana",))
+    with session_scope() as s:
+        practice.house_players(s, 1)  # « Maison Ana », a house account
+        rng = random.Random(4)
+        [(_, record, result)] = simulate({"ana": honest(rng), "Maison Ana": honest(rng)}, 1, seed=5, per_table=2)
+        deal_id = archive.archive_hand(s, table_id, record, result).id
+    login(client, "ana", PASSWORD)
+    html = page(client.get("/mes-donnes"))
+    row = html[html.index(f'data-deal="{deal_id}"'):]
+    row = row[:row.index("</tr>")]
+    assert 'Maison Ana <small class="tl-house" data-house>(maison)</small>' in row
+    assert "ana <small" not in row  # only the house's
+    [deal] = client.get("/api/me/deals").json()
+    assert deal["house"] == ["Maison Ana"]
+    replay = client.get(f"/mes-donnes/{deal_id}").text
+    assert 'data-house="[&#34;Maison Ana&#34;]"' in replay
+
+
+def test_the_table_page_marks_a_house_player(client: TestClient, world: World) -> None:
+    with session_scope() as s:
+        house_seats.fund(s, 1000, world.admin_id)
+        table = TableConfig(tavern_id=world.tavern_id, name="Chez nous", game="ramponneau",
+                            stakes={"small_blind": 1, "big_blind": 2}, buy_in_min=20, buy_in_max=200, seats=4,
+                            house_seats=1)
+        s.add(table)
+        s.flush()
+        [sat] = house_seats.sit(s, table.id, 1)
+        table_id = table.id
+    login(client, "owner")
+    [seat] = client.get(f"/api/tables/{table_id}").json()["seated"]
+    assert (seat["player"], seat["house"]) == (sat.username, True)
+    assert f'{sat.username} <small class="tl-house">(maison)</small>' in page(client.get(f"/tables/{table_id}"))

@@ -146,3 +146,10 @@ def house_ids(s: Session, user_ids: list[int]) -> set[int]:
     if not user_ids:
         return set()
     return set(s.scalars(select(User.id).where(User.id.in_(user_ids), User.house.is_(True))))
+
+
+def house_names(s: Session, names: list[str]) -> set[str]:
+    """Which of these player names are the house's (marked « maison » wherever a name appears)."""
+    if not names:
+        return set()
+    return set(s.scalars(select(User.username).where(User.username.in_(sorted(set(names))), User.house.is_(True))))

@@ -79,6 +79,8 @@ class SeatOut(BaseModel):
                          description="deprecated (removed in the next release): the seat counted from 1; use `seat`")
     player: str
     chips: int
+    #: A player of the house (issue 29: practice tables, house seats at real tables): « maison ».
+    house: bool = False
     sitting_out: bool
 
 
@@ -148,7 +150,7 @@ def table_out(db: Session, table_id: int, viewer: CurrentUser) -> TableOut:
     # A practice table's chips are no ledger balance: each seat's practice stack (the live table has the rest).
     seated = [SeatOut(seat=s.seat_no, seat_no=s.seat_no + 1, player=s.user.username,
                       chips=table.buy_in_max if table.practice_user_id is not None else ledger.chips(db, s.user_id, table.id),
-                      sitting_out=s.sitting_out)
+                      sitting_out=s.sitting_out, house=s.user.house)
               for s in seats.seats(db, table.id)]
     b = brief(table, len(seated))
     if table.contest_id is not None:
