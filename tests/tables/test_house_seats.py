@@ -44,8 +44,16 @@ async def _start(world: Any, *seated: str, **options: Any) -> tuple[Harness, Tab
     return harness, actor
 
 
+def careful(name: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """Check, call a small bet, fold to a big one: a human who keeps his cave (the deals go on)."""
+    by = {a["action"]: a for a in legal}
+    if "call" in by and by["call"].get("amount", 0) > 10 and "fold" in by:
+        return {"action": "fold"}
+    return passive(name, legal)
+
+
 async def _until(actor: TableActor, done: Any, humans: tuple[str, ...] = ("ana", "bob"), limit: int = 5000) -> None:
-    """The humans play passively when they are to act, the house players by
+    """The humans play carefully when they are to act, the house players by
     themselves, until ``done()``."""
     for _ in range(limit):
         if done():
@@ -54,7 +62,7 @@ async def _until(actor: TableActor, done: Any, humans: tuple[str, ...] = ("ana",
         if engine is not None and not engine.over:
             for name in engine.to_act():
                 if name in humans:
-                    move = passive(name, engine.legal_actions(name))
+                    move = careful(name, engine.legal_actions(name))
                     await actor.submit(Act(action=move.pop("action"), args=move, seq=actor.seq), name)
                     break
         await asyncio.sleep(0.001)
@@ -86,8 +94,7 @@ def test_house_players_sit_for_a_human_alone_and_play_whole_deals(world) -> None
         # Their caves came from the purse, through the ledger.
         assert _purse(world) == PURSE - 2 * 200
         await _until(actor, _settled(actor, 3))
-        if any(s.name == "ana" for s in actor.seats.values()):  # (passive, she may have lost her cave: gone then)
-            await actor.submit(Leave(), "ana")
+        await actor.submit(Leave(), "ana")
         await _until(actor, lambda: not any(s.name.startswith("Maison") for s in actor.seats.values()))
         await actor.stop()
 
@@ -109,6 +116,22 @@ def test_house_players_sit_for_a_human_alone_and_play_whole_deals(world) -> None
         assert results[world.table_id].at_table == 0
         assert house_seats.purse(s).balance == PURSE + results[world.table_id].result
         assert ledger.audit(s).ok
+
+
+def test_a_human_sitting_at_a_quiet_table_gets_house_players(world) -> None:
+    """The table runs and deals nothing (nobody seated); ana sits: alone, she gets house players and a deal."""
+    _allow(world, 1)
+
+    async def scenario() -> None:
+        harness, actor = await _start(world)
+        await settle(actor)
+        assert actor.next_deal_at is None and not actor.seats
+        await harness.sit("ana", 2)
+        await _until(actor, lambda: actor.engine is not None)
+        assert set(actor.dealt) == {"ana", "Maison Ana"}
+        await actor.stop()
+
+    asyncio.run(scenario())
 
 
 def test_no_house_player_for_enough_humans_nor_without_the_setting(world) -> None:

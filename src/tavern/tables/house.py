@@ -33,7 +33,7 @@ import random
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel
 
@@ -42,7 +42,7 @@ from tavern.catalogue import french
 from tavern.refusal import Refusal
 from tavern.services import house_seats
 from tavern.tables import seat_commands
-from tavern.tables.commands import CommandError, Sit
+from tavern.tables.commands import CommandError, Sit, SitIn
 from tavern.tables.policy import Handler, PolicyTable
 from tavern.tables.practice import THINK, HouseDriver
 from tavern.tables.seating import SeatState
@@ -79,7 +79,7 @@ class HouseSeatsPolicy:
         return None
 
     def commands(self) -> Mapping[type[BaseModel], Handler]:
-        return {Sit: self._sit}
+        return {Sit: self._sit, SitIn: self._sit_in}
 
     def started(self, actor: PolicyTable) -> None:
         return None
@@ -141,7 +141,9 @@ class HouseSeatsPolicy:
         held = actor.seats.get(command.seat)
         full = len(actor.seats) >= table.info.seats
         if held is None or (held.name not in self.drivers and not full):
-            return await seat_commands.sit(table, command, username, user_id)
+            out = await seat_commands.sit(table, command, username, user_id)
+            self._nudge(actor)
+            return out
         if held.name not in self.drivers:  # a human's: another, the house's, if any
             house = [s for s in actor.seats.values() if s.name in self.drivers]
             if not house:
@@ -157,6 +159,21 @@ class HouseSeatsPolicy:
             return {"notice": french("house_seat_after_deal")}
         await self._leave(actor, held)
         return await seat_commands.sit(table, Sit(seat=held.seat_no, cave=command.cave), username, user_id)
+
+    async def _sit_in(self, actor: PolicyTable, command: SitIn, username: str | None, user_id: int) -> dict[str, Any]:
+        """« Se rasseoir »: he may be alone again, wanting house players."""
+        out = await seat_commands.sit_in(cast(Any, actor), command, str(username), user_id)
+        self._nudge(actor)
+        return out
+
+    def _nudge(self, actor: PolicyTable) -> None:
+        """A human came, at a table dealing nothing: a deal is tried soon —
+        its start seats the house players he needs (a table deals only when
+        enough players are ready, and one human alone is not)."""
+        table: Any = actor
+        if (table.engine is None or table.engine.over) and table.next_deal_at is None \
+                and table.closing_owner is None and not table.draining:
+            table.next_deal_at = table.clock() + table.deal_pause
 
     # --- the house players coming and going ----------------------------------------
 
