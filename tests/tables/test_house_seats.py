@@ -268,3 +268,43 @@ def test_never_at_a_contest_table(world) -> None:
     with world.factory() as s:
         assert s.get_one(TableConfig, table_id).house_seats == 0
         assert house_seats.purse(s).balance == PURSE
+
+
+def test_the_manager_gives_the_setting_s_tables_their_policy(world) -> None:
+    """The table's row says it: the manager starts it with the house seats'
+    policy (its number the owner's), any other tavern table as it was; a
+    restart drives the house players it finds seated again."""
+    from tavern.tables.bank import SqlBank
+    from tavern.tables.broadcast import LocalBroadcaster
+    from tavern.tables.manager import TableManager
+    from tavern.tables.policy import CashPolicy
+    from tests.dbtools import harness_settings
+
+    _allow(world, 3)
+    with world.factory() as s, s.begin():
+        seated = house_seats.sit(s, world.table_id, 1)  # as a previous process left it
+        other = TableConfig(tavern_id=world.tavern_id, name="t2", game="ramponneau",
+                            stakes={"small_blind": 1, "big_blind": 2}, buy_in_min=20, buy_in_max=200, seats=6)
+        s.add(other)
+        s.flush()
+        other_id = other.id
+
+    async def scenario() -> None:
+        manager = TableManager(SqlBank(world.factory, harness_settings()), LocalBroadcaster(), deal_pause=0.0)
+        await manager.start()
+        actor = await manager.get(world.table_id)
+        assert isinstance(actor, TableActor) and isinstance(actor.policy, HouseSeatsPolicy)
+        assert actor.policy.allowed == 3
+        await settle(actor)
+        await asyncio.sleep(0.05)
+        await settle(actor)
+        # Nobody human: the one found seated is driven, then leaves before any deal.
+        assert not actor.seats and actor.deals == 0
+        cash = await manager.get(other_id)
+        assert isinstance(cash, TableActor) and isinstance(cash.policy, CashPolicy)
+        await manager.close()
+
+    asyncio.run(scenario())
+    assert seated and _purse(world) == PURSE
+    with world.factory() as s:
+        assert ledger.audit(s).ok
