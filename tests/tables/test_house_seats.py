@@ -274,11 +274,12 @@ def test_the_manager_gives_the_setting_s_tables_their_policy(world) -> None:
     """The table's row says it: the manager starts it with the house seats'
     policy (its number the owner's), any other tavern table as it was; a
     restart drives the house players it finds seated again."""
+    from tests.dbtools import harness_settings
+
     from tavern.tables.bank import SqlBank
     from tavern.tables.broadcast import LocalBroadcaster
     from tavern.tables.manager import TableManager
     from tavern.tables.policy import CashPolicy
-    from tests.dbtools import harness_settings
 
     _allow(world, 3)
     with world.factory() as s, s.begin():
