@@ -40,6 +40,9 @@ def test_the_owner_allows_house_players_at_a_table(client: TestClient, world: Wo
     r = post_form(client, f"{base}/tables", {**RAMPONNEAU, "house_seats": "3"}, page=base)
     assert r.status_code == 303, page(r)
     assert _tables() == [("La grande", 3)]
+    [table] = client.get(f"/api/taverns/{world.tavern_id}").json()["tables"]
+    assert table["house_seats"] == 3
+    assert '<span data-house-seats="3">3 de la maison au plus</span>' in client.get(base).text
 
 
 def test_none_by_default(client: TestClient, world: World) -> None:

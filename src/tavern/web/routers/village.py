@@ -55,6 +55,8 @@ class TableBrief(BaseModel):
     chat: str = "open"
     #: a table among friends: listed only for its owner and the holders of its link
     private: bool = False
+    #: « Joueurs de la maison »: how many house players may sit there (docs/bots.md)
+    house_seats: int = 0
 
 
 class TavernOut(BaseModel):
@@ -105,6 +107,7 @@ def brief(table: TableConfig, taken: int) -> TableBrief:
         variant=table.variant, variant_label=catalogue.variant(table.variant),
         stakes=dict(table.stakes or {}), stakes_text=stakes_text(table.stakes or {}),
         seats=table.seats, seats_taken=taken, chat=table.chat or "open", private=table.private,
+        house_seats=table.house_seats,
     )
 
 
