@@ -13,7 +13,7 @@ it). A house player's cave is paid from the purse (:func:`sit`: purse écus
 that table) and his chips go back into it when he leaves or the table
 closes (``services.seats.leave`` asks :func:`purse_of`), through the same
 ledger entries as a human's cave and cash-out (``cave``, ``cash_out``), so
-``tavern audit`` balances as ever. Rake is taken from their pots as from
+the money audit (``ledger.audit``) balances as ever. Rake is taken from their pots as from
 anyone's; they count no daily hand (services/hands.py: they are the house).
 
 What the house won or lost at each table (:func:`results`) is read from the
