@@ -21,6 +21,7 @@ padding, which deflates to a few bytes a frame).
     .venv/bin/python bench/bench_capacity.py --busy          # 600 players beside a CPU hog on one core
     .venv/bin/python bench/bench_capacity.py --quick         # 120 players, 8 s: does it run?
     .venv/bin/python bench/bench_capacity.py --chat-per-min 2  # each table's players chat, 2 messages a minute
+    .venv/bin/python bench/bench_capacity.py --house-seats 1000 --players 600   # their CPU, with and without
 
 Goals (docs/benchmarks.md "Capacity"): server CPU per action within 2× the
 echo's; ≥ 4,000 players with p99 under 50 ms; at 2,400 players p99 under
@@ -50,6 +51,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from _house_world import PER_TABLE, seed_house_tables  # noqa: E402
 from _tables_bots import storm_main  # noqa: E402
 from _tables_world import SEATS, migrate, register, seed_tables  # noqa: E402
 from bench_tables import HOST, TAVERN_ARGS, Server, free_port, leave_tmp, pct, run_phase, split  # noqa: E402
@@ -114,9 +116,9 @@ def stop_profile(spy: subprocess.Popen[bytes] | None) -> None:
 
 
 def tavern_step(world: World, n_players: int, args: argparse.Namespace, tag: str,
-                keep: bool = False) -> tuple[dict[str, Any], Server | None, list[Any]]:
+                keep: bool = False, extra: list[Any] | None = None) -> tuple[dict[str, Any], Server | None, list[Any]]:
     server = world.server(f"{tag}-{n_players}")
-    tables = world.take(n_players)
+    tables = world.take(n_players) + (extra or [])
     cfg = {"ws_base": server.base.replace("http", "ws"), "origin": server.base, "think": args.think,
            "cave": CAVE, "mode": "tavern", "chat_per_min": args.chat_per_min}
     spy: subprocess.Popen[bytes] | None = None
@@ -330,6 +332,28 @@ def gil_probe(seconds: float = 3.0) -> None:
     sys.setswitchinterval(0.005)
 
 
+def house(world: World, n_players: int, n_house: int, args: argparse.Namespace) -> None:
+    """Issue 29 §2: ``n_house`` house seats playing at human pace beside
+    ``n_players`` usual bots — one bot alone at each of ``n_house / 5``
+    tables, the house players at its other five seats, thinking 1–3 s —
+    against the same step where those lone bots' tables allow no house
+    player (they sit and wait: nothing is dealt there). The difference in the
+    server's CPU is the house seats' cost (goal: at most 15 % of a core)."""
+    n_tables = n_house // PER_TABLE
+    lone = world.bots[-2 * n_tables:]  # registered past the usual bots: two sets, one per step
+    rows = {}
+    for allowed, tag, bots in ((0, "without", lone[:n_tables]), (PER_TABLE, "with", lone[n_tables:])):
+        tables, world.free_tables = world.free_tables[:n_tables], world.free_tables[n_tables:]
+        seed_house_tables(world.db_url, tables, allowed)
+        extra = [(tid, [bot]) for tid, bot in zip(tables, bots, strict=True)]
+        rows[tag], _, _ = tavern_step(world, n_players, args, f"house-{tag}", extra=extra)
+        print(line("tavern", n_players + n_tables, rows[tag], args.seconds)
+              + f"   ({n_tables} lone players, {n_tables * allowed} house seats)", flush=True)
+    cost = (rows["with"]["server_cpu"] - rows["without"]["server_cpu"]) * 100
+    print(f"house seats: {n_house} add {cost:.1f} % of a core to the server (goal at most 15 %) "
+          f"{'met' if cost <= 15 else 'MISSED'}; loadavg {os.getloadavg()[0]:.1f}", flush=True)
+
+
 def busy(world: World, n_players: int, args: argparse.Namespace) -> None:
     """A neighbour: a CPU-bound process pinned to core 0 for the whole step."""
     hog = subprocess.Popen([sys.executable, "-c", "while True: pass"])
@@ -353,6 +377,8 @@ def main() -> int:
     ap.add_argument("--storm-concurrency", type=int, default=200, help="handshakes in flight per storm process")
     ap.add_argument("--busy", action="store_true", help="600 players beside a CPU hog pinned to one core")
     ap.add_argument("--quick", action="store_true", help="120 players, 8 s: does it run?")
+    ap.add_argument("--house-seats", type=int, default=0, metavar="N",
+                    help=f"N house seats (a multiple of {PER_TABLE}) beside the players, then without them")
     ap.add_argument("--seconds", type=float, default=None, help="measured seconds per step")
     ap.add_argument("--warmup", type=float, default=5.0)
     ap.add_argument("--think", type=float, default=1.0)
@@ -373,13 +399,16 @@ def main() -> int:
         args.warmup = min(args.warmup, 3.0)
     if args.capacity:
         steps = [int(x) for x in args.players.split(",")] if args.players else [600, 1200, 2400, 3600, 4800, 6000]
-    elif args.storm or args.busy:
+    elif args.storm or args.busy or args.house_seats:
         steps = []
     else:
         steps = [int(x) for x in args.players.split(",")] if args.players else ([120] if args.quick else [600, 2400])
-    extra = ([args.storm] if args.storm else []) + ([600] if args.busy else [])
-    n_tables = sum(s // SEATS for s in steps + extra) + 1
-    n_bots = max(steps + extra)
+    house_players = int(args.players or (120 if args.quick else 600)) if args.house_seats else 0
+    extra = ([args.storm] if args.storm else []) + ([600] if args.busy else []) + \
+        ([house_players, house_players] if args.house_seats else [])
+    house_tables = 2 * (args.house_seats // PER_TABLE)  # lone players' tables: without, then with
+    n_tables = sum(s // SEATS for s in steps + extra) + house_tables + 1
+    n_bots = max(steps + extra) + house_tables
 
     tmp = Path(tempfile.mkdtemp(prefix="tavern-bench-capacity-"))
     env = {"TAVERN_DATA_DIR": str(tmp), "TAVERN_SECRET_KEY": secrets.token_urlsafe(32),
@@ -411,6 +440,8 @@ def main() -> int:
                           f"{GOAL_P99_MS:.0f} ms (steps {', '.join(str(row[0]) for row in rows)})", flush=True)
         if args.storm:
             storm(world, args.storm, args)
+        if args.house_seats:
+            house(world, house_players, args.house_seats, args)
         if args.busy:
             gil_probe()
             busy(world, 600, args)

@@ -115,7 +115,7 @@ FIELDS = {
     "starts_at": "Début", "payouts": "Prix", "structure": "Structure", "late_levels": "Inscription tardive",
     "seconds_per_action": "Temps pour jouer", "mode": "Mode", "score": "Marque", "target": "Objectif",
     "decks": "Jeux de cartes", "jokers": "Jokers", "next": "Page suivante", "csrf": "Jeton de formulaire",
-    "private": "Table privée", "spectators": "Spectateurs admis",
+    "private": "Table privée", "spectators": "Spectateurs admis", "house_seats": "Joueurs de la maison",
     "village": "Village", "tavern": "Taverne", "kind": "Article", "inventory_id": "Article", "quantity": "Quantité", "seed": "Graine",
     "chat": "Discussion", "text": "Message", "author": "Auteur", "message": "Message", "minutes": "Minutes",
     "opponents": "Adversaires", "fast": "Jouer vite",
@@ -528,6 +528,11 @@ _section({
     "practice_seats_set": "À l'entraînement, les places sont données à l'ouverture : ouvrez une autre table.",
     "practice_no_cave": "À l'entraînement, pas de cave : vos jetons d'entraînement sont remis quand vous n'en avez plus.",
     "practice_closes_on_leave": "Une table d'entraînement ferme quand vous la quittez.",
+    "house_seats_range": "De 0 à {high} joueurs de la maison à cette table (une place au moins reste à un joueur).",
+    "house_seat_after_deal": "Un joueur de la maison vous cède sa place à la fin de la donne : vous vous y assiérez alors.",
+    "house_seat_yours": "Le joueur de la maison vous a cédé sa place : vous êtes assis.",
+    "house_seat_failed": "Le joueur de la maison est parti, mais votre place n'a pu être prise : {why}",
+    "house_purse_credited": "{amount} écus versés à la caisse de la maison.",
     "practice_opponents": "Nombre d'adversaires impossible pour ce jeu : entre {low} et {high}.",
     "practice_no_level": "Choisissez le niveau des joueurs de la maison ({choices}).",
     "hands_practice": "Entraînement : aucune donne quotidienne comptée, jetons d'entraînement.",
@@ -1046,6 +1051,8 @@ PRACTICE_NAME = "Entraînement : {game}"
 PRACTICE_WORD = "entraînement"
 #: Beside a house player's name on the table page.
 HOUSE_WORD = "maison"
+#: The account the house players cave from at real tables (issue 29 §2, services/house_seats.py).
+HOUSE_PURSE_NAME = "Caisse de la maison"
 
 CHAT_PHRASES = ("Bien joué", "Bonne chance", "Merci")
 #: The owner's choices of who writes at a table.

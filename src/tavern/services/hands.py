@@ -154,7 +154,9 @@ def deal_status(
     The same answers, player by player (tests/services/test_hands.py)."""
     owner = session.scalar(select(Tavern.owner_id).where(Tavern.id == tavern_id)) if tavern_id is not None else None
     day = local_day(now, settings)
-    levels = dict(session.execute(select(User.id, User.level).where(User.id.in_(user_ids))).all())
+    found = session.execute(select(User.id, User.level, User.house).where(User.id.in_(user_ids))).all()
+    levels = {uid: level for uid, level, _ in found}
+    house = {uid for uid, _, is_house in found if is_house}  # they count no hand (tables/house.py)
     used = dict(session.execute(
         select(DailyHandUsage.user_id, DailyHandUsage.count)
         .where(DailyHandUsage.user_id.in_(user_ids), DailyHandUsage.day == day)).all())
@@ -170,7 +172,7 @@ def deal_status(
             continue
         allowance = 0 if levels[u] <= 0 else settings.free_hands_per_day
         left = HandsLeft(max(0, allowance - used.get(u, 0)), int(paid.get(u) or 0))
-        if u == owner:
+        if u == owner or u in house:
             ok, why = True, french("hands_unlimited")
         elif left.free:
             ok, why = True, french("hands_free_left", {"free": left.free})
@@ -211,7 +213,16 @@ _OWNER = Direct(select(Tavern.owner_id).where(Tavern.id == bindparam("tavern")))
 
 @cache
 def _levels_of(players: int) -> Direct:
-    return Direct(select(User.id, User.level).where(User.id.in_(listed("players", players))))
+    return Direct(select(User.id, User.level, User.house).where(User.id.in_(listed("players", players))))
+
+
+def _counting(conn: Any, players: list[int]) -> tuple[list[int], dict[int, int], set[int]]:
+    """Of a deal's players (the owner aside), those who count a hand and
+    their levels, and the house players: a house player (tables/house.py)
+    counts no hand, he is the house."""
+    found = _levels_of(len(players)).rows(conn, bound("players", players))
+    house = {uid for uid, _, is_house in found if is_house}
+    return [u for u in players if u not in house], {u: lv for u, lv, is_house in found if not is_house}, house
 
 
 @cache
@@ -261,8 +272,10 @@ def deal_in(
     owner = _OWNER.value(conn, {"tavern": tavern_id}) if tavern_id else None
     counted = [u for u in user_ids if u != owner]
     day = local_day(now, settings)
+    counted, levels, house = _counting(conn, counted)
+    if not counted:  # the owner against house players: nobody counts a hand
+        return {u: None for u in user_ids}
     players = bound("players", counted)
-    levels: dict[int, int] = {uid: level for uid, level in _levels_of(len(counted)).rows(conn, players)}
     usages: dict[int, tuple[int, int]] = {  # player: (row id, hands used today)
         user_id: (row_id, count)
         for row_id, user_id, count in _usages_of(len(counted)).rows(conn, {**players, "day": day})}
@@ -279,7 +292,7 @@ def deal_in(
             conn, [{"user_id": u, "day": day, "count": 0, "disconnect_protections": 0} for u in firsts])
         usages.update({user_id: (row_id, count) for row_id, user_id, count
                        in _usages_of(len(firsts)).rows(conn, {**bound("players", firsts), "day": day})})
-    left: dict[int, HandsLeft | None] = {u: None for u in user_ids if u == owner}
+    left: dict[int, HandsLeft | None] = {u: None for u in user_ids if u == owner or u in house}
     counted_today: list[int] = []  # usage rows counting one more free hand
     from_packs: list[int] = []  # packs giving one hand
     for u, free in free_now.items():

@@ -285,24 +285,30 @@ def welcome(session: Session, user_id: int, amount: int) -> str | None:
 # --- table chips ----------------------------------------------------------
 
 
-def cave(session: Session, user_id: int, table_id: int, amount: int, reference: str = "") -> str:
-    """Buy ``amount`` chips at ``table_id`` with as many écus (a cave)."""
+def cave(session: Session, user_id: int, table_id: int, amount: int, reference: str = "", *,
+         ecus: LedgerAccount | None = None) -> str:
+    """Buy ``amount`` chips at ``table_id`` with as many écus (a cave);
+    ``ecus``: the account paying, when not the player's own (a house
+    player's cave comes from the house's purse: services/house_seats.py)."""
+    payer = ecus if ecus is not None else account(session, "user", user_id, "ecus")
     return post(
         session,
         [
-            Leg(account(session, "user", user_id, "ecus"), cashier(session, table_id, "ecus"), amount, "ecus"),
+            Leg(payer, cashier(session, table_id, "ecus"), amount, "ecus"),
             Leg(cashier(session, table_id, "chips"), account(session, "user", user_id, "chips", table_id), amount, "chips"),
         ],
         "cave", reference or f"table:{table_id}",
     )
 
 
-def cash_out(session: Session, user_id: int, table_id: int, reference: str = "") -> int:
-    """"Ramasser ses gains": all the player's chips at the table back to écus.
+def cash_out(session: Session, user_id: int, table_id: int, reference: str = "", *,
+             ecus: LedgerAccount | None = None) -> int:
+    """"Ramasser ses gains": all the player's chips at the table back to écus
+    (into ``ecus`` when given: a house player's go back to the house's purse).
     Returns the amount (0 if he had none)."""
     chips = account(session, "user", user_id, "chips", table_id)
     desk_chips, desk_ecus = cashier(session, table_id, "chips"), cashier(session, table_id, "ecus")
-    ecus = account(session, "user", user_id, "ecus")
+    ecus = ecus if ecus is not None else account(session, "user", user_id, "ecus")
     # Lock all four now, in id order like post() does: locking the chips
     # first and the rest later could deadlock against a settle_deal.
     _lock(session, [chips, desk_chips, desk_ecus, ecus])

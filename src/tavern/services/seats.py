@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from tavern.refusal import Refusal
-from tavern.services import ledger, private_tables
+from tavern.services import house_seats, ledger, private_tables
 from tavern.store.models import Seat, TableConfig
 
 
@@ -91,7 +91,7 @@ def leave(session: Session, table_id: int, user_id: int) -> int:
     seat = seat_of(session, table_id, user_id)
     if seat is None:
         raise SeatError("not_seated")
-    amount = ledger.cash_out(session, user_id, table_id)
+    amount = ledger.cash_out(session, user_id, table_id, ecus=house_seats.purse_of(session, user_id))
     session.delete(seat)
     session.flush()
     return amount

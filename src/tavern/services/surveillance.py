@@ -129,6 +129,9 @@ class Report:
     players: int
     thresholds: Thresholds
     generated: dt.datetime
+    #: The pairs with a house player (tables/house.py), listed apart and never flagged:
+    #: the house plays its seats by program, nobody colludes with it.
+    house_pairs: list[Pair] = field(default_factory=list)
 
     def suspicious(self) -> list[Pair]:
         return [p for p in self.pairs if p.score >= self.thresholds.score]
@@ -229,19 +232,21 @@ class _Analysis:
 def analyse(deals: Iterable[tuple[int, dict[str, Any], dict[str, Any]]],
             visits: Iterable[tuple[int, str, str, str | None]] = (),
             thresholds: Thresholds | None = None,
-            now: dt.datetime | None = None) -> Report:
+            now: dt.datetime | None = None, house: frozenset[str] = frozenset()) -> Report:
     """The report over ``deals`` — ``(deal id, record, result)`` — and the
     table ``visits`` — ``(table id, player, address, browser)``, the
-    browser None when the client sent no cookie."""
+    browser None when the client sent no cookie. The pairs with one of the
+    ``house`` players are in ``house_pairs``, unflagged."""
     t = thresholds or Thresholds()
     run = _Analysis()
     for deal_id, record, result in deals:
         run.add(deal_id, record, result)
     _shared_places(run, visits)
     for p in run.pairs.values():
-        p.flags = _flags(p, run, t)
+        p.flags = [] if {p.a, p.b} & house else _flags(p, run, t)
     pairs = sorted(run.pairs.values(), key=lambda p: (-p.score, -p.deals, p.a, p.b))
-    return Report(pairs, run.deals, len(run.players), t, now or dt.datetime.now(dt.UTC))
+    return Report([p for p in pairs if not {p.a, p.b} & house], run.deals, len(run.players), t,
+                  now or dt.datetime.now(dt.UTC), [p for p in pairs if {p.a, p.b} & house])
 
 
 #: A browser nobody can share: no cookie was sent (stored as NULL; "-" in the
@@ -345,7 +350,8 @@ def table_visits(s: Session) -> Iterator[tuple[int, str, str, str | None]]:
 
 
 def report(s: Session, thresholds: Thresholds | None = None) -> Report:
-    return analyse(archived_deals(s), table_visits(s), thresholds)
+    house = frozenset(s.scalars(select(User.username).where(User.house.is_(True))))
+    return analyse(archived_deals(s), table_visits(s), thresholds, house=house)
 
 
 def record_visits(s: Session, visits: dict[tuple[int, int, str, str | None], dt.datetime]) -> None:

@@ -80,6 +80,8 @@ class TableSettings(BaseModel):
     private: bool = False
     #: At a private table: whether those without the link may watch.
     spectators: bool = True
+    #: « Joueurs de la maison » (tables/house.py): house players who sit while humans are too few.
+    house_seats: Count = 0
 
     @model_validator(mode="after")
     def _check(self, info: ValidationInfo) -> TableSettings:
@@ -101,6 +103,8 @@ class TableSettings(BaseModel):
             raise Invalid("variant_unknown", field="variant", game=self.game, variants=[v for v in game.variants if v])
         if not lo <= self.seats <= hi:
             raise Invalid("players_range", field="seats", game=self.game, lo=lo, hi=hi)
+        if not 0 <= self.house_seats <= self.seats - 1:  # a seat at least is a human's
+            raise Invalid("house_seats_range", field="house_seats", high=self.seats - 1)
         for key in game.stakes:
             value = self.stakes.get(key)
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
@@ -300,7 +304,7 @@ def open_table(session: Session, tavern_id: int, owner_id: int, config: TableSet
         buy_in_min=cfg.buy_in_min, buy_in_max=cfg.buy_in_max,
         rake_percent=cfg.rake_percent, rake_cap=cfg.rake_cap, no_flop_no_drop=cfg.no_flop_no_drop,
         seats=cfg.seats, action_timer_seconds=cfg.action_timer_seconds, status="open", chat=cfg.chat,
-        private=cfg.private, spectators=cfg.spectators or not cfg.private,
+        private=cfg.private, spectators=cfg.spectators or not cfg.private, house_seats=cfg.house_seats,
     )
     session.add(table)
     session.flush()

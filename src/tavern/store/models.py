@@ -190,6 +190,7 @@ class TableConfig(Base):
         CheckConstraint("buy_in_min > 0 AND buy_in_max >= buy_in_min", name="buy_in"),
         CheckConstraint("rake_percent >= 0", name="rake"),
         CheckConstraint("chat IN ('open', 'players', 'off')", name="chat"),
+        CheckConstraint("house_seats >= 0 AND (house_seats = 0 OR contest_id IS NULL)", name="house_seats"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -231,6 +232,8 @@ class TableConfig(Base):
     #: A practice table's player (issue 29: against the house players, with
     #: practice chips; never listed in the village). None: a tavern's or a contest's.
     practice_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    #: « Joueurs de la maison » (tables/house.py): 0 none; never at a contest's table.
+    house_seats: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     tavern: Mapped[Tavern | None] = relationship()
     decks: Mapped[list[Inventory]] = relationship(foreign_keys=[Inventory.table_id])

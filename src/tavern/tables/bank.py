@@ -55,6 +55,8 @@ class TableInfo:
     seats: int
     action_timer_seconds: int
     name: str
+    #: The owner's « Joueurs de la maison » (tables/house.py; 0: none).
+    house_seats: int = 0
 
 
 @dataclass
@@ -261,7 +263,7 @@ class SqlBank:
             return TableInfo(
                 t.id, t.tavern_id, owner_id, t.game, t.variant, dict(t.stakes or {}), dict(t.options or {}),
                 t.buy_in_min, t.buy_in_max, t.rake_percent, t.rake_cap, t.no_flop_no_drop, t.seats,
-                t.action_timer_seconds, t.name,
+                t.action_timer_seconds, t.name, t.house_seats,
             )
 
         return self._read(work)
@@ -294,7 +296,7 @@ class SqlBank:
             infos = {t.id: TableInfo(
                 t.id, tavern_id, owner_id, t.game, t.variant, dict(t.stakes or {}), dict(t.options or {}),
                 t.buy_in_min, t.buy_in_max, t.rake_percent, t.rake_cap, t.no_flop_no_drop, t.seats,
-                t.action_timer_seconds, t.name)
+                t.action_timer_seconds, t.name, t.house_seats)
                 for t, tavern_id, owner_id in s.execute(
                     select(TableConfig, Tavern.id, Tavern.owner_id).join(Tavern, Tavern.id == TableConfig.tavern_id)
                     .where(TableConfig.id.in_(table_ids), TableConfig.status == "open",

@@ -42,6 +42,7 @@ from tavern.tables.bank import SqlBank, TableStart
 from tavern.tables.broadcast import SPECTATORS, Broadcaster
 from tavern.tables.cluster import Cluster, LocalCluster, RemoteError, Unavailable, spawn
 from tavern.tables.commands import Close, Sync, TableCommand, table_commands
+from tavern.tables.house import HouseSeatsPolicy
 from tavern.tables.practice import PracticeBank, practice_table
 
 log = logging.getLogger(__name__)
@@ -225,7 +226,10 @@ class TableManager:
                                    hold_deals=self.storming, **self.actor_options)
         else:
             assert info is not None
-            actor = TableActor(info, self.bank, self.broadcaster, hold_deals=self.storming, **self.actor_options)
+            # A table whose owner allows house players (tables/house.py) runs their policy.
+            policy = HouseSeatsPolicy(info.house_seats) if info.house_seats else None
+            actor = TableActor(info, self.bank, self.broadcaster, hold_deals=self.storming, policy=policy,
+                               **self.actor_options)
         actor.fence = fence
         actor.on_closed = lambda: self._forget(table_id, actor)
         await actor.start(loaded)

@@ -15,6 +15,7 @@ from tavern.web.routers import (
     engine_room,
     health,
     history,
+    house,
     invitations,
     me,
     metrics,
@@ -30,6 +31,6 @@ from tavern.web.routers import (
 
 ROUTERS: list[APIRouter] = []
 for _module in (health, metrics, auth, village, account, history, records, profile, boards, me, premium, practice, tavern,
-                invitations, admin, engine_room, surveillance, contests, chat, waiting, docs):
+                invitations, admin, house, engine_room, surveillance, contests, chat, waiting, docs):
     ROUTERS.extend(r for r in (getattr(_module, "pages", None), getattr(_module, "api", None),
                                getattr(_module, "admin_api", None), getattr(_module, "owner_api", None)) if r)

@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
 from tavern.refusal import Refusal
-from tavern.services import archive
+from tavern.services import archive, house_seats
 from tavern.web.deps import CurrentUser, Id, read_db, require_user
 from tavern.web.refusals import Refused
 from tavern.web.rendering import GAME_LABELS, render
@@ -38,11 +38,14 @@ class DealOut(BaseModel):
     voided: bool  #: cancelled by a crash (nobody paid); never while in progress
     delta: int | None  #: what this player won (+) or lost (−), None when voided or in progress
     practice: bool = False  #: played at a practice table, with practice chips (« entraînement »)
+    house: list[str] = []  #: its players of the house (marked « maison »)
 
 
 def _deals(db: Session, user: CurrentUser) -> list[DealOut]:
     out = []
-    for hand in archive.list_hands(db, player=user.username, limit=LISTED):
+    hands = archive.list_hands(db, player=user.username, limit=LISTED)
+    house = house_seats.house_names(db, [name for hand in hands for name in hand.players or []])
+    for hand in hands:
         if (hand.record or {}).get("closing"):
             continue
         playing = archive.in_progress(hand)
@@ -52,7 +55,7 @@ def _deals(db: Session, user: CurrentUser) -> list[DealOut]:
                            ended=None if playing else hand.ended.isoformat(), players=list(hand.players or []),
                            in_progress=playing, voided=voided,
                            delta=None if voided or playing else delta.get(user.username),
-                           practice=hand.practice))
+                           practice=hand.practice, house=[n for n in hand.players or [] if n in house]))
     return out
 
 
@@ -77,7 +80,9 @@ def deals_page(request: Request, user: CurrentUser = Depends(require_user),
 def replay_page(request: Request, deal_id: Id, user: CurrentUser = Depends(require_user),
                 db: Session = Depends(read_db)) -> Response:
     _steps(db, user, deal_id)  # 404 unless he played it
-    return render(request, "replay.html", {"deal_id": deal_id})
+    hand = archive.get_hand(db, deal_id)
+    house = sorted(house_seats.house_names(db, list(hand.players or []))) if hand is not None else []
+    return render(request, "replay.html", {"deal_id": deal_id, "house": house})
 
 
 @api.get("/deals", response_model=list[DealOut], summary="My archived deals, newest first")

@@ -95,6 +95,8 @@ class TableIn(BaseModel):
     chat: Literal["open", "players", "off"] = Field("open", description="who writes in its chat")
     private: bool = Field(False, description="a table among friends: only holders of its invitation link sit")
     spectators: bool = Field(True, description="at a private table: whether players without the link may watch")
+    house_seats: int = Field(0, ge=0, le=100, description="house players who sit while humans are too few "
+                                                         "(at most the table's seats less one)")
 
 
 class OpenedTable(TableBrief):
@@ -221,6 +223,7 @@ def table_form_data(form: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         "chat": form.get("chat") or "open",  # anything else refused by the service, naming the field
         "private": form.get("private") in ("on", "1", "true"),
         "spectators": form.get("spectators") in ("on", "1", "true"),
+        "house_seats": _form_int(form.get("house_seats", "0") or "0", "house_seats", problems),
     }
     if not data["name"]:
         problems.append(french("missing", {"field": "table_name"}))

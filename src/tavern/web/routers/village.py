@@ -60,6 +60,8 @@ class TableBrief(BaseModel):
     #: the last deal's size: the chips that changed hands in it (services/village.py);
     #: None when no deal ended there in the last 15 minutes
     last_pot: int | None = None
+    #: « Joueurs de la maison »: how many house players may sit there (docs/bots.md)
+    house_seats: int = 0
 
 
 class TavernOut(BaseModel):
@@ -84,6 +86,8 @@ class SeatOut(BaseModel):
                          description="deprecated (removed in the next release): the seat counted from 1; use `seat`")
     player: str
     chips: int
+    #: A player of the house (issue 29: practice tables, house seats at real tables): « maison ».
+    house: bool = False
     sitting_out: bool
 
 
@@ -109,6 +113,7 @@ def brief(table: TableConfig, taken: int, last_pot: int | None = None) -> TableB
         stakes=dict(table.stakes or {}), stakes_text=stakes_text(table.stakes or {}),
         seats=table.seats, seats_taken=taken, chat=table.chat or "open", private=table.private,
         last_pot=last_pot,
+        house_seats=table.house_seats,
     )
 
 
@@ -156,7 +161,7 @@ def table_out(db: Session, table_id: int, viewer: CurrentUser) -> TableOut:
     # A practice table's chips are no ledger balance: each seat's practice stack (the live table has the rest).
     seated = [SeatOut(seat=s.seat_no, seat_no=s.seat_no + 1, player=s.user.username,
                       chips=table.buy_in_max if table.practice_user_id is not None else ledger.chips(db, s.user_id, table.id),
-                      sitting_out=s.sitting_out)
+                      sitting_out=s.sitting_out, house=s.user.house)
               for s in seats.seats(db, table.id)]
     b = brief(table, len(seated), last_pots(db, dt.datetime.now(dt.UTC), table.id).get(table.id))
     if table.contest_id is not None:

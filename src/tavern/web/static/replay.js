@@ -7,6 +7,8 @@ import { SAID, SUITS, card, cardText, isCard } from "./cards.js";
 import { equityText } from "./games/poker.js";  // the table's own words for a hand's equity
 
 const root = document.getElementById("replayer");
+/** The deal's players of the house: « (maison) » beside their names. */
+const HOUSE = JSON.parse(root.dataset.house || "[]");
 
 function el(tag, attrs = {}, ...kids) {
   const e = document.createElement(tag);
@@ -44,7 +46,8 @@ function viewOf(v) {
     const cards = Array.isArray(p.cards) ? p.cards : Array.isArray(p.hand) ? p.hand : null;
     const count = p.card_count ?? p.cards ?? null;
     box.append(el("p", { class: "rp-player", "data-player": p.player },
-      el("b", {}, p.player), ` · ${p.chips ?? ""} jetons `,
+      el("b", {}, p.player), HOUSE.includes(p.player) ? el("small", { class: "tl-house" }, " (maison)") : null,
+      ` · ${p.chips ?? ""} jetons `,
       cards && cards.every(isCard) ? faces(cards) : typeof count === "number" ? `(${count} cartes cachées)` : "",
       p.folded ? " — couché" : "", equityOf(v.equity, p.player)));
   }

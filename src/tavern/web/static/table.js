@@ -591,10 +591,10 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
     span.textContent = text;
   }
 
-  /** A house player of a practice table (the table's `practice.house`). */
+  /** A house player: a practice table's (`practice.house`) or a real table's (`house`). */
   function isHouse(name) {
-    var p = S.msg.table.practice;
-    return !!(p && p.house && p.house.indexOf(name) >= 0);
+    var t = S.msg.table, p = t.practice;
+    return !!((p && p.house && p.house.indexOf(name) >= 0) || (t.house && t.house.indexOf(name) >= 0));
   }
 
   function renderControls() {
