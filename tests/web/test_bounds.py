@@ -122,9 +122,10 @@ def test_input_models_have_no_unbounded_integer(model: Any) -> None:
 def test_the_table_socket_is_the_only_websocket(app: FastAPI) -> None:
     """Issue 33 §5 asked to check every WebSocket endpoint for binary frames:
     the table's (web/ws.py, tested in tests/tables/test_ws.py) parses and
-    bounds what it reads; the live village's (web/village_feed.py) reads
-    nothing a visitor sends (tested in tests/web/test_private_tables.py). A
-    new one must answer binary frames and bound its numbers as well."""
+    bounds what it reads; the live village's (web/village_feed.py) and a
+    player's notices (web/notices.py) read nothing a visitor sends (tested in
+    tests/web/test_private_tables.py and tests/web/test_waiting.py). A new
+    one must answer binary frames and bound its numbers as well."""
     sockets = sorted(context.original_route.path for context in iter_route_contexts(app.routes)
                      if isinstance(context.original_route, APIWebSocketRoute))
-    assert sockets == ["/ws/tables/{table_id}", "/ws/village"]
+    assert sockets == ["/ws/notices", "/ws/tables/{table_id}", "/ws/village"]

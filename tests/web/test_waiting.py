@@ -204,6 +204,9 @@ def test_the_offer_reaches_the_first_then_the_next_on_the_notice_socket(client: 
     for name in WAITING:
         assert players.call(name, "POST", f"/api/tables/{table}/waiting").status_code == 200
     with notices(players, "gus") as gus:
+        # The page never speaks on this socket: binary, oversized or malformed frames are ignored.
+        gus.send_bytes(b"\xff" * 70_000)
+        gus.send_text("{" * 1_000)
         _leave(players, table, "ana")
         offer = gus.receive_json()
         assert offer == {"type": "seat_offer", "table_id": table, "table": "Petite", "seat": 0, "seconds": 30.0,
