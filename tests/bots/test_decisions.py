@@ -38,6 +38,33 @@ def test_rummoli_otherwise_gets_rid_of_his_lowest_card() -> None:
     assert _rummoli_lead(["3h", "9s", "Ts", "Kd"], ["3h", "9s"]) == "3h"
 
 
+def _rummoli_table(hands: dict[str, list[str]], colour: str | None = None) -> dict[str, Any]:
+    """A full view for seat A to lead, the other hands known from their
+    poker showing (method 1 shows every hand's best five), the rest dead."""
+    players = [{"player": p, "chips": 900, "cards": len(h), "played": [], "took_widow": False}
+               for p, h in hands.items()]
+    return {"game": "rummoli", "phase": "rummoli", "hand": hands["A"], "players": players, "to_act": ["A"],
+            "board": {"rummoli": 4, "poker": 0}, "pay_sections": [], "dead_cards": 10,
+            "poker": {"method": 1, "shown": {p: h for p, h in hands.items() if p != "A"}, "winners": ["A"]},
+            "sequence": {"called": None, "leader": "A", "colour_required": colour}}
+
+
+def test_rummoli_leads_what_lets_him_go_out_first() -> None:
+    """« The first player out wins the Rummoli pot plus one chip per card
+    still held by each other player »; « the last player to play restarts
+    with his lowest card in a suit of the other colour » (RULES.md,
+    Rummoli). Every other hand is known: leading the 3 of hearts hands the
+    lead to B (4♥), who restarts black for C, and C goes out with 2-3 of
+    spades; the 9 of spades stops at once (the 10 is dead), he restarts
+    red with the 3 of hearts and is out. The lowest card (the rule before)
+    loses the deal."""
+    hands = {"A": ["3h", "9s"], "B": ["4h", "Jd"], "C": ["2s", "3s"], "D": ["5d", "6d"]}
+    view = _rummoli_table(hands)
+    legal = [{"action": "lead", "card": c} for c in ("3h", "9s")]
+    for seed in range(3):
+        assert decide("rummoli", "habitué", view, legal, random.Random(seed)) == {"action": "lead", "card": "9s"}
+
+
 def _gin_discard(hand: list[str], allowed: list[str], pile: list[str]) -> str:
     view = {"game": "gin", "phase": "play", "hand": hand, "knock_limit": 7, "stock": 20,
             "discard": {"top": pile[-1] if pile else None, "size": len(pile), "pile": pile}}

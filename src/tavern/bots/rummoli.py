@@ -18,6 +18,7 @@ from typing import Any
 
 from tavern.bots.levels import BEGINNER, REGULAR
 from tavern.bots.moves import Move, find, random_move, sized
+from tavern.bots.rummoli_sim import Table, code
 from tavern.games.base import LegalAction
 from tavern.games.poker.evaluator import rank
 
@@ -93,8 +94,32 @@ def rummoli(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, 
         return {"action": "play", "cards": pick}
     leads = [a["card"] for a in legal if a["action"] == "lead"]
 
-    card = lead_card(leads, held, _played(view), pay) if level == REGULAR else rng.choice(leads)
+    if level != REGULAR:
+        return {"action": "lead", "card": rng.choice(leads)}
+    card = played_out_lead(view, leads, rng) or lead_card(leads, held, _played(view), pay)
     return {"action": "lead", "card": card}
+
+
+#: deals consistent with the view on which each lead is played out
+SAMPLES = 40
+
+
+def played_out_lead(view: dict[str, Any], leads: list[str], rng: random.Random) -> str | None:
+    """The lead worth most when the deal is played out on ``SAMPLES`` deals
+    of the unseen cards consistent with the view (bots/rummoli_sim.py), the
+    same deals for every lead; None when there is no choice or the view
+    does not carry what it takes (who is to act, the hands' sizes)."""
+    if len(leads) < 2 or not view.get("to_act") or any("cards" not in p for p in view.get("players", [])):
+        return None
+    table = Table(view, view["to_act"][0])
+    if not table.consistent:
+        return None
+    worth = dict.fromkeys(leads, 0.0)
+    for _ in range(SAMPLES):
+        owner = table.deal(rng)
+        for c in leads:
+            worth[c] += table.play_out(owner[:], code(c), table.me)
+    return max(leads, key=lambda c: worth[c])
 
 
 def _played(view: dict[str, Any]) -> set[str]:

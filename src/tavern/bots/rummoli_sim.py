@@ -1,0 +1,179 @@
+"""Rummoli's sequences played out to the end of the deal, fast, on cards the
+player imagines (bots/rummoli.py): what a lead is worth.
+
+Only what the seat sees goes in (its view): its hand, the cards played and
+by whom, the cards each player showed at the poker (method 1 shows every
+hand's best five: they are still in that hand unless played), how many
+cards each player and the dead hand hold, the board. From these the
+unseen cards are dealt at random among the other hands and the dead cards
+(a *deal consistent with the view*), and the sequences are played out, every
+player leading his lowest card (the simple players' lead, and most of what
+a table does), to the end: someone out or a deadlock.
+
+Cards are integers here, ``suit * 13 + rank`` (suits ``c d h s``, ranks 2 to
+ace): the next card of a sequence is the next integer, inside a suit.
+
+A card is known dead when the card below it has been played and it has
+not: « whoever holds the next card must play it » (RULES.md, Rummoli), so
+a live next card would have been played at once.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+_SUITS = "cdhs"
+_RANKS = "23456789TJQKA"
+#: suits of each colour: red (diamonds, hearts) and black (clubs, spades)
+_RED = (1, 2)
+_BLACK = (0, 3)
+DEAD = -1
+PLAYED = -2
+#: a pay section still to win: its chips and its ways (sets of cards one player plays)
+Section = tuple[int, tuple[tuple[int, ...], ...]]
+
+
+def code(card: str) -> int:
+    return _SUITS.index(card[1]) * 13 + _RANKS.index(card[0])
+
+
+def card_of(c: int) -> str:
+    return _RANKS[c % 13] + _SUITS[c // 13]
+
+
+def _other_colour(c: int) -> tuple[int, int]:
+    return _BLACK if c // 13 in _RED else _RED
+
+
+def sections_of(view: dict[str, Any]) -> list[Section]:
+    """The pay sections still to win, as ``(chips, ways)``: each way is a set
+    of cards one player must play (a card, a pair, 7-8-9 in any suit). The
+    view names a section by its id only; the standard ids say their cards
+    (``Ts``, ``KdAd``) or ranks (``789``); any other id is left out."""
+    out: list[Section] = []
+    for s in view.get("pay_sections") or []:
+        sid, chips = str(s.get("id", "")), int(s.get("chips") or 0)
+        if s.get("won_by") or not chips:
+            continue
+        pairs = [sid[i:i + 2] for i in range(0, len(sid), 2)]
+        if len(sid) % 2 == 0 and all(len(p) == 2 and p[0] in _RANKS and p[1] in _SUITS for p in pairs):
+            out.append((chips, (tuple(code(p) for p in pairs),)))
+        elif sid and all(r in _RANKS for r in sid):
+            out.append((chips, tuple(tuple(k * 13 + _RANKS.index(r) for r in sid) for k in range(4))))
+    return out
+
+
+class Table:
+    """The seat's knowledge of the deal, ready to be dealt and played out."""
+
+    def __init__(self, view: dict[str, Any], me: str) -> None:
+        players = view["players"]
+        self.names = [p["player"] for p in players]
+        self.me = self.names.index(me)
+        self.n = len(players)
+        self.counts = [int(p["cards"]) for p in players]
+        self.unit = 1
+        self.pot = int((view.get("board") or {}).get("rummoli", 0))
+        self.sections = sections_of(view)
+        self.played_by = [DEAD] * 52
+        for i, p in enumerate(players):
+            for c in p.get("played", []):
+                self.played_by[code(c)] = i
+        owner = [DEAD] * 52
+        for c in range(52):
+            if self.played_by[c] != DEAD:
+                owner[c] = PLAYED
+        for c in view["hand"]:
+            owner[code(c)] = self.me
+        shown = (view.get("poker") or {}).get("shown") or {}
+        known = [0] * self.n
+        for i, name in enumerate(self.names):
+            if i == self.me:
+                continue
+            for c in shown.get(name, []):
+                k = code(c)
+                if owner[k] == DEAD:
+                    owner[k] = i
+                    known[i] += 1
+        known_dead = 0
+        unseen = []
+        for c in range(52):
+            if owner[c] != DEAD:
+                continue
+            if c % 13 and owner[c - 1] == PLAYED:
+                known_dead += 1  # the card below it was played and it was not called
+            else:
+                unseen.append(c)
+        self.owner = owner
+        self.unseen = unseen
+        self.need = [0 if i == self.me else max(0, self.counts[i] - known[i]) for i in range(self.n)]
+        self.consistent = sum(self.need) <= len(unseen)
+
+    def deal(self, rng: random.Random) -> list[int]:
+        """One deal of the unseen cards consistent with the view: each other
+        hand gets the number of cards it lacks, the rest are dead."""
+        owner = self.owner[:]
+        pool = self.unseen[:]
+        rng.shuffle(pool)
+        k = 0
+        for i, need in enumerate(self.need):
+            for c in pool[k:k + need]:
+                owner[c] = i
+            k += need
+        return owner
+
+    def play_out(self, owner: list[int], first: int, leader: int) -> float:
+        """Play the deal to its end from ``leader`` leading ``first``; the
+        seat's edge: its chips won less the others' mean."""
+        n, me = self.n, self.me
+        counts = self.counts[:]
+        gain = [0.0] * n
+        played_by = self.played_by[:]
+        won = [False] * len(self.sections)
+        card, who = first, leader
+        while True:
+            # the run: the card, then whoever holds the next one, and so on
+            while True:
+                owner[card] = PLAYED
+                played_by[card] = who
+                counts[who] -= 1
+                for j, (chips, ways) in enumerate(self.sections):
+                    if not won[j] and any(card in w and all(played_by[x] == who for x in w) for w in ways):
+                        won[j] = True
+                        gain[who] += chips
+                if counts[who] == 0:
+                    rest = sum(counts) * self.unit
+                    for i in range(n):
+                        gain[i] -= counts[i] * self.unit
+                    gain[who] += self.pot + rest
+                    return gain[me] - (sum(gain) - gain[me]) / (n - 1)
+                if card % 13 == 12 or owner[card + 1] < 0:
+                    break
+                card += 1
+                who = owner[card]
+            # the stop: the last player restarts in the other colour, else the next one left
+            suits = _other_colour(card)
+            for k in range(n):
+                p = (who + k) % n
+                low = _lowest(owner, p, suits)
+                if low is not None:
+                    card, who = low, p
+                    break
+            else:
+                for i in range(n):
+                    gain[i] -= counts[i] * self.unit
+                return gain[me] - (sum(gain) - gain[me]) / (n - 1)
+
+
+def _lowest(owner: list[int], p: int, suits: tuple[int, ...]) -> int | None:
+    """The lowest card ``p`` may lead in ``suits`` (lowest rank, then suit order)."""
+    best = None
+    for s in suits:
+        base = s * 13
+        for c in range(base, base + 13):
+            if owner[c] == p:
+                if best is None or c % 13 < best % 13:
+                    best = c
+                break
+    return best
