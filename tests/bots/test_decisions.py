@@ -65,6 +65,49 @@ def test_rummoli_leads_what_lets_him_go_out_first() -> None:
         assert decide("rummoli", "habitué", view, legal, random.Random(seed)) == {"action": "lead", "card": "9s"}
 
 
+def _rummoli_widow(hand: list[str], me: str) -> dict[str, Any]:
+    """A view at the widow, D dealing to four: 11, 11, 10, 10 and a widow of 10."""
+    sections = ("Ts", "Jd", "Qc", "Kh", "As", "KdAd", "789")
+    players = [{"player": p, "chips": 990, "cards": n, "played": [], "took_widow": False}
+               for p, n in (("A", 11), ("B", 11), ("C", 10), ("D", 10))]
+    return {"game": "rummoli", "phase": "exchange" if me == "D" else "auction", "dealer": "D", "hand": hand,
+            "players": players, "to_act": [me], "board": {"rummoli": 4, "poker": 4, **dict.fromkeys(sections, 4)},
+            "pay_sections": [{"id": s, "label": s, "chips": 4, "won_by": None} for s in sections],
+            "widow": {"status": "undecided", "cards": 10, "holder": None}, "dead_cards": 0,
+            "poker": {"method": 1, "shown": {}, "winners": []}}
+
+
+#: a pair of 2s and nothing else: no run, no straight, no flush, no pay card
+SCATTERED = ["2c", "2d", "3h", "4s", "6c", "7d", "8h", "Th", "Jc", "Qd"]
+STRONG = ["Ac", "Ad", "Ah", "As", "Kc", "Kd", "Ks", "Ts", "Js", "Qs"]
+
+
+def test_rummoli_dealer_exchanges_a_scattered_hand_for_the_widow() -> None:
+    """« The dealer may exchange his hand for the widow » (RULES.md,
+    Rummoli). Scattered low cards each need a lead of their own to leave
+    the hand and a pair of 2s wins no poker pot: he takes the widow (the
+    rule before kept any hand with a pair). Four aces and a spade run to
+    the ace he keeps."""
+    exchange = [{"action": "exchange"}, {"action": "keep"}]
+    for seed in range(3):
+        rng = random.Random(seed)
+        assert decide("rummoli", "habitué", _rummoli_widow(SCATTERED, "D"), exchange, rng) == {"action": "exchange"}
+        assert decide("rummoli", "habitué", _rummoli_widow(STRONG, "D"), exchange, rng) == {"action": "keep"}
+
+
+def test_rummoli_bids_the_least_for_the_widow_with_a_scattered_hand() -> None:
+    """« if he does not, the widow is auctioned (the winning bid goes to the
+    dealer, the winner must take it, his old hand is dead » (RULES.md,
+    Rummoli): one chip for ten fresh cards is worth it with the scattered
+    hand (the rule before passed with a pair), not with the strong one."""
+    legal = [{"action": "bid", "min": 1, "max": 990}, {"action": "pass"}]
+    for seed in range(3):
+        rng = random.Random(seed)
+        assert decide("rummoli", "habitué", _rummoli_widow(SCATTERED + ["Ks"], "A"), legal, rng) == {
+            "action": "bid", "amount": 1}
+        assert decide("rummoli", "habitué", _rummoli_widow(STRONG + ["2h"], "A"), legal, rng) == {"action": "pass"}
+
+
 def _gin_discard(hand: list[str], allowed: list[str], pile: list[str]) -> str:
     view = {"game": "gin", "phase": "play", "hand": hand, "knock_limit": 7, "stock": 20,
             "discard": {"top": pile[-1] if pile else None, "size": len(pile), "pile": pile}}

@@ -76,6 +76,12 @@ class Table:
         self.unit = 1
         self.pot = int((view.get("board") or {}).get("rummoli", 0))
         self.sections = sections_of(view)
+        #: for each card, the (section, way) it may complete: one look-up a card played
+        self.by_card: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(52)]
+        for j, (_, ways) in enumerate(self.sections):
+            for way in ways:
+                for c in way:
+                    self.by_card[c].append((j, way))
         self.played_by = [DEAD] * 52
         for i, p in enumerate(players):
             for c in p.get("played", []):
@@ -123,11 +129,12 @@ class Table:
             k += need
         return owner
 
-    def play_out(self, owner: list[int], first: int, leader: int) -> float:
-        """Play the deal to its end from ``leader`` leading ``first``; the
-        seat's edge: its chips won less the others' mean."""
+    def play_out(self, owner: list[int], first: int, leader: int, counts: list[int] | None = None) -> float:
+        """Play the deal to its end from ``leader`` leading ``first`` (``owner``
+        is played on: pass a copy); the seat's edge: its chips won less the
+        others' mean. ``counts``: the hands' sizes, when not the view's."""
         n, me = self.n, self.me
-        counts = self.counts[:]
+        counts = (counts or self.counts)[:]
         gain = [0.0] * n
         played_by = self.played_by[:]
         won = [False] * len(self.sections)
@@ -138,10 +145,10 @@ class Table:
                 owner[card] = PLAYED
                 played_by[card] = who
                 counts[who] -= 1
-                for j, (chips, ways) in enumerate(self.sections):
-                    if not won[j] and any(card in w and all(played_by[x] == who for x in w) for w in ways):
+                for j, way in self.by_card[card]:
+                    if not won[j] and all(played_by[x] == who for x in way):
                         won[j] = True
-                        gain[who] += chips
+                        gain[who] += self.sections[j][0]
                 if counts[who] == 0:
                     rest = sum(counts) * self.unit
                     for i in range(n):
@@ -177,3 +184,107 @@ def _lowest(owner: list[int], p: int, suits: tuple[int, ...]) -> int | None:
                     best = c
                 break
     return best
+
+
+# ---------------------------------------------------------------- the widow
+
+def poker_score(hand: list[int]) -> int:
+    """The best five cards of a hand of 5 to 13 (cards as integers), as a
+    number that orders hands as the poker phase does: the category first
+    (straight flush 8 .. high card 0), then the ranks that decide within it
+    (the top ones only: exact enough to choose, far cheaper than the
+    evaluator's best of every five-card subset)."""
+    counts = [0] * 13
+    by_suit: list[int] = [0, 0, 0, 0]
+    for c in hand:
+        counts[c % 13] += 1
+        by_suit[c // 13] |= 1 << (c % 13)
+    best = -1
+    for mask in by_suit:
+        if bin(mask).count("1") >= 5:
+            top = _straight(mask)
+            best = max(best, (8 << 20) + top if top >= 0 else (5 << 20) + _top_ranks(mask, 5))
+    if best >= 8 << 20:
+        return best
+    groups = sorted(((k, r) for r, k in enumerate(counts) if k), reverse=True)
+    (k1, r1), (k2, r2) = groups[0], groups[1] if len(groups) > 1 else (0, 0)
+    if k1 == 4:
+        return (7 << 20) + r1
+    if k1 == 3 and k2 >= 2:
+        return (6 << 20) + r1 * 13 + r2
+    if best >= 0:
+        return best
+    top = _straight(sum(1 << r for r in range(13) if counts[r]))
+    if top >= 0:
+        return (4 << 20) + top
+    if k1 == 3:
+        return (3 << 20) + r1
+    if k1 == 2 and k2 == 2:
+        return (2 << 20) + r1 * 13 + r2
+    if k1 == 2:
+        return (1 << 20) + r1
+    return _top_ranks(sum(1 << r for r in range(13) if counts[r]), 5)
+
+
+def _straight(mask: int) -> int:
+    """The top rank of the best straight in a rank mask (the ace also low), or -1."""
+    low = mask << 1 | mask >> 12 & 1  # bit r + 1 for rank r, bit 0 for the ace played low
+    for top in range(13, 3, -1):
+        if low >> (top - 4) & 0b11111 == 0b11111:
+            return top - 1
+    return -1
+
+
+def _top_ranks(mask: int, k: int) -> int:
+    """The ``k`` highest ranks of a mask, as one number (the highest first)."""
+    out, got = 0, 0
+    for r in range(12, -1, -1):
+        if mask >> r & 1:
+            out, got = out * 13 + r, got + 1
+            if got == k:
+                break
+    return out
+
+
+def widow_worth(table: Table, widow: int, poker: int, dealer: int, price: int,
+                samples: int, rng: random.Random) -> tuple[float, float]:
+    """The seat's edge over the deal if the widow stays dead and if it takes
+    it for ``price`` chips (paid to the dealer; 0 for the dealer himself),
+    on ``samples`` deals of the unseen cards among the other hands and the
+    widow (``widow`` cards): the poker pot (``poker`` chips) to the best
+    hand, then the sequences played out from its lowest card."""
+    n, me = table.n, table.me
+    mine = [c for c in range(52) if table.owner[c] == me]
+    pool = [c for c in range(52) if table.owner[c] == DEAD]
+    sizes = [0 if i == me else table.counts[i] for i in range(n)]
+    order = [(dealer + 1 + k) % n for k in range(n)]  # ties go to the first from the dealer's left
+    cost = -price - (price / (n - 1) if dealer != me else 0)
+    keep = take = 0.0
+    for _ in range(samples):
+        rng.shuffle(pool)
+        hands: list[list[int]] = []
+        k = 0
+        for i in range(n):
+            hands.append(mine if i == me else pool[k:k + sizes[i]])
+            k += 0 if i == me else sizes[i]
+        drawn = pool[k:k + widow]
+        keep += _deal_worth(table, hands, order, poker)
+        hands[me] = drawn
+        take += _deal_worth(table, hands, order, poker) + cost
+    return keep / samples, take / samples
+
+
+def _deal_worth(table: Table, hands: list[list[int]], order: list[int], poker: int) -> float:
+    """The seat's edge over a deal whose hands are all known: the poker pot, then the sequences."""
+    n, me = table.n, table.me
+    scores = [poker_score(h) for h in hands]
+    top = max(scores)
+    leader = next(p for p in order if scores[p] == top)
+    edge = poker if leader == me else -poker / (n - 1)
+    owner = [DEAD] * 52
+    for i, h in enumerate(hands):
+        for c in h:
+            owner[c] = i
+    first = _lowest(owner, leader, (0, 1, 2, 3))
+    assert first is not None  # every hand holds cards at the start
+    return edge + table.play_out(owner, first, leader, [len(h) for h in hands])
