@@ -40,3 +40,21 @@ def test_a_card_after_one_played_and_not_called_is_dead() -> None:
         owner = table.deal(random.Random(seed))
         assert owner[code("8h")] < 0 and owner[code("Kd")] == owner[code("Ks")] == 1
         assert [owner.count(i) for i in range(3)] == [2, 3, 4]
+
+
+def test_play_out_the_seat_restarts_with_a_run_that_keeps_the_lead() -> None:
+    """« The sequence stops at the ace or when the next card is dead; the
+    last player to play restarts with his lowest card in a suit of the
+    other colour » (RULES.md, Rummoli). Every hand known, A leads the 9 of
+    hearts (the 10 is dead) and restarts black: K-A of spades stops at the
+    ace, he restarts red (2♦, the 3 is dead), then black with his last
+    card and is out; his lowest black card, the 2 of clubs, would call B,
+    who goes out first (3-4 of clubs, then the 5 of hearts)."""
+    hands = {"A": ["9h", "Ks", "As", "2c", "2d"], "B": ["3c", "4c", "5h"], "C": ["Jd"], "D": ["Qd"]}
+    view = {"hand": hands["A"], "board": {"rummoli": 4}, "pay_sections": [],
+            "players": [{"player": p, "cards": len(h), "played": []} for p, h in hands.items()],
+            "poker": {"shown": {p: h for p, h in hands.items() if p != "A"}}}
+    table = Table(view, "A")
+    owner = table.deal(random.Random(1))
+    # out: the Rummoli pot and a chip for each card the others still hold
+    assert table.play_out(owner, code("9h"), table.me) > 0
