@@ -31,6 +31,9 @@ _RED = (1, 2)
 _BLACK = (0, 3)
 DEAD = -1
 PLAYED = -2
+#: the seat's own restarts in a play-out: a run that keeps the lead (True), or
+#: its lowest card like the others (bench/bench_rummoli.py measures both)
+KEEP_LEAD = True
 #: a pay section still to win: its chips and its ways (sets of cards one player plays)
 Section = tuple[int, tuple[tuple[int, ...], ...]]
 
@@ -164,7 +167,7 @@ class Table:
             suits = _other_colour(card)
             for k in range(n):
                 p = (who + k) % n
-                low = _keeps_lead(owner, p, suits) if p == me else _lowest(owner, p, suits)
+                low = _keeps_lead(owner, p, suits) if p == me and KEEP_LEAD else _lowest(owner, p, suits)
                 if low is not None:
                     card, who = low, p
                     break
@@ -177,9 +180,8 @@ class Table:
 def _keeps_lead(owner: list[int], p: int, suits: tuple[int, ...]) -> int | None:
     """The seat's own restarts in a play-out: a run of its own that stops
     with it (at the ace or a card nobody holds), so it leads again, else its
-    lowest card. Measured against every seat leading its lowest card,
-    1,000 deals against greedy on five seeds, same deals: +0.44 chips a
-    deal of edge (4 seeds of 5 better)."""
+    lowest card. Measured against its lowest card (``KEEP_LEAD``), the same
+    deals against greedy: +0.33 chips a deal of edge (docs/bots.md)."""
     low = None
     for s in suits:
         base = s * 13
