@@ -108,6 +108,17 @@ def test_rummoli_bids_the_least_for_the_widow_with_a_scattered_hand() -> None:
         assert decide("rummoli", "habitué", _rummoli_widow(STRONG + ["2h"], "A"), legal, rng) == {"action": "pass"}
 
 
+def test_rummoli_widow_falls_back_on_the_simple_rule_with_a_partial_view() -> None:
+    """A view without the hands' sizes, the dealer or the board cannot be
+    played out: no error, the simple rule (a poor hand, no pair nor pay
+    card, takes the widow; a pair keeps)."""
+    view: dict[str, Any] = {"game": "rummoli", "phase": "exchange", "hand": SCATTERED[1:] + ["Ks"],
+                            "widow": {"cards": 10}, "to_act": ["D"]}
+    exchange = [{"action": "exchange"}, {"action": "keep"}]
+    assert decide("rummoli", "habitué", view, exchange, random.Random(1)) == {"action": "exchange"}
+    assert decide("rummoli", "habitué", {**view, "hand": SCATTERED}, exchange, random.Random(1)) == {"action": "keep"}
+
+
 def _gin_discard(hand: list[str], allowed: list[str], pile: list[str]) -> str:
     view = {"game": "gin", "phase": "play", "hand": hand, "knock_limit": 7, "stock": 20,
             "discard": {"top": pile[-1] if pile else None, "size": len(pile), "pile": pile}}

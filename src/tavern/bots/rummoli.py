@@ -84,7 +84,7 @@ def rummoli(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, 
     if level == BEGINNER and rng.random() < 0.1:
         return random_move(legal, rng)
     names = {a["action"] for a in legal}
-    if level == REGULAR and names & {"exchange", "bid"}:
+    if level == REGULAR and names & {"exchange", "bid"} and _can_play_out(view, "dealer", "widow", "board"):
         return _widow(view, legal, rng)
     if "exchange" in names:
         return {"action": "exchange" if _poor(view, hand) else "keep"}
@@ -115,6 +115,14 @@ SAMPLES = 40
 WIDOW_SAMPLES = 40
 
 
+def _can_play_out(view: dict[str, Any], *keys: str) -> bool:
+    """Whether the view carries what a play-out takes: who is to act, the
+    hands' sizes and ``keys`` (an engine's view does; a partial one falls
+    back on the simple rules)."""
+    return (bool(view.get("to_act")) and all(k in view for k in ("players", *keys))
+            and all("cards" in p for p in view["players"]))
+
+
 def _widow(view: dict[str, Any], legal: list[LegalAction], rng: random.Random) -> Move:
     """Take the widow (the dealer's exchange, or the least bid at the
     auction) when the deal played out with it is worth more, its price
@@ -136,7 +144,7 @@ def played_out_lead(view: dict[str, Any], leads: list[str], rng: random.Random) 
     of the unseen cards consistent with the view (bots/rummoli_sim.py), the
     same deals for every lead; None when there is no choice or the view
     does not carry what it takes (who is to act, the hands' sizes)."""
-    if len(leads) < 2 or not view.get("to_act") or any("cards" not in p for p in view.get("players", [])):
+    if len(leads) < 2 or not _can_play_out(view):
         return None
     table = Table(view, view["to_act"][0])
     if not table.consistent:
