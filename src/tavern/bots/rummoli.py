@@ -1,14 +1,21 @@
 """The Rummoli player: the widow, the poker phase and the sequences.
 
+« habitué » plays the deal out (bots/rummoli_sim.py) on deals of the cards
+he has not seen consistent with his view, and takes the move worth most:
+
 * The widow: the dealer changes his hand for it, and a player bids the
-  least for it, when his hand is poor — no pair and no pay card (a pay
-  card wins its board section when played) — and the widow is not smaller.
+  least for it, when the deal played out with the widow (its price paid,
+  his hand dead) is worth more than with his hand.
 * The poker phase (method 2's betting round): raise with two pair or
   better, call with a pair, check or fold the rest.
-* The sequences: lead a run that keeps the lead (it stops at the ace, or
-  at a card already played), then one through pay cards, then the lowest
-  card (sequences climb: the low cards leave only by a lead); when called,
-  play the longest run offered.
+* The sequences: the lead worth most played out, every player then leading
+  his lowest card; when the view cannot be played out, a run that keeps the
+  lead (it stops at the ace, or at a card already played), then one through
+  pay cards, then the lowest card. When called, play the longest run
+  offered (a shorter one would call him again: he holds the next card).
+
+« débutant » takes the widow when his hand is poor (no pair, no pay card),
+leads at random and slips now and then.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from typing import Any
 
 from tavern.bots.levels import BEGINNER, REGULAR
 from tavern.bots.moves import Move, find, random_move, sized
+from tavern.bots.rummoli_sim import Table, code, widow_worth
 from tavern.games.base import LegalAction
 from tavern.games.poker.evaluator import rank
 
@@ -76,11 +84,13 @@ def rummoli(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, 
     if level == BEGINNER and rng.random() < 0.1:
         return random_move(legal, rng)
     names = {a["action"] for a in legal}
+    if level == REGULAR and names & {"exchange", "bid"} and _can_play_out(view, "dealer", "widow", "board"):
+        return _widow(view, legal, rng)
     if "exchange" in names:
         return {"action": "exchange" if _poor(view, hand) else "keep"}
     if "bid" in names or names == {"pass"}:
         bid = find(legal, "bid")
-        if bid and _poor(view, hand) and (level == REGULAR or rng.random() < 0.5):
+        if bid and _poor(view, hand) and rng.random() < 0.5:
             return sized(bid, bid["min"])
         return {"action": "pass"}
     if names & {"check", "call", "fold", "bet", "raise"}:
@@ -93,8 +103,58 @@ def rummoli(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, 
         return {"action": "play", "cards": pick}
     leads = [a["card"] for a in legal if a["action"] == "lead"]
 
-    card = lead_card(leads, held, _played(view), pay) if level == REGULAR else rng.choice(leads)
+    if level != REGULAR:
+        return {"action": "lead", "card": rng.choice(leads)}
+    card = played_out_lead(view, leads, rng) or lead_card(leads, held, _played(view), pay)
     return {"action": "lead", "card": card}
+
+
+#: deals consistent with the view on which each lead is played out
+SAMPLES = 40
+#: deals of the unseen cards on which keeping and taking the widow are played out
+WIDOW_SAMPLES = 40
+
+
+def _can_play_out(view: dict[str, Any], *keys: str) -> bool:
+    """Whether the view carries what a play-out takes: who is to act, the
+    hands' sizes and ``keys`` (an engine's view does; a partial one falls
+    back on the simple rules)."""
+    return (bool(view.get("to_act")) and all(k in view for k in ("players", *keys))
+            and all("cards" in p for p in view["players"]))
+
+
+def _widow(view: dict[str, Any], legal: list[LegalAction], rng: random.Random) -> Move:
+    """Take the widow (the dealer's exchange, or the least bid at the
+    auction) when the deal played out with it is worth more, its price
+    paid, than with his own hand and the widow dead (bots/rummoli_sim.py:
+    the poker pot to the best hand, then the sequences)."""
+    table = Table(view, view["to_act"][0])
+    names = [p["player"] for p in view["players"]]
+    bid = find(legal, "bid")
+    price = 0 if bid is None else int(bid["min"])
+    keep, take = widow_worth(table, int(view["widow"]["cards"]), int(view["board"].get("poker", 0)),
+                             names.index(view["dealer"]), price, WIDOW_SAMPLES, rng)
+    if find(legal, "exchange"):
+        return {"action": "exchange" if take > keep else "keep"}
+    return sized(bid, price) if bid is not None and take > keep else {"action": "pass"}
+
+
+def played_out_lead(view: dict[str, Any], leads: list[str], rng: random.Random) -> str | None:
+    """The lead worth most when the deal is played out on ``SAMPLES`` deals
+    of the unseen cards consistent with the view (bots/rummoli_sim.py), the
+    same deals for every lead; None when there is no choice or the view
+    does not carry what it takes (who is to act, the hands' sizes)."""
+    if len(leads) < 2 or not _can_play_out(view):
+        return None
+    table = Table(view, view["to_act"][0])
+    if not table.consistent:
+        return None
+    worth = dict.fromkeys(leads, 0.0)
+    for _ in range(SAMPLES):
+        owner = table.deal(rng)
+        for c in leads:
+            worth[c] += table.play_out(owner[:], code(c), table.me)
+    return max(leads, key=lambda c: worth[c])
 
 
 def _played(view: dict[str, Any]) -> set[str]:
