@@ -283,3 +283,15 @@ def test_a_page_opened_during_the_offer_is_told_too(client: TestClient, players:
     with session_scope() as s:
         gus_id = s.scalar(select(User.id).where(User.username == "gus"))
         assert waiting.offers_to(s, gus_id, utcnow()) == []  # a page opened now is told nothing
+
+
+def test_the_notice_socket_closes_when_its_session_ends(client: TestClient, players: Players) -> None:
+    """A logout ends the page's notices too (close code 4401, as a table's socket):
+    an ended session is told nothing more."""
+    from tavern.web.wslimits import SESSION_ENDED
+
+    with players.of("gus") as c, c.websocket_connect("/ws/notices", headers={"Origin": _origin(c)}) as ws:
+        assert c.post("/api/auth/logout", headers={"X-CSRF-Token": api_csrf(c)}).status_code in (200, 204)
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+        assert closed.value.code == SESSION_ENDED

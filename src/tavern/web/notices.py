@@ -37,13 +37,14 @@ QUEUE_LIMIT = 32
 _OPEN: Counter[int] = Counter()
 
 
-async def _user(ws: WebSocket) -> CurrentUser | None:
-    """The page's account, by its session cookie (a table socket's way: web/ws.py)."""
+async def _user(ws: WebSocket) -> tuple[CurrentUser, str] | None:
+    """The page's account and session token, by its session cookie (a table
+    socket's way: web/ws.py)."""
     sess = services(ws).codec.load(ws)
     if sess.user_id is None or not sess.token:
         return None
     found = await services(ws).socket_users.get((sess.user_id, sess.token))
-    return CurrentUser(*found) if found is not None else None
+    return (CurrentUser(*found), sess.token) if found is not None else None
 
 
 @pages.websocket("/ws/notices")
@@ -52,18 +53,22 @@ async def notices_channel(ws: WebSocket) -> None:
     if origin is None or origin not in services(ws).settings.allowed_origins:
         await ws.close(code=1008, reason=french("ws_origin_refused"))
         return
-    user = await _user(ws)
-    if user is None:
+    found = await _user(ws)
+    if found is None:
         await ws.close(code=1008, reason=french("ws_login_required"))
         return
+    user, token = found
     if _OPEN[user.id] >= PER_ACCOUNT:
         await ws.close(code=1008, reason=french("ws_too_many_connections"))
         return
     _OPEN[user.id] += 1
+    # Closed with its session (logout, « log out everywhere », a password change, a ban), as a table's socket.
+    forget = services(ws).ws_limits.follow(user.id, token, ws)
     try:
         await ws.accept()
         await _serve(ws, user)
     finally:
+        forget()
         _OPEN[user.id] -= 1
         if not _OPEN[user.id]:
             del _OPEN[user.id]

@@ -9,7 +9,8 @@ With several workers (tables/cluster.py) the counts are also kept in Redis
 across the live workers (:meth:`ConnectionLimits.take_shared`), so the caps
 hold for the whole site, not per process.
 
-The same registry closes a player's open sockets when his sessions end
+The same registry closes a player's open sockets (his pages' notices too)
+when his sessions end
 (logout, « log out everywhere », a password change, a ban) with the close
 code :data:`SESSION_ENDED`: an ended session neither opens a table nor keeps
 playing at one — on every worker: the order goes to all of them.
@@ -21,6 +22,7 @@ import asyncio
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from tavern.catalogue import french
@@ -82,6 +84,9 @@ class ConnectionLimits:
         self._lock = threading.Lock()
 
         self.open: set[Slot] = set()
+        #: Sockets closed with their session but counted apart (a page's
+        #: notices: web/notices.py has its own cap), see :meth:`follow`.
+        self.followed: set[Slot] = set()
         self.cluster: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -118,6 +123,19 @@ class ConnectionLimits:
             self.open.add(slot)
         return slot
 
+    def follow(self, user_id: int, token: str, ws: Any) -> Callable[[], None]:
+        """Close ``ws`` too when its session ends, without spending a table
+        socket's place in the counts; returns what forgets it (call it when
+        the socket closes)."""
+        slot = Slot(self, user_id, "", ws, token, asyncio.get_running_loop())
+        with self._lock:
+            self.followed.add(slot)
+
+        def forget() -> None:
+            with self._lock:
+                self.followed.discard(slot)
+        return forget
+
     def end_sessions(self, user_id: int, *, only: str | None = None, keep: str | None = None) -> int:
         """Close the sockets of ``user_id`` opened with session ``only`` (or
         with any session but ``keep``), here and on the other workers;
@@ -129,7 +147,7 @@ class ConnectionLimits:
 
     def _end_local(self, user_id: int, *, only: str | None = None, keep: str | None = None) -> int:
         with self._lock:
-            doomed = [s for s in self.open if s.user_id == user_id and s.ws is not None
+            doomed = [s for s in (*self.open, *self.followed) if s.user_id == user_id and s.ws is not None
                       and (only is None or s.token == only) and (keep is None or s.token != keep)]
         for slot in doomed:
             assert slot.loop is not None
