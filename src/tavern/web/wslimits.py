@@ -21,8 +21,8 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections import Counter
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from tavern.catalogue import french
