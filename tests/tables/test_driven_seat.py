@@ -102,3 +102,41 @@ def test_a_driven_seat_takes_no_command_but_its_programs(world) -> None:
         await actor.stop()
 
     asyncio.run(scenario())
+
+
+class HouseLike(FirstLegal):
+    """A program whose account has no page, reading the deal on its turn only."""
+
+    socketless = True
+    turns_only = True
+
+
+def test_a_socketless_program_gets_no_message_but_plays_its_turns(world) -> None:
+    """A house player's seat (tables/driving.py ``socketless``, ``turns_only``):
+    no page shows it, so no state message is built for it at any publication;
+    its program is still shown its legal actions and, on its turn, its deal,
+    and plays the deal out, its moves checked against what was shown."""
+    async def scenario() -> None:
+        h = Harness(world, deal_pause=3600.0)
+        actor = await h.start(timer=3600, seated=("ana", "bob"))
+        published: list[set[str]] = []
+        publish = h.broadcaster.publish
+
+        async def recording(table_id: int, messages: dict[str, str]) -> None:
+            published.append(set(messages))
+            await publish(table_id, messages)
+
+        h.broadcaster.publish = recording  # type: ignore[method-assign]
+        program = HouseLike()
+        program.handle = actor.drive("bob", world.users["bob"], program)
+        actor.next_deal_at = actor.clock()
+        await _until(lambda: actor.last_result is not None, h)
+        await actor.stop()
+        assert published and all("bob" not in names for names in published)
+        assert any("ana" in names for names in published)
+        # Its deal only on its turns; its moves all taken.
+        assert any(v.legal and v.deal is not None for v in program.views)
+        assert all(v.deal is None for v in program.views if not v.legal)
+        assert program.answers and all(f.done() and f.exception() is None for f in program.answers)
+
+    asyncio.run(scenario())

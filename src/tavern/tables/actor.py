@@ -57,7 +57,7 @@ from tavern.tables.commands import (
     WaitJoin,
     WaitLeave,
 )
-from tavern.tables.driving import SeatDriver, SeatHandle, SeatView
+from tavern.tables.driving import SeatDriver, SeatHandle, SeatView, declares
 from tavern.tables.inbox import Inbox
 from tavern.tables.policy import CashPolicy, TablePolicy
 from tavern.tables.publication import Publisher, encode
@@ -164,6 +164,8 @@ class TableActor:
         self.settling = False
         #: The seats played by a program (tables/driving.py), by player name.
         self.driven: dict[str, SeatHandle] = {}
+        #: Driven seats whose account has no page: no state message is built for them (tables/driving.py).
+        self.socketless: set[str] = set()
         self.waiting = waiting.WaitingList()  #: « Liste d'attente » (tables/waiting.py)
         self.publisher = Publisher(self, broadcaster)
         self.turns = Turns(self)
@@ -244,6 +246,8 @@ class TableActor:
             raise CommandError("seat_driven")
         handle = SeatHandle(name, user_id, driver, self._handle_post)
         self.driven[name] = handle
+        if declares(driver, "socketless"):
+            self.socketless.add(name)
         handle.post(Connect())
         return handle
 
@@ -253,6 +257,7 @@ class TableActor:
         if self.driven.get(handle.name) is handle:
             handle.post(Disconnect())
             del self.driven[handle.name]
+            self.socketless.discard(handle.name)
 
     def _handle_post(self, command: TableCommand, name: str, user_id: int,
                      handle: SeatHandle) -> asyncio.Future[Any]:
@@ -393,8 +398,10 @@ class TableActor:
         for name, handle in list(self.driven.items()):
             seat = next((s for s in self.seats.values() if s.name == name), None)
             dealt = seat is not None and name in self.dealt and self.engine is not None
-            deal = self.publisher.seated(self.engine.view(name)) if dealt and self.engine is not None else None
-            view = SeatView(name, seq, list(self.legal_shown.get(name, ([], 0))[0]) if seat else [], deal,
+            legal = list(self.legal_shown.get(name, ([], 0))[0]) if seat else []
+            wanted = dealt and (bool(legal) or not declares(handle.driver, "turns_only"))
+            deal = self.publisher.seated(self.engine.view(name)) if wanted and self.engine is not None else None
+            view = SeatView(name, seq, legal, deal,
                             seat.chips if seat else 0, seat.sitting_out if seat else False, self.closed)
             try:
                 handle.driver.seen(view)

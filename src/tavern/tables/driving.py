@@ -45,9 +45,21 @@ class SeatView:
 
 
 class SeatDriver(Protocol):
+    """A program at a seat. It may also declare, as class attributes read with
+    :func:`declares` (absent: false): ``socketless`` — its account has no page
+    (a house player's cannot log in), so the table builds no state message for
+    the seat, only its :class:`SeatView`; ``turns_only`` — it reads the deal
+    only when it has legal actions, so the view's ``deal`` is built then only
+    (``None`` otherwise). Both spare the table work at every publication."""
+
     def seen(self, view: SeatView) -> None:
         """The seat's new state (see the module's docstring: never blocks)."""
         ...
+
+
+def declares(driver: SeatDriver, what: str) -> bool:
+    """Whether ``driver`` declares ``what`` (``socketless``, ``turns_only``)."""
+    return bool(getattr(driver, what, False))
 
 
 #: How a handle reaches its table: queue ``command`` for ``name`` as sent by ``handle``.

@@ -163,6 +163,12 @@ class PracticeBank(SqlBank):
 class HouseDriver:
     """A house player at one seat (see the module's docstring)."""
 
+    #: A house account cannot log in: no page shows its seat, and it reads the
+    #: deal on its turn only (tables/driving.py): the table builds neither
+    #: its state message nor, between its turns, its view of the deal.
+    socketless = True
+    turns_only = True
+
     def __init__(self, game: str, level: str, think: tuple[float, float], rng: random.Random) -> None:
         self.decide = bots.policy(game, level)
         self.think = think

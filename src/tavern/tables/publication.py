@@ -86,6 +86,8 @@ class Published(Protocol):
     revealed: dict[str, Any] | None
     client_seeds: dict[str, str]
     clock: Callable[[], float]
+    #: Driven seats whose account has no page (a house player's): no message is built for them.
+    socketless: set[str]
 
     @property
     def waiting(self) -> Waiting: ...
@@ -281,7 +283,12 @@ class Publisher:
         result = self.result_sent[0] is not t.last_result or self.result_sent[1] is not t.revealed
         if result:
             self.result_sent, self.result_at = (t.last_result, t.revealed), self.seq
-        names = [*(s.name for s in t.seats.values()), *(also or [])]
+        names = [*(s.name for s in t.seats.values() if s.name not in t.socketless), *(also or [])]
+        for name in t.socketless:
+            # No page shows this seat (a house player's): no message, but its
+            # legal actions are noted as shown, as a socket's would be (a move
+            # is checked against the publication that showed them).
+            self._legal_for(name, name in t.dealt)
         if t.waiting.line:  # the players in line get their own message too (their place in it)
             names = list(dict.fromkeys([*names, *t.waiting.names()]))
         # The spectators' view goes to anyone watching who is not seated (a
