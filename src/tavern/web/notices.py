@@ -15,16 +15,16 @@ keeps the offer's end in the database). The player sends nothing; the Origin and
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections import Counter
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, WebSocket
 
 from tavern.catalogue import french
 from tavern.services import waiting
 from tavern.store.models import utcnow
 from tavern.tables.waiting import NOTICES, offer_notice
 from tavern.web.deps import CurrentUser
+from tavern.web.push import push_until_closed
 from tavern.web.state import services
 
 pages = APIRouter()
@@ -91,22 +91,7 @@ async def _serve(ws: WebSocket, user: CurrentUser) -> None:
     for table_id, name, seat, left in await asyncio.to_thread(_offers, ws, user.id):
         deliver(offer_notice(table_id, name, seat, round(left, 1)))
 
-    async def drain() -> None:  # the page says nothing; its close ends the socket
-        with contextlib.suppress(WebSocketDisconnect):
-            while (await ws.receive())["type"] != "websocket.disconnect":
-                pass
-
-    closed = asyncio.create_task(drain())
     try:
-        while not closed.done():
-            got = asyncio.create_task(queue.get())
-            await asyncio.wait({got, closed}, return_when=asyncio.FIRST_COMPLETED)
-            if not got.done():
-                got.cancel()
-                break
-            await ws.send_text(got.result())
-    except (WebSocketDisconnect, RuntimeError, OSError):
-        pass
+        await push_until_closed(ws, queue)
     finally:
         unsubscribe()
-        closed.cancel()

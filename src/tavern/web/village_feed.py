@@ -16,18 +16,18 @@ feed is the same for everybody, so it holds only what everybody may see.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import weakref
 from collections.abc import Callable
 from typing import Any
 
 import orjson
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, WebSocket
 from sqlalchemy.orm import Session
 
 from tavern.catalogue import french
 from tavern.services import taverns, waiting
 from tavern.web import village_live
+from tavern.web.push import push_until_closed
 from tavern.web.state import services
 
 pages = APIRouter()
@@ -122,22 +122,7 @@ async def village_channel(ws: WebSocket) -> None:
     feed = feed_of(ws)
     key, queue = feed.watch()
 
-    async def drain() -> None:  # the visitor says nothing; his close ends the socket
-        with contextlib.suppress(WebSocketDisconnect):
-            while (await ws.receive())["type"] != "websocket.disconnect":
-                pass
-
-    closed = asyncio.create_task(drain())
     try:
-        while not closed.done():
-            got = asyncio.create_task(queue.get())
-            await asyncio.wait({got, closed}, return_when=asyncio.FIRST_COMPLETED)
-            if not got.done():
-                got.cancel()
-                break
-            await ws.send_text(got.result())
-    except (WebSocketDisconnect, RuntimeError, OSError):
-        pass
+        await push_until_closed(ws, queue)
     finally:
         feed.leave(key)
-        closed.cancel()

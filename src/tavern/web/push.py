@@ -1,0 +1,35 @@
+"""A socket the server only speaks on (the live village's, a player's
+notices): what it is given to send goes out in order, and what the page
+sends is never read — binary, oversized or malformed frames alike — but its
+close ends the socket."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from fastapi import WebSocket, WebSocketDisconnect
+
+
+async def push_until_closed(ws: WebSocket, queue: asyncio.Queue[str]) -> None:
+    """Send each text put in ``queue`` until the page closes the socket (or a
+    send fails); the caller unsubscribes the queue afterwards."""
+
+    async def drain() -> None:  # the page says nothing; its close ends the socket
+        with contextlib.suppress(WebSocketDisconnect):
+            while (await ws.receive())["type"] != "websocket.disconnect":
+                pass
+
+    closed = asyncio.create_task(drain())
+    try:
+        while not closed.done():
+            got = asyncio.create_task(queue.get())
+            await asyncio.wait({got, closed}, return_when=asyncio.FIRST_COMPLETED)
+            if not got.done():
+                got.cancel()
+                break
+            await ws.send_text(got.result())
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass
+    finally:
+        closed.cancel()
