@@ -24,7 +24,7 @@ from tavern.services import waiting
 from tavern.store.models import utcnow
 from tavern.tables.waiting import NOTICES, offer_notice
 from tavern.web.deps import CurrentUser
-from tavern.web.push import push_until_closed
+from tavern.web.push import push_until_closed, refused_origin
 from tavern.web.state import services
 
 pages = APIRouter()
@@ -49,9 +49,7 @@ async def _user(ws: WebSocket) -> tuple[CurrentUser, str] | None:
 
 @pages.websocket("/ws/notices")
 async def notices_channel(ws: WebSocket) -> None:
-    origin = ws.headers.get("origin")
-    if origin is None or origin not in services(ws).settings.allowed_origins:
-        await ws.close(code=1008, reason=french("ws_origin_refused"))
+    if await refused_origin(ws):
         return
     found = await _user(ws)
     if found is None:

@@ -10,6 +10,20 @@ import contextlib
 
 from fastapi import WebSocket, WebSocketDisconnect
 
+from tavern.catalogue import french
+from tavern.web.state import services
+
+
+async def refused_origin(ws: WebSocket) -> bool:
+    """Close the socket (1008, before the handshake) unless its page is one of
+    the site's (``allowed_origins``): a page of another site opens none of
+    ours, as at a table (web/ws.py). True when refused."""
+    origin = ws.headers.get("origin")
+    if origin is not None and origin in services(ws).settings.allowed_origins:
+        return False
+    await ws.close(code=1008, reason=french("ws_origin_refused"))
+    return True
+
 
 async def push_until_closed(ws: WebSocket, queue: asyncio.Queue[str]) -> None:
     """Send each text put in ``queue`` until the page closes the socket (or a

@@ -24,10 +24,9 @@ import orjson
 from fastapi import APIRouter, WebSocket
 from sqlalchemy.orm import Session
 
-from tavern.catalogue import french
 from tavern.services import taverns, waiting
 from tavern.web import village_live
-from tavern.web.push import push_until_closed
+from tavern.web.push import push_until_closed, refused_origin
 from tavern.web.state import services
 
 pages = APIRouter()
@@ -114,9 +113,7 @@ def feed_of(ws: WebSocket) -> VillageFeed:
 async def village_channel(ws: WebSocket) -> None:
     # The village page is public: no account needed, but the Origin is
     # checked as at a table (a page of another site opens no socket here).
-    origin = ws.headers.get("origin")
-    if origin is None or origin not in services(ws).settings.allowed_origins:
-        await ws.close(code=1008, reason=french("ws_origin_refused"))
+    if await refused_origin(ws):
         return
     await ws.accept()
     feed = feed_of(ws)

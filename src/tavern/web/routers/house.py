@@ -55,21 +55,23 @@ def do_fund(request: Request, admin: CurrentUser, body: HouseFundIn) -> HousePur
 
 
 def _page(request: Request, db: Session, errors: list[str] | None = None, status: int = 200) -> Response:
+    """The purse's page; a refused credit shows it again with the reason (``errors``)."""
     return render(request, "admin/house.html", {"purse": purse_out(db), "errors": errors or [],
                                                  "max_credit": MAX_CREDIT}, status_code=status)
 
 
-@pages.get("/maison")
-def house_page(request: Request, _: CurrentUser = Depends(require_admin), db: Session = Depends(read_db)) -> Response:
-    return _page(request, db)
+def _credit_of(form: dict[str, str]) -> int | None:
+    """The form's amount, if it is a whole number of écus within the credit's bounds."""
+    raw = (form.get("amount") or "").strip()
+    amount = int(raw) if raw.isdigit() and len(raw) <= 12 else None
+    return amount if amount is not None and 0 < amount <= MAX_CREDIT else None
 
 
 @pages.post("/maison/crediter")
 def fund_form(request: Request, admin: CurrentUser = Depends(require_admin), db: Session = Depends(read_db),
               form: dict[str, str] = Depends(form_fields)) -> Response:
-    raw = (form.get("amount") or "").strip()
-    amount = int(raw) if raw.isdigit() and len(raw) <= 12 else None
-    if amount is None or not 0 < amount <= MAX_CREDIT:
+    amount = _credit_of(form)
+    if amount is None:
         return _page(request, db, [french("credit_range", {"maximum": MAX_CREDIT})], status=400)
     try:
         do_fund(request, admin, HouseFundIn(amount=amount))
@@ -77,6 +79,11 @@ def fund_form(request: Request, admin: CurrentUser = Depends(require_admin), db:
         return _page(request, db, [exc.detail], status=exc.status_code)
     get_session(request).flash(french("house_purse_credited", {"amount": amount}))
     return RedirectResponse("/admin/maison", status_code=303)
+
+
+@pages.get("/maison")
+def house_page(request: Request, _: CurrentUser = Depends(require_admin), db: Session = Depends(read_db)) -> Response:
+    return _page(request, db)
 
 
 @api.get("/house", response_model=HousePurseOut,
