@@ -133,7 +133,7 @@ def test_no_message_leaks_a_hidden_card(session_factory, game, stakes, variant):
         # The players chat between moves (issue 30: "The never-leak tests read chat
         # messages too"): each message and each reader's chat log is checked as sent.
         desks = {n: ChatDesk(world.table_id, world.users[n], world.factory, world.factory, h.broadcaster,
-                             lambda uid: 0) for n in ("ana", "bob", "cid", "dan")}
+                             lambda s, uid: 0) for n in ("ana", "bob", "cid", "dan")}
         chatter: list[asyncio.Task] = []
         talk = random.Random(5)
 

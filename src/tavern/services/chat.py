@@ -23,10 +23,10 @@ from __future__ import annotations
 import datetime as dt
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, cast
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import ColumnElement, delete, or_, select, update
+from sqlalchemy import ColumnElement, bindparam, delete, insert, or_, select, update
 from sqlalchemy.orm import Session, aliased
 
 from tavern.refusal import Refusal
@@ -94,12 +94,32 @@ def muted_until(session: Session, user_id: int, tavern_id: int | None, now: dt.d
     return max(ends, default=None)
 
 
-def check_writer(session: Session, table: TableConfig | None, user_id: int, now: dt.datetime) -> None:
-    """Refuse (:class:`ChatError`) an account that may not write at ``table``."""
+class ChatTable(Protocol):
+    """What the chat reads of a table (a :class:`TableConfig`, or the light
+    row :func:`say` reads)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def chat(self) -> str | None: ...
+    @property
+    def contest_id(self) -> int | None: ...
+    @property
+    def tavern_id(self) -> int | None: ...
+
+
+def check_writer(session: Session, table: ChatTable | None, user_id: int, now: dt.datetime,
+                 banned: bool | None = None) -> None:
+    """Refuse (:class:`ChatError`) an account that may not write at ``table``
+    (``banned``: the account's flag if the caller read it, else read here)."""
     if table is None or table.status != "open":
         raise ChatError("table_closed")
-    user = session.get(User, user_id)
-    if user is None or user.banned:
+    if banned is None:
+        user = session.get(User, user_id)
+        banned = user is None or user.banned
+    if banned:
         raise ChatError("chat_banned")
     if table.chat == "off":
         raise ChatError("chat_off")
@@ -112,16 +132,26 @@ def check_writer(session: Session, table: TableConfig | None, user_id: int, now:
         raise ChatError("chat_muted", until=paris_time(until))
 
 
+_TABLE_ROW = select(TableConfig.id, TableConfig.status, TableConfig.chat, TableConfig.contest_id,
+                    TableConfig.tavern_id).where(TableConfig.id == bindparam("table_id"))
+_AUTHOR = select(User.username, User.banned).where(User.id == bindparam("user_id"))
+_INSERT = insert(ChatMessage).returning(ChatMessage.id)
+
+
 def say(session: Session, table_id: int, user_id: int, text: Any, now: dt.datetime | None = None) -> Line:
-    """Write a message at a table (refused: :class:`ChatError`, nothing stored)."""
+    """Write a message at a table (refused: :class:`ChatError`, nothing stored).
+    Plain rows, not ORM objects: every message of every table passes here
+    (the capacity bench with chat: docs/benchmarks.md)."""
     now = now or utcnow()
     clean = normalise(text)
-    check_writer(session, session.get(TableConfig, table_id), user_id, now)
-    msg = ChatMessage(table_id=table_id, user_id=user_id, text=clean, created=now)
-    session.add(msg)
-    session.flush()
-    name = session.scalar(select(User.username).where(User.id == user_id)) or ""
-    return Line(msg.id, name, clean, now)
+    table = session.execute(_TABLE_ROW, {"table_id": table_id}).first()
+    author = session.execute(_AUTHOR, {"user_id": user_id}).first()
+    check_writer(session, cast(ChatTable | None, table), user_id, now,
+                 banned=author is None or bool(author.banned))
+    assert author is not None  # refused above otherwise
+    message_id = session.execute(_INSERT, {"table_id": table_id, "user_id": user_id, "text": clean,
+                                           "created": now}).scalar_one()
+    return Line(int(message_id), str(author.username), clean, now)
 
 
 def may_write(session: Session, table_id: int, user_id: int, now: dt.datetime | None = None) -> bool:

@@ -32,9 +32,10 @@ from tavern.tables.broadcast import SPECTATORS, Broadcaster
 #: into before a socket sends them (the authors its reader hides).
 CHAT_PREFIX = '{"type":"chat","table_id":'
 
-#: Counts one message of an account against the shared rate; returns the
-#: seconds to wait when over it (web/ratelimit.py's throttles), else 0.
-RateHit = Callable[[int], int]
+#: Counts one message of an account against the shared rate, in the
+#: message's own transaction; returns the seconds to wait when over it
+#: (web/ratelimit.py's throttles), else 0.
+RateHit = Callable[[Session, int], int]
 
 
 def _frame(kind: str, table_id: int, **fields: Any) -> str:
@@ -85,15 +86,14 @@ class ChatDesk:
         clean = chat.normalise(text)  # bad input refused before it counts or touches the database
 
         def write(s: Session) -> chat.Line:
-            return chat.say(s, self.table_id, self.user_id, clean)
-
-        def run() -> chat.Line:
-            wait = self.rate(self.user_id)
+            # The rate counted and the message written in one transaction (one
+            # commit a message); refused, neither is kept.
+            wait = self.rate(s, self.user_id)
             if wait:
                 raise chat.ChatError("chat_too_fast", wait=wait)
-            return run_transaction(self.writes, write)
+            return chat.say(s, self.table_id, self.user_id, clean)
 
-        line = await asyncio.to_thread(run)
+        line = await asyncio.to_thread(run_transaction, self.writes, write)
         await self.broadcaster.publish(self.table_id, {SPECTATORS: chat_frame(self.table_id, line)})
         return {"message": line.id}
 

@@ -50,19 +50,22 @@ class Throttles:
     def hit(self, keys: tuple[str, ...], limit: int, window: int) -> int:
         """Count one attempt on each key; the seconds to wait if any key is
         now over ``limit`` (the attempt must not go on), else 0."""
+        wait = run_transaction(self.sessions, lambda s: self.hit_in(s, keys, limit, window))
+        self._purge(int(self.clock()))
+        return wait
+
+    def hit_in(self, session: Session, keys: tuple[str, ...], limit: int, window: int) -> int:
+        """:meth:`hit` in the caller's transaction: the attempt counts only if
+        it commits (a chat message: the count and the message together). The
+        expired counters are swept by :meth:`hit`'s callers (logins, sign-ups),
+        never inside another's transaction (SQLite's write lock is held);
+        a chat counter is one row an account."""
         now = int(self.clock())
-
-        def work(s: Session) -> int:
-            wait = 0
-            for key in keys:
-                count, reset_at = s.execute(_HIT, {"key": key[:200], "now": now,
-                                                   "reset": now + window}).one()
-                if count > limit:
-                    wait = max(wait, int(reset_at) - now, 1)
-            return wait
-
-        wait = run_transaction(self.sessions, work)
-        self._purge(now)
+        wait = 0
+        for key in keys:
+            count, reset_at = session.execute(_HIT, {"key": key[:200], "now": now, "reset": now + window}).one()
+            if count > limit:
+                wait = max(wait, int(reset_at) - now, 1)
         return wait
 
     def give_back(self, key: str) -> None:

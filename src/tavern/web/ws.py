@@ -281,7 +281,7 @@ def _desk(ws: WebSocket, table_id: int, user_id: int) -> ChatDesk:
     database's throttles, so every worker counts the same messages."""
     site = services(ws)
     return ChatDesk(table_id, user_id, site.write_sessions, site.read_sessions, site.broadcaster,
-                    lambda uid: site.throttles.hit((f"chat:{uid}",), RATE_LIMIT, RATE_WINDOW))
+                    lambda s, uid: site.throttles.hit_in(s, (f"chat:{uid}",), RATE_LIMIT, RATE_WINDOW))
 
 
 async def _run(ws: WebSocket, actor: Any, name: str, user_id: int, cmd: Any, desk: ChatDesk) -> None:
