@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import Depends, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -21,12 +21,12 @@ from tavern.bounds import Amount
 from tavern.refusal import Refusal
 from tavern.tables.commands import CommandError, OfferAccept, OfferPass, TableCommand, WaitJoin, WaitLeave
 from tavern.tables.manager import TableMoved
-from tavern.web.csrf import csrf_protect
 from tavern.web.deps import CurrentUser, Id, require_user
 from tavern.web.refusals import Refused
+from tavern.web.routing import api_router
 from tavern.web.state import services
 
-api = APIRouter(prefix="/api", tags=["village"], dependencies=[Depends(csrf_protect)])
+api = api_router("/api", "village")
 
 
 class PlaceOut(BaseModel):
@@ -39,7 +39,7 @@ class OfferIn(BaseModel):
 
 
 class SeatedOut(BaseModel):
-    seat: int
+    seat: int = Field(ge=0, description="the seat, counted from 0 as in the table protocol")
     chips: int
 
 
