@@ -34,6 +34,15 @@ NOW = dt.datetime.now(dt.UTC)
 LEVELS = (Level(10, 20, 0, 600), Level(20, 40, 0, 600))
 
 
+@pytest.fixture(autouse=True)
+def _now() -> None:
+    """The village reads the clock (the last 15 minutes' deals, the next
+    hour's contests): each test's ``NOW`` is its own start, not the suite's
+    collection, which can be half an hour earlier in a full run."""
+    global NOW
+    NOW = dt.datetime.now(dt.UTC)
+
+
 def _table(tavern_id: int | None, name: str, *, private: bool = False, practice_user: int | None = None) -> int:
     with session_scope() as s:
         table = TableConfig(tavern_id=tavern_id, name=name, game="ramponneau", variant="",
