@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
-from tests.browser.test_table_page import LIVE, Player
+from tests.browser.test_table_page import ARTIFACTS, LIVE, Player
 from tests.tables.liveserver import LiveServer, seed_table
 
 from tavern.services import house_seats
@@ -34,6 +34,9 @@ def test_a_player_alone_sees_two_house_players_sit_beside_him(browser, db_url, t
         expect(houses.first).to_have_text(" (maison)")
         # The deal starts: ana is dealt in beside them (her cards on the felt).
         expect(p.page.locator(f"{LIVE} .tl-seat.me .tl-cards")).to_be_visible(timeout=20_000)
+        # A house player is never « Déconnecté »: his seat is driven from the moment he sits.
+        expect(p.page.locator(LIVE).get_by_text("Déconnecté")).to_have_count(0)
+        p.page.screenshot(path=str(ARTIFACTS / "house-seats.png"))
         assert not p.errors, p.errors
     finally:
         if p is not None:

@@ -129,6 +129,8 @@ def test_a_socketless_program_gets_no_message_but_plays_its_turns(world) -> None
         h.broadcaster.publish = recording  # type: ignore[method-assign]
         program = HouseLike()
         program.handle = actor.drive("bob", world.users["bob"], program)
+        # Connected from the moment it is driven (no queued Connect to wait for).
+        assert next(s for s in actor.seats.values() if s.name == "bob").connections == 1
         actor.next_deal_at = actor.clock()
         await _until(lambda: actor.last_result is not None, h)
         await actor.stop()

@@ -248,7 +248,10 @@ class TableActor:
         self.driven[name] = handle
         if declares(driver, "socketless"):
             self.socketless.add(name)
-        handle.post(Connect())
+        # Connected at once, not when a queued Connect comes up: a house
+        # player seated by a deal's start hook is dealt in by that very start
+        # (a disconnected seat would be protected and shown « Déconnecté »).
+        self._connected(name)
         return handle
 
     def release(self, handle: SeatHandle) -> None:
@@ -468,6 +471,10 @@ class TableActor:
         return {"seq": self.seq}
 
     async def _connect(self, command: Connect, username: str | None, user_id: int) -> dict[str, Any]:
+        self._connected(username)
+        return {"seq": self.seq}
+
+    def _connected(self, username: str | None) -> None:
         # Every socket of a player counts, seated or not yet: a second tab
         # opened before he sat keeps him connected when the first one closes.
         if username is not None:
@@ -476,7 +483,6 @@ class TableActor:
             if s.name == username:
                 s.connections = self.sockets[username]
                 s.disconnected_at = None
-        return {"seq": self.seq}
 
     async def _disconnect(self, command: Disconnect, username: str | None, user_id: int) -> None:
         left = 0
