@@ -241,16 +241,14 @@ class TableActor:
         """Have a program play ``name``'s seat (tables/driving.py): it is
         shown the seat after every publication and sends its commands through
         the returned handle; the player's commands from anywhere else are
-        refused meanwhile. The seat counts as connected while driven."""
+        refused meanwhile. Connected while driven, from this very call: a
+        house player seated by a deal's start hook is dealt in by that start."""
         if name in self.driven:
             raise CommandError("seat_driven")
         handle = SeatHandle(name, user_id, driver, self._handle_post)
         self.driven[name] = handle
         if declares(driver, "socketless"):
             self.socketless.add(name)
-        # Connected at once, not when a queued Connect comes up: a house
-        # player seated by a deal's start hook is dealt in by that very start
-        # (a disconnected seat would be protected and shown « Déconnecté »).
         self._connected(name)
         return handle
 
