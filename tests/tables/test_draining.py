@@ -10,8 +10,8 @@ import pytest
 from tests.tables.conftest import Harness
 
 from tavern.tables.broadcast import LocalBroadcaster
-from tavern.tables.cluster import cancel_and_wait
 from tavern.tables.commands import Sync
+from tavern.tables.tasks import cancel_and_wait
 
 pytestmark = [pytest.mark.db]
 

@@ -17,6 +17,7 @@ another worker is carried to the leader.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import logging
 from collections.abc import Callable
@@ -32,8 +33,9 @@ from tavern.contests.table import ContestBank
 from tavern.services import contests as svc
 from tavern.store.db import read_session_factory
 from tavern.store.models import utcnow
-from tavern.tables.cluster import RemoteError, cancel_and_wait, spawn
+from tavern.tables.cluster import RemoteError, spawn
 from tavern.tables.manager import TableManager
+from tavern.tables.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -107,10 +109,15 @@ class ContestManager:
         if key != LEASE:
             return
         self.leading = False
-        if self._task is not None:
-            self._task.cancel()
+        old, self._task = self._task, None
+        if old is not None:
+            old.cancel()
 
         async def step_down() -> None:
+            # Ended for sure before another leads from here: a cancel landing
+            # in a Redis call may be swallowed (tables/cluster.py cancel_and_wait).
+            with contextlib.suppress(Exception):
+                await cancel_and_wait(old)
             for d in list(self.directors.values()):
                 await d.stop()
             self.directors.clear()

@@ -34,7 +34,6 @@ from tavern.games.base import Engine, IllegalAction
 from tavern.tables import deals, seat_commands, waiting
 from tavern.tables.bank import LostTable, SqlBank, TableInfo, TableStart
 from tavern.tables.broadcast import Broadcaster
-from tavern.tables.cluster import cancel_and_wait
 from tavern.tables.commands import (
     BOOKKEEPING,
     Act,
@@ -63,6 +62,7 @@ from tavern.tables.policy import CashPolicy, TablePolicy
 from tavern.tables.publication import Publisher, encode
 from tavern.tables.publication import public_result as _public_result
 from tavern.tables.seating import SeatState
+from tavern.tables.tasks import cancel_and_wait
 from tavern.tables.turns import TIME_BANK_START, Turns
 
 log = logging.getLogger(__name__)

@@ -22,6 +22,8 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
+from tavern.tables.tasks import cancel_and_wait
+
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
@@ -142,9 +144,8 @@ class RedisBroadcaster(LocalBroadcaster):
 
     async def close(self) -> None:
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+            with contextlib.suppress(Exception):
+                await cancel_and_wait(self._task)  # the listener sits in redis-py, which may swallow a cancel
         with contextlib.suppress(Exception):
             await self._pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
             await self._redis.aclose()

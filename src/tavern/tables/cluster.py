@@ -45,6 +45,7 @@ from typing import Any, Protocol
 
 from tavern import metrics
 from tavern.tables.broadcast import redis_client
+from tavern.tables.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -57,29 +58,6 @@ LostCallback = Callable[[str], None]
 #: Background tasks in flight: the event loop keeps only weak references to
 #: tasks, so one nobody holds could be collected before it ran.
 _RUNNING: set[asyncio.Task[None]] = set()
-
-
-#: How long a stopping loop may take to unwind before it is cancelled again.
-RECANCEL_SECONDS = 0.5
-
-
-async def cancel_and_wait(task: asyncio.Task[Any] | None) -> None:
-    """Stop ``task`` (a loop of a table, of the contests) and wait until it
-    has unwound, so that nothing of it runs after its owner says it stopped.
-
-    Cancelled again until it ends: a library may swallow a cancellation
-    that lands inside one of its calls — redis-py 8.1's asyncio client did,
-    about one cancel in five delivered during a PUBLISH (measured) — and the
-    loop would then go on, the stop waiting for it forever (a table handed
-    over that never dealt again, issue 30's CI runs). The caller's own
-    cancellation still goes through: ``asyncio.wait`` raises it."""
-    if task is None:
-        return
-    while not task.done():
-        task.cancel()
-        await asyncio.wait({task}, timeout=RECANCEL_SECONDS)
-    if not task.cancelled() and (failure := task.exception()) is not None:
-        raise failure
 
 
 def spawn(work: Awaitable[Any], what: str = "a background task") -> None:
@@ -368,9 +346,8 @@ class RedisCluster:
             await asyncio.to_thread(self._keeper.join, 5.0)
             self._keeper = None
         for task in self._tasks:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+            with contextlib.suppress(Exception):
+                await cancel_and_wait(task)  # the listener sits in redis-py, which may swallow a cancel
         for key in list(self._held):
             with contextlib.suppress(Exception):
                 await self.release(key)

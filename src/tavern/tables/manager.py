@@ -44,6 +44,7 @@ from tavern.tables.cluster import Cluster, LocalCluster, RemoteError, Unavailabl
 from tavern.tables.commands import Close, Sync, TableCommand, table_commands
 from tavern.tables.house import HouseSeatsPolicy
 from tavern.tables.practice import PracticeBank, practice_table
+from tavern.tables.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 SYNC = Sync()  #: a round trip through a table's inbox
@@ -485,9 +486,7 @@ class TableManager:
 
     async def close(self, *, drain_seconds: float = 0.0) -> None:
         if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+            await cancel_and_wait(self._sweeper)  # its balance sits in Redis calls, which may swallow a cancel
         if self.cluster.shared and drain_seconds > 0:
             await self.drain(drain_seconds)
         for actor in list(self.actors.values()):
