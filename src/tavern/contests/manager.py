@@ -115,7 +115,7 @@ class ContestManager:
 
         async def step_down() -> None:
             # Ended for sure before another leads from here: a cancel landing
-            # in a Redis call may be swallowed (tables/cluster.py cancel_and_wait).
+            # in a Redis call may be swallowed (tables/tasks.py cancel_and_wait).
             with contextlib.suppress(Exception):
                 await cancel_and_wait(old)
             for d in list(self.directors.values()):

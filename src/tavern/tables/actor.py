@@ -276,7 +276,7 @@ class TableActor:
         change published), then the timers, then the publication, each
         failure kept inside the table."""
         logs.bind(table=self.info.id, request_id=None, account=None)  # this task's log lines name the table
-        while not self.closed:  # stopped: even if a library swallowed the cancel (cluster.cancel_and_wait)
+        while not self.closed:  # stopped: even if a library swallowed the cancel (tables/tasks.py)
             item = await self._queue.get(self._next_wake())  # None: a timer is due
             changed = False
             if item is not None:
