@@ -126,6 +126,17 @@ def test_village_page_updates_from_its_one_socket(browser, db_url, tmp_path):
             re.compile(r"^Ramponneau, début le \d\d/\d\d à \d\d:\d\d \(0 inscrit\)$"))
         ARTIFACTS.mkdir(exist_ok=True)
         village.screenshot(path=str(ARTIFACTS / "village-live.png"), full_page=True)
+        # Every column in view, on a laptop and on a phone: in a 440 px grid
+        # column the card scrolled sideways and hid the last deal and the
+        # waiting list; on a phone each table is a block, cells labelled.
+        for width in (1366, 390):
+            village.set_viewport_size({"width": width, "height": 800})
+            assert village.evaluate("[...document.querySelectorAll('article.tavern')]"
+                                    ".every(a => a.scrollWidth <= a.clientWidth)"), width
+            expect(pot).to_be_visible()
+        assert village.evaluate("getComputedStyle(document.querySelector(\"[data-table-pot]\"), '::before')"
+                                ".content") == '"Dernière donne"'
+        village.screenshot(path=str(ARTIFACTS / "village-live-phone.png"), full_page=True)
         assert not polled and not ana.errors
     finally:
         srv.stop()
