@@ -203,3 +203,19 @@ def test_a_protected_player_counts_as_all_in():
     e.protect("B")
     assert e.over and set(e.result()["shown"]) == {"A", "B"}
     assert [g["board"] for g in e.view(None)["equity"]] == [BOARD[:3], BOARD[:4]]
+
+
+def test_an_all_in_replayed_is_valued_once():
+    """Each replay of a deal builds its engine again: the same cards give the
+    same figures, so the second asking is the first one's answer, computed
+    once (and a caller changing the list it got changes nothing kept)."""
+    holes, board = [["Ah", "Kh"], ["Qc", "Qd"]], []  # before the flop: the Monte Carlo, the costly one
+    equity._permille.cache_clear()
+    first = equity.permille(holes, board, trials=2_000)
+    first[0] = -1
+    again = equity.permille(holes, board, trials=2_000)
+    assert again[0] != -1 and sum(again) in (999, 1000, 1001)
+    assert equity._permille.cache_info().hits == 1 and equity._permille.cache_info().misses == 1
+    # Another number of trials is another figure, not the one kept.
+    equity.permille(holes, board, trials=1_000)
+    assert equity._permille.cache_info().misses == 2
