@@ -265,8 +265,11 @@ def test_the_village_summary_shows_each_list_length(client: TestClient, players:
     assert players.call("gus", "DELETE", f"/api/tables/{table}/waiting").status_code == 204
     with client.websocket_connect("/ws/village", headers={"Origin": origin}) as ws:
         assert [table, 2, 2, 1] in ws.receive_json()["tables"]
-    # The village page has the column the live summary fills.
+    # The village page has the column the live summary fills, and the JSON
+    # API (the page's fallback when its socket is down) the same figure.
     assert f'data-table-waiting="{table}"' in client.get("/").text
+    briefs = [t for v in client.get("/api/village").json() for tv in v["taverns"] for t in tv["tables"]]
+    assert {t["id"]: t["waiting"] for t in briefs}[table] == 1
 
 
 def test_a_page_opened_during_the_offer_is_told_too(client: TestClient, players: Players, table: int) -> None:

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from tavern import catalogue
 from tavern.refusal import Refusal
 from tavern.services import contests, ledger, private_tables, seats, taverns
+from tavern.services import waiting as waiting_lists
 from tavern.services.village import last_pots
 from tavern.store.models import Contest, TableConfig
 from tavern.web.deps import CurrentUser, Id, optional_user, read_db, require_user
@@ -60,6 +61,8 @@ class TableBrief(BaseModel):
     #: the last deal's size: the chips that changed hands in it (services/village.py);
     #: None when no deal ended there in the last 15 minutes
     last_pot: int | None = None
+    #: how many wait for a seat there (issue 30 §3; the live summary's 4th column)
+    waiting: int = 0
     #: « Joueurs de la maison »: how many house players may sit there (docs/bots.md)
     house_seats: int = 0
 
@@ -106,13 +109,13 @@ class TableOut(TableBrief):
     seated: list[SeatOut]
 
 
-def brief(table: TableConfig, taken: int, last_pot: int | None = None) -> TableBrief:
+def brief(table: TableConfig, taken: int, last_pot: int | None = None, waiting: int = 0) -> TableBrief:
     return TableBrief(
         id=table.id, name=table.name, game=table.game, game_label=GAME_LABELS.get(table.game, table.game),
         variant=table.variant, variant_label=catalogue.variant(table.variant),
         stakes=dict(table.stakes or {}), stakes_text=stakes_text(table.stakes or {}),
         seats=table.seats, seats_taken=taken, chat=table.chat or "open", private=table.private,
-        last_pot=last_pot,
+        last_pot=last_pot, waiting=waiting,
         house_seats=table.house_seats,
     )
 
@@ -123,13 +126,14 @@ def village_out(db: Session, viewer: CurrentUser | None) -> list[VillageOut]:
     tables: dict[int, list[TableBrief]] = {}
     visible = private_tables.visible_private(db, viewer.id if viewer is not None else None)
     pots = last_pots(db, dt.datetime.now(dt.UTC))  # one query for every table
+    waits = waiting_lists.lengths(db)  # and one for every waiting list
     for summary in taverns.list_open_tables(db):
         if summary.table.tavern_id is None:  # a contest's table is listed with its contest
             continue
         if summary.table.private and summary.table.id not in visible:
             continue
         tables.setdefault(summary.table.tavern_id, []).append(
-            brief(summary.table, summary.seats_taken, pots.get(summary.table.id)))
+            brief(summary.table, summary.seats_taken, pots.get(summary.table.id), waits.get(summary.table.id, 0)))
     out = []
     for village in taverns.list_villages(db):
         out.append(VillageOut(id=village.id, name=village.name, taverns=[

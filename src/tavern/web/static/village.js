@@ -72,6 +72,7 @@
             t.tables.forEach(function (table) {
               show(table.id, table.seats_taken, table.seats);
               showPot(table.id, table.last_pot);
+              waiting(table.id, table.waiting);
             });
           });
         });
