@@ -204,6 +204,7 @@ def _manager_with(actor: _Actor, let_go: list[int]) -> TableManager:
     manager.actors = {7: actor}  # type: ignore[dict-item]
     manager._handing = {7}
     manager._stopping = False
+    manager._locks = {}
     manager.bank = type("Bank", (), {"fences": {}})()  # type: ignore[assignment]
 
     async def _let_go(table_id: int, *, live: bool) -> None:
@@ -240,3 +241,33 @@ def test_a_hand_over_whose_deal_outlasts_the_bound_is_given_up_not_voided():
     # The table stays here and deals on: no lease let go, nothing stopped.
     assert let_go == [] and manager.actors == {7: actor} and actor.stopped_while_dealing is None
     assert not actor.draining and actor.synced == 2
+
+
+def test_a_socket_opening_a_table_being_handed_over_waits_for_the_let_go():
+    """A page opening the table while the hand-over stops its actor used to
+    start a new actor at once on the fence being let go — left running on
+    no lease and no fence. Now it waits for the let-go, then finds the
+    table nobody's (and takes it with a fence of its own)."""
+    actor, let_go = _Actor(deal_ticks=0), []
+    manager = _manager_with(actor, let_go)
+    seen: list[list[int]] = []
+
+    async def slow_stop() -> None:
+        actor.closed = True
+        await asyncio.sleep(0.1)
+
+    async def _get_locked(table_id: int) -> None:
+        seen.append(list(let_go))
+
+    actor.stop = slow_stop  # type: ignore[method-assign]
+    manager._get_locked = _get_locked  # type: ignore[method-assign]
+
+    async def scenario() -> None:
+        deadline = asyncio.get_running_loop().time() + 10
+        handing = asyncio.create_task(manager._hand_over(7, actor, deadline, void_past=False))  # type: ignore[arg-type]
+        await asyncio.sleep(0.03)  # the stop under way
+        await manager.get(7)
+        await handing
+
+    asyncio.run(scenario())
+    assert seen == [[7]]

@@ -52,3 +52,34 @@ def test_the_old_owner_is_refused_once_the_table_is_claimed_again(settings, sess
 
     # The new owner plays on.
     assert second.leave(tid, world.users["bob"]) == 100
+
+
+def test_a_shared_store_never_writes_a_table_unfenced(settings, session_factory):
+    """With several workers a table this worker holds no fence for is no
+    longer (or not yet) its own: its write is refused, never made unfenced —
+    a table started on a fence that was being let go ran on no fence at all
+    and could have settled a deal its next owner voided."""
+    world = build_world(session_factory, names=("ana", "bob"))
+    tid = world.table_id
+    bank = SqlBank(session_factory, settings)
+    bank.fenced_only = True  # as the TableManager sets it over a shared cluster
+    with pytest.raises(LostTable):
+        bank.sit(tid, world.users["ana"], 0, 100)
+    with session_factory() as s:
+        assert ledger.chips(s, world.users["ana"], tid) == 0  # nothing written
+    assert bank.claim(tid, 1) == []
+    assert bank.sit(tid, world.users["ana"], 0, 100) == 100  # its own table again, fenced
+
+
+def test_the_contest_and_practice_tables_are_fenced_by_the_same_leases(settings, session_factory):
+    """A contest's table is claimed through the table manager's bank
+    (TableManager.lease): the contest bank reads the same fences, so its
+    writes are fenced like any table's (they were written unfenced)."""
+    from tavern.contests.table import ContestBank
+    from tavern.tables.practice import PracticeBank
+
+    bank = SqlBank(session_factory, settings)
+    bank.fenced_only = True
+    for other in (ContestBank(session_factory, settings, share_with=bank),
+                  PracticeBank(session_factory, settings, share_with=bank)):
+        assert other.fences is bank.fences and other.fenced_only

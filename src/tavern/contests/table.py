@@ -59,12 +59,16 @@ class ContestBank(SqlBank):
     """The database side of contest tables: deals archived with the
     contest's id, no daily hands counted, never a rake. ``share_with``: the
     cash tables' bank, whose SQLite writer queue it joins (one queue per
-    process)."""
+    process) and whose lease fences it reads: a contest table's lease is
+    claimed through the table manager (``TableManager.lease``), and its
+    writes are fenced like any table's."""
 
     def __init__(self, factory: Any, settings: Settings, share_with: SqlBank | None = None) -> None:
         super().__init__(factory, settings)
         if share_with is not None:
             self._writer = share_with._writer
+            self.fences = share_with.fences
+            self.fenced_only = share_with.fenced_only
 
     def table_info(self, table_id: int) -> TableInfo | None:
         def work(s: Session) -> TableInfo | None:

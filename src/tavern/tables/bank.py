@@ -206,12 +206,18 @@ class SqlBank:
         #: several workers share the store (tables/cluster.py); a table absent
         #: here is written unfenced (one process: nobody else runs it).
         self.fences: dict[int, int] = {}
+        #: Several workers share the store (set by the TableManager): a table
+        #: with no fence here is this worker's no longer (or not yet), and a
+        #: write for it is refused (LostTable), never made unfenced.
+        self.fenced_only = False
 
     def _tx(self, work: Callable[[Session], T], *, urgent: bool = False, table: int | None = None) -> T:
         """``work`` in one transaction; with ``table``, only while this
         worker's fence is still the table's (checked under the row's lock,
         so a takeover and this write are ordered one way or the other)."""
         fence = self.fences.get(table) if table is not None else None
+        if fence is None and table is not None and self.fenced_only:
+            raise LostTable(table)
 
         def fenced(s: Session) -> T:
             current = _FENCE.value(s.connection(), {"table": table})

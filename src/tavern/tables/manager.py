@@ -122,6 +122,7 @@ class TableManager:
         self.bank = bank
         self.broadcaster = broadcaster
         self.cluster: Cluster = cluster or LocalCluster()
+        bank.fenced_only = self.cluster.shared
         self.sweep_seconds = sweep_seconds
         #: The longest a hand-over waits for a table's running deal (settings.drain_seconds).
         self.drain_seconds = drain_seconds
@@ -421,11 +422,16 @@ class TableManager:
                 return
             if actor.dealing:
                 log.warning("table %s: its deal outlasted the drain; the next owner voids it", table_id)
-            await actor.stop()
-            self.actors.pop(table_id, None)
-            self.bank.fences.pop(table_id, None)
-            if self.cluster.shared:
-                await self._let_go(table_id, live=True)  # still live: another worker's sweep takes it
+            # The table's lock from the stop to the let-go: a socket opening
+            # the table meanwhile (get) waits, then takes it afresh with a
+            # fence of its own — never starts an actor on the fence being let
+            # go, which would be left running on no lease and no fence.
+            async with self._locks.setdefault(table_id, asyncio.Lock()):
+                await actor.stop()
+                self.actors.pop(table_id, None)
+                self.bank.fences.pop(table_id, None)
+                if self.cluster.shared:
+                    await self._let_go(table_id, live=True)  # still live: another worker's sweep takes it
         finally:
             self._handing.discard(table_id)
 

@@ -72,6 +72,7 @@ class PracticeBank(SqlBank):
         if share_with is not None:
             self._writer = share_with._writer
             self.fences = share_with.fences
+            self.fenced_only = share_with.fenced_only
 
     def practice(self, table_id: int) -> tuple[TableInfo, PracticeTerms] | None:
         """The open practice table's terms, or None (closed, unknown, not a practice table)."""
