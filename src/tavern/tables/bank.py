@@ -204,7 +204,8 @@ class SqlBank:
                               else self._factory)
         #: The fence of each table this worker holds the lease of, when
         #: several workers share the store (tables/cluster.py); a table absent
-        #: here is written unfenced (one process: nobody else runs it).
+        #: here is written unfenced when one process runs alone (nobody else
+        #: runs it), refused otherwise (:attr:`fenced_only`).
         self.fences: dict[int, int] = {}
         #: Several workers share the store (set by the TableManager): a table
         #: with no fence here is this worker's no longer (or not yet), and a
