@@ -106,7 +106,10 @@ def test_deletion_waits_for_a_contest_and_never_takes_the_last_admin(client: Tes
 
     with session_scope() as s:
         ana = make_user(s, "ana")
-        c = Contest(name="Coupe d'hiver", status="registering", starts_at=dt.datetime.now(dt.UTC),
+        # Tomorrow: a start "now" made it due at once, and the app's contests
+        # leader cancelled it (one player of the two it needs) between the
+        # two asks below — seen in a CI rehearsal.
+        c = Contest(name="Coupe d'hiver", status="registering", starts_at=dt.datetime.now(dt.UTC) + dt.timedelta(days=1),
                     starting_chips=1000, seats=6, min_players=2, max_players=9, structure=[],
                     created_by=world.admin_id)
         s.add(c)
