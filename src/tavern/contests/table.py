@@ -66,9 +66,7 @@ class ContestBank(SqlBank):
     def __init__(self, factory: Any, settings: Settings, share_with: SqlBank | None = None) -> None:
         super().__init__(factory, settings)
         if share_with is not None:
-            self._writer = share_with._writer
-            self.fences = share_with.fences
-            self.fenced_only = share_with.fenced_only
+            self.share(share_with)
 
     def table_info(self, table_id: int) -> TableInfo | None:
         def work(s: Session) -> TableInfo | None:

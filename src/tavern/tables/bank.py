@@ -212,6 +212,15 @@ class SqlBank:
         #: write for it is refused (LostTable), never made unfenced.
         self.fenced_only = False
 
+    def share(self, other: SqlBank) -> None:
+        """Work beside ``other``, the cash tables' bank (one per process): its
+        SQLite writer queue, its lease fences and its fencing rule (the
+        contest and practice tables' banks: their leases are claimed through
+        the table manager's bank)."""
+        self._writer = other._writer
+        self.fences = other.fences
+        self.fenced_only = other.fenced_only
+
     def _tx(self, work: Callable[[Session], T], *, urgent: bool = False, table: int | None = None) -> T:
         """``work`` in one transaction; with ``table``, only while this
         worker's fence is still the table's (checked under the row's lock,

@@ -70,9 +70,7 @@ class PracticeBank(SqlBank):
     def __init__(self, factory: Any, settings: Settings, share_with: SqlBank | None = None) -> None:
         super().__init__(factory, settings)
         if share_with is not None:
-            self._writer = share_with._writer
-            self.fences = share_with.fences
-            self.fenced_only = share_with.fenced_only
+            self.share(share_with)
 
     def practice(self, table_id: int) -> tuple[TableInfo, PracticeTerms] | None:
         """The open practice table's terms, or None (closed, unknown, not a practice table)."""
