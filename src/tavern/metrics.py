@@ -80,6 +80,12 @@ GC_PAUSE = Histogram("tavern_gc_pause_seconds", "Garbage-collection pauses (ever
 LEASES = Counter("tavern_lease_renewals", "Renewals of this worker's table leases", ["outcome"])
 MOVES = Counter("tavern_table_moves", "Tables changing worker: taken over by, let go by, lost by this one",
                 ["direction"])
+#: Issue 38: Redis's faults seen by the operator (ops/alerts.yml).
+REDIS_UP = Gauge("tavern_redis_reachable", "1 while this worker reaches Redis (its leases renewed), 0 while not",
+                 multiprocess_mode="livemin")
+SUBSCRIBED = Gauge("tavern_redis_subscribed", "1 while this worker's Redis subscription is made, by what it carries",
+                   ["what"], multiprocess_mode="livemin")
+UNPROVEN = Counter("tavern_publications_refused", "Publications not sent: this worker could not prove its lease")
 REFUSALS = Counter("tavern_refusals", "Refusals answered (pages, API, table sockets), by code", ["code"])
 HTTP = Counter("tavern_http_responses", "HTTP answers by route and status", ["method", "route", "status"])
 

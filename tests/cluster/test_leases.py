@@ -11,9 +11,9 @@ import time
 import pytest
 import redis
 
-from tavern.tables import cluster
 from tavern.tables.actor import CommandError
 from tavern.tables.cluster import RedisCluster, RemoteError, Unavailable
+from tavern.tables.lease_scripts import RENEW
 
 pytestmark = [pytest.mark.redis]
 
@@ -140,7 +140,7 @@ def test_a_released_lease_is_not_taken_back_by_a_renewal(redis_url):
             await a.release("table:61")
             r = redis.Redis.from_url(redis_url)
             keys = [k for key, _ in held for k in (RedisCluster.lease_key(key), RedisCluster.fence_key(key))]
-            r.register_script(cluster._RENEW)(keys=keys, args=[900, *(f"{a.worker_id}|{f}" for _, f in held)])
+            r.register_script(RENEW)(keys=keys, args=[900, *(f"{a.worker_id}|{f}" for _, f in held)])
             r.close()
             return fence, await b.acquire("table:61")
         finally:

@@ -18,14 +18,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections import defaultdict
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tavern.tables.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
+
+log = logging.getLogger(__name__)
 
 #: The key of the spectators' message in a publication.
 SPECTATORS = "*"
@@ -45,6 +48,9 @@ class Broadcaster(Protocol):
     def watched(self, table_id: int, seated: list[str]) -> bool:
         """Whether a publication to ``seated`` needs the spectators' message:
         someone without a message of his own listens (or may, elsewhere)."""
+
+    def deliver_here(self, table_id: int, messages: dict[str, str]) -> None:
+        """Deliver to this process's subscribers only (Redis may be away)."""
 
     async def start(self) -> None: ...
 
@@ -77,6 +83,9 @@ class LocalBroadcaster:
         subs = self._subs.get(table_id) or {}
         return any(delivers and key not in seated for key, delivers in subs.items())
 
+    def deliver_here(self, table_id: int, messages: dict[str, str]) -> None:
+        self._deliver(table_id, messages)
+
     def _deliver(self, table_id: int, messages: dict[str, str]) -> None:
         subs = self._subs.get(table_id)
         if not subs:
@@ -104,13 +113,78 @@ REDIS_CONNECTIONS = 64
 REDIS_WAIT_SECONDS = 10.0
 
 
-def redis_client(url: str) -> Redis:
-    """An asyncio Redis client on a blocking pool (:data:`REDIS_CONNECTIONS`)."""
-    import redis.asyncio as redis  # only needed when Redis is configured
+#: Seconds a connection to Redis may take to open: a Redis out of reach
+#: answers "paused" soon (issue 38), never hangs a handshake.
+REDIS_CONNECT_SECONDS = 2.0
 
-    pool = redis.BlockingConnectionPool.from_url(url, max_connections=REDIS_CONNECTIONS,
-                                                 timeout=REDIS_WAIT_SECONDS)
+
+def redis_client(url: str) -> Redis:
+    """An asyncio Redis client on a blocking pool (:data:`REDIS_CONNECTIONS`).
+
+    A command that meets a broken connection is sent again, once or twice,
+    on a new one: after Redis restarted, every pooled connection is dead, and
+    without the retry each one failed one command before it was replaced (a
+    table socket's handshake answered 500 half a minute after Redis came
+    back: issue 38)."""
+    import redis.asyncio as redis  # only needed when Redis is configured
+    from redis.asyncio.retry import Retry
+    from redis.backoff import ExponentialBackoff
+    from redis.exceptions import ConnectionError, TimeoutError
+
+    pool = redis.BlockingConnectionPool.from_url(
+        url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT_SECONDS,
+        socket_connect_timeout=REDIS_CONNECT_SECONDS,
+        retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 2), retry_on_error=[ConnectionError, TimeoutError])
     return redis.Redis(connection_pool=pool)
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Whether ``exc`` says Redis is out of reach (not a refusal of Redis's)."""
+    from redis.exceptions import ConnectionError, TimeoutError
+
+    return isinstance(exc, (ConnectionError, TimeoutError, OSError))
+
+
+#: Seconds between two attempts to subscribe again after Redis went away.
+RESUBSCRIBE_SECONDS = (0.2, 0.5, 1.0, 2.0)
+
+
+async def listen_forever(client: Redis, subscribe: Callable[[Any], Awaitable[None]],
+                         handle: Callable[[dict[str, Any]], None], what: str,
+                         on_subscribed: Callable[[], None] | None = None) -> None:
+    """Read a pub/sub subscription for good: when Redis goes away (killed,
+    restarted, failed over) the subscription is made again, on a new
+    connection, as soon as Redis answers — a listener that ended with its
+    connection left the worker deaf until a restart (issue 38).
+    ``subscribe(pubsub)`` makes the subscriptions; ``on_subscribed`` is
+    called each time they are made (again)."""
+    from tavern import metrics
+
+    attempt = 0
+    while True:
+        pubsub = client.pubsub()
+        try:
+            await subscribe(pubsub)
+            metrics.SUBSCRIBED.labels(what).set(1)
+            if on_subscribed is not None:
+                on_subscribed()
+            attempt = 0
+            async for msg in pubsub.listen():
+                handle(msg)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            if not unreachable(exc):
+                raise
+            metrics.SUBSCRIBED.labels(what).set(0)
+            if attempt == 0:
+                log.warning("redis: the %s subscription was lost (%s); subscribing again", what, exc)
+            delay = RESUBSCRIBE_SECONDS[min(attempt, len(RESUBSCRIBE_SECONDS) - 1)]
+            attempt += 1
+            await asyncio.sleep(delay)
+        finally:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()
 
 
 class RedisBroadcaster(LocalBroadcaster):
@@ -121,32 +195,46 @@ class RedisBroadcaster(LocalBroadcaster):
     def __init__(self, url: str) -> None:
         super().__init__()
         self._redis = redis_client(url)
-        self._pubsub = self._redis.pubsub()
         self._task: asyncio.Task[None] | None = None
 
     def watched(self, table_id: int, seated: list[str]) -> bool:
         return True  # the other processes' connections are not known here
 
     async def start(self) -> None:
-        await self._pubsub.psubscribe("tavern:table:*")
-        self._task = asyncio.create_task(self._listen())
+        subscribed = asyncio.get_running_loop().create_future()
 
-    async def _listen(self) -> None:
-        async for msg in self._pubsub.listen():
-            if msg.get("type") != "pmessage":
-                continue
-            channel = msg["channel"].decode() if isinstance(msg["channel"], bytes) else msg["channel"]
-            table_id = int(channel.rsplit(":", 1)[1])
-            self._deliver(table_id, json.loads(msg["data"]))
+        def ready() -> None:
+            if not subscribed.done():
+                subscribed.set_result(None)
+
+        self._task = asyncio.create_task(listen_forever(
+            self._redis, lambda p: p.psubscribe("tavern:table:*"), self._received, "tables", ready))
+        # The first subscription made before the worker serves (or its failure raised).
+        await asyncio.wait({subscribed, self._task}, return_when=asyncio.FIRST_COMPLETED)
+        if self._task.done():
+            self._task.result()
+
+    def _received(self, msg: dict[str, Any]) -> None:
+        if msg.get("type") != "pmessage":
+            return
+        channel = msg["channel"].decode() if isinstance(msg["channel"], bytes) else msg["channel"]
+        table_id = int(channel.rsplit(":", 1)[1])
+        self._deliver(table_id, json.loads(msg["data"]))
 
     async def publish(self, table_id: int, messages: dict[str, str]) -> None:
-        await self._redis.publish(f"tavern:table:{table_id}", json.dumps(messages))
+        try:
+            await self._redis.publish(f"tavern:table:{table_id}", json.dumps(messages))
+        except Exception as exc:
+            if not unreachable(exc):
+                raise
+            # Redis away (for less than a lease, or the table would have
+            # stopped): this worker's own sockets still see the move.
+            self._deliver(table_id, messages)
 
     async def close(self) -> None:
         if self._task is not None:
             with contextlib.suppress(Exception):
                 await cancel_and_wait(self._task)  # the listener sits in redis-py, which may swallow a cancel
         with contextlib.suppress(Exception):
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
             await self._redis.aclose()
         await super().close()

@@ -40,11 +40,12 @@ import secrets
 import socket
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, Protocol
 
 from tavern import metrics
-from tavern.tables.broadcast import redis_client
+from tavern.tables.broadcast import listen_forever, redis_client, unreachable
+from tavern.tables.lease_scripts import ACQUIRE, RAISE_FENCE, RELEASE, RENEW, TAKE_COUNTS
 from tavern.tables.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
@@ -78,6 +79,23 @@ def spawn(work: Awaitable[Any], what: str = "a background task") -> None:
 
 class Unavailable(Exception):
     """The worker asked is gone (or did not answer in time)."""
+
+
+class ClusterUnreachable(Exception):
+    """Redis is out of reach: no lease can be taken, proven or asked about
+    (play is paused until it answers again: docs/operations.md)."""
+
+
+@contextlib.contextmanager
+def _reaching() -> Iterator[None]:
+    """Say a Redis out of reach as :class:`ClusterUnreachable` (the callers
+    above know no Redis)."""
+    try:
+        yield
+    except Exception as exc:
+        if unreachable(exc):
+            raise ClusterUnreachable(str(exc)) from exc
+        raise
 
 
 class RemoteError(Exception):
@@ -117,6 +135,11 @@ class Cluster(Protocol):
         """This worker's fence on ``key`` if it holds the lease."""
 
     def on_lost(self, callback: LostCallback) -> None: ...
+
+    async def prove(self, key: str, fence: int) -> bool:
+        """Whether this worker still holds ``key`` with ``fence`` now: known
+        from a renewal less than a lease ago, else asked of Redis (a paused
+        worker's is older). A publication is sent only so (issue 38)."""
 
     def serve(self, kind: str, handler: Handler) -> None: ...
 
@@ -182,6 +205,9 @@ class LocalCluster:
     def on_lost(self, callback: LostCallback) -> None:
         return None  # a lease that cannot be lost
 
+    async def prove(self, key: str, fence: int) -> bool:
+        return True
+
     def serve(self, kind: str, handler: Handler) -> None:
         self._handlers[kind] = handler
 
@@ -210,78 +236,11 @@ class LocalCluster:
         return None
 
 
-# Each script runs atomically in Redis: no two workers interleave inside one.
-_ACQUIRE = """
-local cur = redis.call('GET', KEYS[1])
-if cur then
-  local w, f = string.match(cur, '^(.*)|(%d+)$')
-  if w == ARGV[1] then
-    redis.call('PEXPIRE', KEYS[1], ARGV[2])
-    return tonumber(f)
-  end
-  return -1
-end
-local f = redis.call('INCR', KEYS[2])
-redis.call('SET', KEYS[1], ARGV[1] .. '|' .. f, 'PX', ARGV[2])
-return f
-"""
-#: Renew every lease a worker holds in one call: KEYS are pairs (lease,
-#: fence counter), ARGV[1] the time to live, then one "worker|fence" per
-#: pair. A lease that ran out while nobody took it (its fence counter still
-#: at the holder's fence: no other worker acquired it, so none can have
-#: claimed the table) is taken again — a stalled event loop is not a dead
-#: worker. Returns the 1-based numbers of the pairs lost.
-_RENEW = """
-local lost = {}
-for i = 1, #KEYS, 2 do
-  local mine = ARGV[(i + 1) / 2 + 1]
-  local cur = redis.call('GET', KEYS[i])
-  if cur == mine then
-    redis.call('PEXPIRE', KEYS[i], ARGV[1])
-  elseif not cur and redis.call('GET', KEYS[i + 1]) == string.match(mine, '|(%d+)$') then
-    redis.call('SET', KEYS[i], mine, 'PX', ARGV[1])
-  else
-    table.insert(lost, (i + 1) / 2)
-  end
-end
-return lost
-"""
-#: Let a lease go. The fence counter moves on too, so that a renewal already
-#: in flight (the keeper thread) cannot take a released lease back as if it
-#: had only run out during a stall (see _RENEW).
-_RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('INCR', KEYS[2])
-  return redis.call('DEL', KEYS[1])
-end
-return 0
-"""
-#: Raise a fence counter to at least ARGV[1] (after a Redis restart the
-#: counters start again from 0 while the database remembers the old fences).
-_RAISE_FENCE = """
-local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
-if cur < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end
-return 1
-"""
+def _about(key: str) -> dict[str, int]:
+    """A log line's ``table`` field for a table's lease (issue 38: filtering
+    the logs by table finds its take-overs and losses too)."""
+    return {"table": int(key.split(":", 1)[1])} if key.startswith("table:") else {}
 
-#: Counters shared by the workers: a hash per counter, a field per worker, so
-#: that a dead worker's share (its heartbeat key gone) stops counting.
-_TAKE_COUNTS = """
-for i, k in ipairs(KEYS) do
-  local total = 0
-  local all = redis.call('HGETALL', k)
-  for j = 1, #all, 2 do
-    if all[j] == ARGV[1] or redis.call('EXISTS', 'tavern:worker:' .. all[j]) == 1 then
-      total = total + tonumber(all[j + 1])
-    else
-      redis.call('HDEL', k, all[j])
-    end
-  end
-  if total >= tonumber(ARGV[i + 1]) then return 0 end
-end
-for i, k in ipairs(KEYS) do redis.call('HINCRBY', k, ARGV[1], 1) end
-return 1
-"""
 
 LIVE = "tavern:live"
 #: A worker whose event loop has not turned for this long is hung, not
@@ -303,23 +262,27 @@ class RedisCluster:
         self.lease_seconds = lease_seconds
         self.lease_ms = int(lease_seconds * 1000)
         self._redis = redis_client(url)  # a blocking pool: a crowd waits its turn
-        self._pubsub = self._redis.pubsub()
         self._handlers: dict[str, Handler] = {}
         self._held: dict[str, int] = {}
         self._lost: list[LostCallback] = []
         self._pending: dict[str, asyncio.Future[Any]] = {}
         self._tasks: list[asyncio.Task[None]] = []
-        self._acquire = self._redis.register_script(_ACQUIRE)
-        self._renew = self._redis.register_script(_RENEW)
-        self._release = self._redis.register_script(_RELEASE)
-        self._raise_fence = self._redis.register_script(_RAISE_FENCE)
-        self._take_counts = self._redis.register_script(_TAKE_COUNTS)
+        self._acquire = self._redis.register_script(ACQUIRE)
+        self._renew = self._redis.register_script(RENEW)
+        self._release = self._redis.register_script(RELEASE)
+        self._raise_fence = self._redis.register_script(RAISE_FENCE)
+        self._take_counts = self._redis.register_script(TAKE_COUNTS)
         self._url = url
         self._keeper: threading.Thread | None = None
         self._stopping = threading.Event()
         #: Stopping (leave()): the keeper no longer renews the heartbeat.
         self._leaving = False
         self._loop_seen = time.monotonic()  #: the last turn of the event loop (_tick)
+        #: Until when (monotonic) each held lease is proven: a lease's time
+        #: from the moment its last acquisition or renewal was sent.
+        self._proven: dict[str, float] = {}
+        #: Called each time the subscriptions are made again after Redis came back.
+        self.on_back: list[Callable[[], None]] = []
 
     @staticmethod
     def lease_key(key: str) -> str:
@@ -330,11 +293,27 @@ class RedisCluster:
         return f"tavern:fence:{key}"
 
     async def start(self) -> None:
-        await self._pubsub.subscribe(f"tavern:rpc:{self.worker_id}", f"tavern:reply:{self.worker_id}",
-                                     "tavern:all")
+        subscribed = asyncio.get_running_loop().create_future()
+        first = [True]
+
+        def ready() -> None:
+            if not subscribed.done():
+                subscribed.set_result(None)
+            if not first[0]:
+                log.warning("cluster: subscribed again, Redis is back")
+                for callback in self.on_back:
+                    callback()
+            first[0] = False
+
+        channels = (f"tavern:rpc:{self.worker_id}", f"tavern:reply:{self.worker_id}", "tavern:all")
+        listener = asyncio.create_task(listen_forever(self._redis, lambda p: p.subscribe(*channels),
+                                                      self._received, "cluster", ready), name="cluster-listen")
+        await asyncio.wait({subscribed, listener}, return_when=asyncio.FIRST_COMPLETED)
+        if listener.done():
+            listener.result()  # its failure, raised
         await self._heartbeat()
-        self._tasks = [asyncio.create_task(self._listen(), name="cluster-listen"),
-                       asyncio.create_task(self._tick(), name="cluster-tick")]
+        metrics.REDIS_UP.set(1)
+        self._tasks = [listener, asyncio.create_task(self._tick(), name="cluster-tick")]
         self._stopping.clear()
         self._keeper = threading.Thread(target=self._keep_leases, args=(asyncio.get_running_loop(),),
                                         name="cluster-leases", daemon=True)
@@ -352,30 +331,58 @@ class RedisCluster:
             with contextlib.suppress(Exception):
                 await self.release(key)
         with contextlib.suppress(Exception):
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
             await self._redis.aclose()
 
     # --- leases ------------------------------------------------------------------
 
     async def acquire(self, key: str) -> int | None:
-        fence = int(await self._acquire(keys=[self.lease_key(key), self.fence_key(key)],
-                                        args=[self.worker_id, self.lease_ms]))
+        sent = time.monotonic()
+        with _reaching():
+            fence = int(await self._acquire(keys=[self.lease_key(key), self.fence_key(key)],
+                                            args=[self.worker_id, self.lease_ms]))
         if fence < 0:
             return None
         self._held[key] = fence
+        self._proven[key] = sent + self.lease_seconds
         return fence
 
     async def raise_fence(self, key: str, at_least: int) -> None:
-        await self._raise_fence(keys=[self.fence_key(key)], args=[at_least])
+        with _reaching():
+            await self._raise_fence(keys=[self.fence_key(key)], args=[at_least])
 
     async def release(self, key: str) -> None:
         fence = self._held.pop(key, None)
+        self._proven.pop(key, None)
         if fence is not None:
-            await self._release(keys=[self.lease_key(key), self.fence_key(key)],
-                                args=[f"{self.worker_id}|{fence}"])
+            with _reaching():
+                await self._release(keys=[self.lease_key(key), self.fence_key(key)],
+                                    args=[f"{self.worker_id}|{fence}"])
+
+    async def prove(self, key: str, fence: int) -> bool:
+        if self._held.get(key) != fence:
+            return False
+        if time.monotonic() < self._proven.get(key, 0.0):
+            return True
+        # Older than a lease: this worker was paused (SIGSTOP, a starved
+        # CPU) or cut off from Redis. Ask Redis, as the keeper would.
+        sent = time.monotonic()
+        try:
+            gone = await self._renew(keys=[self.lease_key(key), self.fence_key(key)],
+                                     args=[self.lease_ms, f"{self.worker_id}|{fence}"])
+        except Exception as exc:
+            if unreachable(exc):
+                return False
+            raise
+        if gone:
+            self._lose([(key, fence)])
+            return False
+        if self._held.get(key) == fence:
+            self._proven[key] = sent + self.lease_seconds
+        return True
 
     async def owner(self, key: str) -> tuple[str, int] | None:
-        raw = await self._redis.get(self.lease_key(key))
+        with _reaching():
+            raw = await self._redis.get(self.lease_key(key))
         if raw is None:
             return None
         worker, _, fence = _text(raw).rpartition("|")
@@ -401,7 +408,7 @@ class RedisCluster:
         import redis  # the blocking client: this thread has no event loop
 
         client = redis.Redis.from_url(self._url)
-        renew = client.register_script(_RENEW)
+        renew = client.register_script(RENEW)
         period = self.lease_ms / 3000
         renewed_at = time.monotonic()
         try:
@@ -411,6 +418,7 @@ class RedisCluster:
                               time.monotonic() - self._loop_seen)
                     continue
                 held = list(self._held.items())  # one step under the GIL: a consistent copy
+                sent = time.monotonic()
                 try:
                     if not self._leaving:
                         client.set(f"tavern:worker:{self.worker_id}", "1", px=self.lease_ms)
@@ -419,9 +427,14 @@ class RedisCluster:
                                                                    for _, fence in held)]) if held else []
                     lost = [held[int(n) - 1] for n in gone]
                     renewed_at = time.monotonic()
+                    metrics.REDIS_UP.set(1)
+                    for key, fence in set(held) - set(lost):
+                        if self._held.get(key) == fence:
+                            self._proven[key] = sent + self.lease_seconds
                     metrics.LEASES.labels("renewed").inc(len(held) - len(lost))
                     metrics.LEASES.labels("lost").inc(len(lost))
                 except Exception:
+                    metrics.REDIS_UP.set(0)
                     metrics.LEASES.labels("failed").inc(len(held))
                     log.warning("cluster: could not renew the leases", exc_info=True)
                     if time.monotonic() - renewed_at < self.lease_ms / 1000:
@@ -441,32 +454,41 @@ class RedisCluster:
             if self._held.get(key) != fence:
                 continue
             del self._held[key]
-            log.warning("cluster: lease %s lost", key)
+            self._proven.pop(key, None)
+            log.warning("cluster: lease %s lost", key, extra=_about(key))
             for callback in self._lost:
                 callback(key)
 
     async def _heartbeat(self) -> None:
         """This worker is alive (its shared counters count) for one lease."""
-        await self._redis.set(f"tavern:worker:{self.worker_id}", "1", px=self.lease_ms)
+        with _reaching():
+            await self._redis.set(f"tavern:worker:{self.worker_id}", "1", px=self.lease_ms)
 
     async def take_counts(self, caps: dict[str, int]) -> bool:
         names = list(caps)
-        return bool(await self._take_counts(keys=[f"tavern:count:{n}" for n in names],
-                                            args=[self.worker_id, *(caps[n] for n in names)]))
+        with _reaching():
+            return bool(await self._take_counts(keys=[f"tavern:count:{n}" for n in names],
+                                                args=[self.worker_id, *(caps[n] for n in names)]))
 
     async def give_counts(self, names: list[str]) -> None:
-        async with self._redis.pipeline(transaction=False) as pipe:
-            for n in names:
-                pipe.hincrby(f"tavern:count:{n}", self.worker_id, -1)
-            await pipe.execute()
+        with _reaching():
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for n in names:
+                    pipe.hincrby(f"tavern:count:{n}", self.worker_id, -1)
+                await pipe.execute()
 
     async def mark_live(self, key: str, live: bool) -> None:
-        if live:
-            await self._redis.sadd(LIVE, key)
-        else:
-            await self._redis.srem(LIVE, key)
+        with _reaching():
+            if live:
+                await self._redis.sadd(LIVE, key)
+            else:
+                await self._redis.srem(LIVE, key)
 
     async def placement(self) -> tuple[dict[str, str | None], int]:
+        with _reaching():
+            return await self._placement()
+
+    async def _placement(self) -> tuple[dict[str, str | None], int]:
         keys = sorted(_text(k) for k in await self._redis.smembers(LIVE))
         owners = await self._redis.mget([self.lease_key(k) for k in keys]) if keys else []
         held = {k: (_text(o).rpartition("|")[0] if o is not None else None)
@@ -478,13 +500,15 @@ class RedisCluster:
 
     async def leave(self) -> None:
         self._leaving = True
-        await self._redis.delete(f"tavern:worker:{self.worker_id}")
+        with _reaching():
+            await self._redis.delete(f"tavern:worker:{self.worker_id}")
 
     async def orphans(self) -> list[str]:
-        keys = sorted(_text(k) for k in await self._redis.smembers(LIVE))
-        if not keys:
-            return []
-        owners = await self._redis.mget([self.lease_key(k) for k in keys])
+        with _reaching():
+            keys = sorted(_text(k) for k in await self._redis.smembers(LIVE))
+            if not keys:
+                return []
+            owners = await self._redis.mget([self.lease_key(k) for k in keys])
         return [k for k, o in zip(keys, owners, strict=True) if o is None]
 
     # --- messages ---------------------------------------------------------------
@@ -506,16 +530,19 @@ class RedisCluster:
             return await asyncio.wait_for(fut, timeout)
         except TimeoutError:
             raise Unavailable(worker) from None
+        except Exception as exc:
+            if unreachable(exc):  # Redis away: the owner is out of reach as well
+                raise Unavailable(worker) from exc
+            raise
         finally:
             self._pending.pop(rid, None)
 
     async def tell_all(self, kind: str, payload: dict[str, Any]) -> None:
-        await self._redis.publish("tavern:all", json.dumps({"kind": kind, "payload": payload}))
+        with _reaching():
+            await self._redis.publish("tavern:all", json.dumps({"kind": kind, "payload": payload}))
 
-    async def _listen(self) -> None:
-        async for msg in self._pubsub.listen():
-            if msg.get("type") != "message":
-                continue
+    def _received(self, msg: dict[str, Any]) -> None:
+        if msg.get("type") == "message":
             try:
                 channel = _text(msg["channel"])
                 data = json.loads(msg["data"])
