@@ -267,6 +267,7 @@ _section({
     "ws_origin_refused": "Origine non autorisée.",
     "ws_login_required": "Connectez-vous pour regarder ou jouer.",
     "ws_table_moved": "La table change de serveur.",
+    "ws_play_paused": "Jeu en pause : le serveur a perdu le contact avec son coordinateur. Reprise automatique dès son retour.",
     "ws_too_many_connections": "Trop de connexions ouvertes.",
     "ws_session_ended": "Session terminée.",
     "server_error": "Une erreur inattendue est survenue ; elle a été consignée. Réessayez plus tard.",

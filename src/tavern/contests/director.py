@@ -99,6 +99,7 @@ class Director:
         fence = await self.tables.lease(table_id)
         actor = contest_table(info, self.bank, self.broadcaster, self, **self.actor_options)
         actor.fence = fence
+        self.tables.guard(actor)
         actor.on_closed = lambda: self._forget(table_id, actor)
         await actor.start()
         self.actors[table_id] = actor

@@ -40,7 +40,7 @@ from tavern.tables import balance
 from tavern.tables.actor import CommandError, TableActor
 from tavern.tables.bank import SqlBank, TableStart
 from tavern.tables.broadcast import SPECTATORS, Broadcaster
-from tavern.tables.cluster import Cluster, LocalCluster, RemoteError, Unavailable, spawn
+from tavern.tables.cluster import Cluster, ClusterUnreachable, LocalCluster, RemoteError, Unavailable, spawn
 from tavern.tables.commands import Close, Sync, TableCommand, table_commands
 from tavern.tables.house import HouseSeatsPolicy
 from tavern.tables.practice import PracticeBank, practice_table
@@ -58,6 +58,12 @@ MOVED_PREFIX = '{"type":"moved"'
 class TableMoved(Exception):
     """The table is changing worker (its owner died or is stopping): the
     connection should reconnect, and will find its new owner."""
+
+
+class TablePaused(TableMoved):
+    """Redis is out of reach: nobody can take or prove the table's lease, so
+    play is paused until it answers again (the page is told so, in French,
+    and tries again: docs/operations.md "Faults")."""
 
 
 def table_key(table_id: int) -> str:
@@ -139,6 +145,10 @@ class TableManager:
         self._locks: dict[int, asyncio.Lock] = {}  # one per table ever opened here: a few bytes each
         self._sweeper: asyncio.Task[None] | None = None
         self.voided: list[int] = []
+        #: Tables lost while still live (Redis went away, or came back
+        #: empty): marked live again as soon as it answers, for a sweep to
+        #: take them (this worker's or another's).
+        self._relive: set[int] = set()
         #: Table sockets opening now (web/ws.py: counted until their snapshot is sent).
         self.opening = 0
         #: The tables starting at the same moment, read in one transaction (a restart).
@@ -157,6 +167,9 @@ class TableManager:
         self.cluster.serve("table", self._serve_remote)
         self.cluster.serve("discard", lambda p: self.discard(int(p["table"]), everywhere=False))
         self.cluster.on_lost(self._lease_lost)
+        backs = getattr(self.cluster, "on_back", None)
+        if backs is not None:  # Redis is back: the lost tables are taken again at once
+            backs.append(lambda: spawn(self._sweep_once(), "a sweep after Redis came back"))
         if not self.cluster.shared:
             # Alone on the store: whatever was in progress died with the last process.
             self.voided = await asyncio.to_thread(self.bank.void_interrupted)
@@ -174,7 +187,10 @@ class TableManager:
         if actor is not None and not actor.closed:
             return actor
         async with self._locks.setdefault(table_id, asyncio.Lock()):
-            return await self._get_locked(table_id)
+            try:
+                return await self._get_locked(table_id)
+            except ClusterUnreachable:
+                raise TablePaused(table_id) from None
 
     async def _get_locked(self, table_id: int) -> TableActor | RemoteTable | None:
         actor = self.actors.get(table_id)
@@ -233,6 +249,7 @@ class TableManager:
             actor = TableActor(info, self.bank, self.broadcaster, hold_deals=self.storming, policy=policy,
                                **self.actor_options)
         actor.fence = fence
+        self.guard(actor)
         actor.on_closed = lambda: self._forget(table_id, actor)
         await actor.start(loaded)
         self.actors[table_id] = actor
@@ -240,6 +257,13 @@ class TableManager:
             # Connections still attached to the previous owner reconnect here.
             await self.broadcaster.publish(table_id, {SPECTATORS: moved_notice(fence)})
         return actor
+
+    def guard(self, actor: TableActor) -> None:
+        """Its publications are sent only while this worker can prove the
+        table's lease (issue 38: a paused owner published frames of a deal
+        its successor had voided)."""
+        if self.cluster.shared:
+            actor.publisher.guard = functools.partial(self.cluster.prove, table_key(actor.info.id), actor.fence)
 
     def storming(self) -> bool:
         """A reconnection storm: sockets opening by the hundred (STORM_SOCKETS)."""
@@ -281,7 +305,8 @@ class TableManager:
         if fence > 1:  # held by another worker before (or by this one before a restart)
             metrics.MOVES.labels("taken").inc()
         if voided:
-            log.warning("table %s: claimed with fence %s, voided the interrupted deals %s", table_id, fence, voided)
+            log.warning("table %s: claimed with fence %s, voided the interrupted deals %s", table_id, fence, voided,
+                        extra={"table": table_id})
             self.voided.extend(voided)
 
     async def lease(self, table_id: int) -> int:
@@ -329,11 +354,18 @@ class TableManager:
         """Redis says another worker may hold this table now: stop its actor."""
         if not key.startswith("table:"):
             return
-        actor = self.actors.pop(int(key.split(":", 1)[1]), None)
+        table_id = int(key.split(":", 1)[1])
+        actor = self.actors.pop(table_id, None)
         if actor is not None:
             metrics.MOVES.labels("lost").inc()
-            self.bank.fences.pop(actor.info.id, None)
+            self.bank.fences.pop(table_id, None)
             spawn(actor.stop(), "stopping a lost table")
+            if not actor.closed_for_good:
+                self._relive.add(table_id)
+            # Its sockets here reconnect (and are told play is paused while
+            # Redis is away): a move sent to a stopped actor was answered
+            # « Cette table est fermée ».
+            self.broadcaster.deliver_here(table_id, {SPECTATORS: moved_notice(0)})
 
     async def _serve_remote(self, payload: dict[str, Any]) -> Any:
         """A command for one of this worker's tables, from another worker."""
@@ -357,10 +389,18 @@ class TableManager:
         worker holds beyond its share (tables/balance.py)."""
         while True:
             await asyncio.sleep(self.sweep_seconds)
-            try:
-                await self.balance()
-            except Exception:
-                log.exception("tables: the sweep for orphaned tables failed")
+            await self._sweep_once()
+
+    async def _sweep_once(self) -> None:
+        try:
+            for table_id in list(self._relive):
+                await self.cluster.mark_live(table_key(table_id), True)
+                self._relive.discard(table_id)
+            await self.balance()
+        except ClusterUnreachable:
+            pass  # Redis away: nothing can move; the keeper's warnings say so
+        except Exception:
+            log.exception("tables: the sweep for orphaned tables failed")
 
     async def balance(self) -> None:
         """One sweep: the orphans this worker should take, then its surplus."""
@@ -464,10 +504,11 @@ class TableManager:
         if actor is not None and not actor.closed:
             actor.closed_for_good = True
             await actor.stop()
+            # Told while its lease is still held (a publication needs it).
+            await actor.publish_closed({"closed": True, "awards": {}, "ecus": {}}, [])
             self.bank.fences.pop(table_id, None)
             if self.cluster.shared:
                 await self._let_go(table_id, live=False)
-            await actor.publish_closed({"closed": True, "awards": {}, "ecus": {}}, [])
 
     async def drain(self, timeout: float) -> None:
         """A graceful stop: no table here starts a new deal, each table is

@@ -12,7 +12,7 @@ number, the story, what each player was last shown belong to it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 import orjson
@@ -21,7 +21,7 @@ from tavern import fair, metrics
 from tavern.catalogue import french
 from tavern.games.base import Engine, Own, public_and_own, views
 from tavern.games.spec import GameSpec
-from tavern.tables.bank import TableInfo
+from tavern.tables.bank import LostTable, TableInfo
 from tavern.tables.broadcast import SPECTATORS, Broadcaster
 from tavern.tables.seating import SeatState, at_table_seats
 
@@ -72,6 +72,8 @@ class Published(Protocol):
     """What the publisher reads of its table (the actor), and nothing it writes."""
 
     info: TableInfo
+    #: The owner's lease fence: each state carries it as its ``epoch``.
+    fence: int
     game: GameSpec
     seats: dict[int, SeatState]
     engine: Engine | None
@@ -124,6 +126,16 @@ class Publisher:
         self.presence_due: float | None = None
         #: When the oldest action not yet published reached the table (metrics' latency).
         self.pending_act: float | None = None
+        #: Whether this worker still holds the table's lease (tables/manager.py
+        #: guard): nothing is published without it (issue 38).
+        self.guard: Callable[[], Awaitable[bool]] | None = None
+
+    async def _proven(self) -> None:
+        """Raise :class:`LostTable` when the lease cannot be proven: a worker
+        paused past its lease must not show a deal its successor voided."""
+        if self.guard is not None and not await self.guard():
+            metrics.UNPROVEN.inc()
+            raise LostTable(self.table.info.id)
 
     def new_story(self, first: dict[str, Any]) -> None:
         """A deal starts: its story begins, to be sent whole."""
@@ -188,7 +200,9 @@ class Publisher:
 
     def _alike(self, story_at: int, shared: dict[str, Any]) -> dict[str, Any]:
         """The part of a state message every recipient of a publication holds alike."""
-        msg: dict[str, Any] = {"type": "state", "seq": self.seq, "table": shared["table"]}
+        # The epoch (the owner's fence) before the sequence: a new owner's
+        # frames start again from 1 and must not look stale (docs/protocol.md).
+        msg: dict[str, Any] = {"type": "state", "epoch": self.table.fence, "seq": self.seq, "table": shared["table"]}
         if shared["result"]:
             msg["last_result"] = shared["last_result"]
         msg.update(result_at=self.result_at, story_at=story_at, story=shared["story"])
@@ -272,6 +286,7 @@ class Publisher:
     async def publish(self, also: list[str] | None = None) -> None:
         """One message per seated player (and per name in ``also``) and one for spectators."""
         t = self.table
+        await self._proven()
         self.seq += 1
         self.presence_due = None  # this publication says who is connected
         # The story's new events only: every client holds the rest (a
@@ -323,6 +338,7 @@ class Publisher:
 
     async def notify(self, name: str, kind: str, notice: dict[str, Any]) -> None:
         """A message of its own to one player (a contest's ``contest`` notice)."""
+        await self._proven()
         text = json.dumps({"type": kind, "seq": self.seq, "table_id": self.table.info.id, **notice},
                           separators=(",", ":"))
         await self.broadcaster.publish(self.table.info.id, {name: text})

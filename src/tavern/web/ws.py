@@ -34,8 +34,9 @@ from tavern.refusal import Refusal
 from tavern.services.chat import RATE_LIMIT, RATE_WINDOW, ChatError
 from tavern.tables.actor import CommandError
 from tavern.tables.chat import ChatDesk
+from tavern.tables.cluster import ClusterUnreachable
 from tavern.tables.commands import Connect, Disconnect
-from tavern.tables.manager import TableMoved, moved_fence
+from tavern.tables.manager import TableMoved, TablePaused, moved_fence
 from tavern.web import private_gate
 from tavern.web.deps import CurrentUser
 from tavern.web.protocol import commands
@@ -57,6 +58,8 @@ QUEUE_LIMIT = 256  #: messages waiting for a slow client before it is dropped
 OUTBOXES: set[asyncio.Queue[str]] = set()
 #: Close code "service restart": the table changed worker, reconnect (docs/protocol.md).
 MOVED = 1012
+#: Close code "try again later": play is paused, Redis is out of reach (docs/protocol.md).
+PAUSED = 1013
 #: A socket's own bookkeeping at its table (immutable: one of each serves every socket).
 CONNECT, DISCONNECT = Connect(), Disconnect()
 
@@ -103,6 +106,9 @@ async def _open(ws: WebSocket, table_id: int, opened: Callable[[], None]) -> Non
     manager = services(ws).tables
     try:
         actor = await manager.get(table_id)
+    except TablePaused:
+        await _paused(ws)
+        return
     except TableMoved:  # between two workers: the page tries again in a moment
         await ws.close(code=MOVED, reason=french("ws_table_moved"))
         return
@@ -111,7 +117,11 @@ async def _open(ws: WebSocket, table_id: int, opened: Callable[[], None]) -> Non
         return
     address = ws.client.host if ws.client else "unknown"
     # The session's token: its session ending closes this socket.
-    slot = await services(ws).ws_limits.take_shared(user.id, address, ws, sess.token)
+    try:
+        slot = await services(ws).ws_limits.take_shared(user.id, address, ws, sess.token)
+    except ClusterUnreachable:
+        await _paused(ws)
+        return
     if slot is None:
         # Accepted, then closed with a code the client can read (docs/protocol.md).
         await ws.accept()
@@ -122,6 +132,15 @@ async def _open(ws: WebSocket, table_id: int, opened: Callable[[], None]) -> Non
         await _serve(ws, actor, user, table_id, opened)
     finally:
         slot.release()
+
+
+async def _paused(ws: WebSocket) -> None:
+    """Redis is out of reach: the socket is accepted and closed at once with
+    a French reason the page shows, and a code it retries soon (never a
+    handshake answered 500: issue 38)."""
+    log.info("table socket: play paused, Redis out of reach")
+    await ws.accept()
+    await ws.close(code=PAUSED, reason=french("ws_play_paused"))
 
 
 def _note_visit(ws: WebSocket, table_id: int, user_id: int, address: str) -> None:

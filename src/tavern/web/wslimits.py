@@ -105,7 +105,12 @@ class ConnectionLimits:
         if slot is None or self.cluster is None or not self.cluster.shared:
             return slot
         names = [f"ws:account:{user_id}", f"ws:address:{address}"]
-        if not await self.cluster.take_counts({names[0]: self.per_account, names[1]: self.per_address}):
+        try:
+            taken = await self.cluster.take_counts({names[0]: self.per_account, names[1]: self.per_address})
+        except Exception:  # Redis out of reach (the socket is told play is paused: web/ws.py)
+            slot.release()
+            raise
+        if not taken:
             slot.release()
             return None
         slot.shared = names

@@ -75,7 +75,9 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
       root.setAttribute("data-connected", "0");
       if (S.closed) { setStatus("Table fermée", "ko"); return; }  // nothing to come back to
       // Back off: 0.5 s, 1 s, 2 s … up to 15 s, so a dead server is not hammered.
-      var delay = Math.min(15000, 500 * Math.pow(2, attempt++));
+      // Play paused (1013: the server lost its coordinator, docs/protocol.md)
+      // is tried again every 2 s: play resumes within seconds of its return.
+      var delay = ev.code === 1013 ? 2000 : Math.min(15000, 500 * Math.pow(2, attempt++));
       var why = ev.reason ? " (" + ev.reason + ")" : "";
       setStatus("Déconnecté" + why + " — nouvelle tentative dans " + Math.round(delay / 1000) + " s", "ko");
       retryTimer = setTimeout(connect, delay);
@@ -109,9 +111,17 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
     ws.send(JSON.stringify(m));
   }
 
+  function older(m, held) {
+    var e = m.epoch || 0, h = held.epoch || 0;
+    return e !== h ? e < h : m.seq < held.seq;
+  }
+
   function onMessage(m) {
     if (m.type === "state") {
-      if (S.msg && !S.fresh && m.seq < S.msg.seq) return;  // an older frame overtaken by a newer one
+      // An older frame overtaken by a newer one: the owner's epoch (its
+      // fence) first, then the sequence — a new owner counts from 1 again,
+      // and a former owner's late frame has the older epoch.
+      if (S.msg && !S.fresh && older(m, S.msg)) return;
       // The last result and the revealed seed come only when they changed
       // (docs/protocol.md): the page holds the last ones. A frame naming
       // another change than the one held follows a missed frame: resync.
