@@ -73,7 +73,10 @@ class ContextFilter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         for name, var in _FIELDS:
-            setattr(record, name, var.get())
+            # A field the call gave itself (``extra={"table": 7}``: a line
+            # about another table than the task's) is kept.
+            if getattr(record, name, None) is None:
+                setattr(record, name, var.get())
         return True
 
 
