@@ -357,3 +357,82 @@ async def stop_bots(stop: asyncio.Event, tasks: list[Any]) -> None:
     for t in tasks:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(t, 5)
+
+
+class RedisProcess:
+    """A redis-server on a fixed loopback port that a test may kill and start
+    again (the faults of issue 38): empty at each start, as a Redis without
+    persistence comes back (the harder case: the leases, the fence counters
+    and the set of live tables are gone)."""
+
+    def __init__(self, data_dir: Path) -> None:
+        import shutil
+        import socket
+
+        exe = shutil.which("redis-server")
+        assert exe, "redis-server is needed: scripts/system-deps.sh installs it"
+        self.exe = exe
+        self.data_dir = data_dir
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen([self.exe, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                                      "--appendonly", "no", "--dir", str(self.data_dir)],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        client = redis.Redis.from_url(self.url)
+        try:
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                try:
+                    client.ping()
+                    return
+                except redis.ConnectionError:
+                    time.sleep(0.05)
+            raise RuntimeError("redis-server did not start")
+        finally:
+            client.close()
+
+    def kill(self) -> None:
+        """SIGKILL: what a crash, an OOM kill or a failover does to its clients."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def subscriptions(self) -> dict[str, Any]:
+        """What the workers listen to: the clients with a pattern subscription (one
+        per worker: its tables' channels) and the rpc channels (one per worker)."""
+        client = redis.Redis.from_url(self.url)
+        try:
+            # NUMPAT counts distinct patterns: the clients subscribed to one are counted here.
+            return {"patterns": sum(1 for c in client.client_list(_type="pubsub") if int(c.get("psub", 0)) > 0),
+                    "rpc": sorted(c.decode() for c in client.pubsub_channels("tavern:rpc:*"))}
+        finally:
+            client.close()
+
+
+async def handshake_status(server: ScaledServer, table_id: int, cookie: str) -> int | str:
+    """How a table socket's handshake ends: its HTTP status when refused
+    (a 500 is the fault), else the close code and reason the server sends
+    within a few seconds ("open" when it stays open)."""
+    url = f"{server.ws_base}/ws/tables/{table_id}"
+    try:
+        async with connect(url, additional_headers={"Cookie": cookie}, origin=server.base,
+                           open_timeout=10, close_timeout=1) as ws:
+            try:
+                while True:
+                    await asyncio.wait_for(ws.recv(), 3)
+            except ConnectionClosed as exc:
+                return f"closed {exc.rcvd.code if exc.rcvd else None}: {exc.rcvd.reason if exc.rcvd else ''}"
+            except TimeoutError:
+                return "open"
+    except InvalidStatus as exc:
+        return int(exc.response.status_code)
+    except (OSError, TimeoutError) as exc:
+        return f"unreachable: {exc!r}"
