@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 from tavern.services import taverns, waiting
 from tavern.web import village_live
-from tavern.web.push import push_until_closed, refused_origin
+from tavern.web.push import push_slot, push_until_closed, refused_origin
 from tavern.web.state import services
 
 pages = APIRouter()
@@ -115,11 +115,18 @@ async def village_channel(ws: WebSocket) -> None:
     # checked as at a table (a page of another site opens no socket here).
     if await refused_origin(ws):
         return
-    await ws.accept()
-    feed = feed_of(ws)
-    key, queue = feed.watch()
-
+    # Capped per address, and per account for a logged-in visitor (the signed
+    # cookie names him; counting needs no database read): issue 41 §3.
+    slot = await push_slot(ws, services(ws).codec.load(ws).user_id)
+    if slot is None:
+        return
     try:
-        await push_until_closed(ws, queue)
+        await ws.accept()
+        feed = feed_of(ws)
+        key, queue = feed.watch()
+        try:
+            await push_until_closed(ws, queue)
+        finally:
+            feed.leave(key)
     finally:
-        feed.leave(key)
+        slot.release()
