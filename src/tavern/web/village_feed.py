@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
