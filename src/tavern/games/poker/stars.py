@@ -86,16 +86,35 @@ def _header(engine: PokerDeal, record: dict[str, Any], number: int, when: str, t
     return lines
 
 
-def _blinds(engine: PokerDeal) -> list[str]:
+def _blinds(engine: PokerDeal) -> tuple[list[str], list[int]]:
+    """The antes and blinds as posted, and what each player put in by them.
+    They are written whole, as PokerStars does: when the blinds' all-ins
+    closed the first round at once, the engine already gave the unmatched
+    part back, and the text returns it as an uncalled bet."""
     n = len(engine.players)
+    left = [engine.seats[k]["chips"] for k in engine.pos]
+    put = [0] * n
+    out = []
+    ante = int(engine.config.get("ante", 0) or 0)
+    for i in range(n) if ante else ():
+        put[i] = min(ante, left[i])
+        out.append(f"{engine.players[i]}: posts the ante {put[i]}")
     # Heads-up the button (the last player) posts the small blind.
     small, big = (n - 1, 0) if n == 2 else (0, 1)
-    out = []
-    for i, kind in ((small, "small"), (big, "big")):
-        # What he put in so far (the blinds' all-in may have closed the round already).
-        if engine.b.total[i]:
-            out.append(f"{engine.players[i]}: posts {kind} blind {engine.b.total[i]}")
-    return out
+    for i, kind, blind in ((small, "small", engine.small_blind), (big, "big", engine.big_blind)):
+        amount = min(blind, left[i] - put[i])
+        if amount:
+            put[i] += amount
+            out.append(f"{engine.players[i]}: posts {kind} blind {amount}")
+    return out, put
+
+
+def _returned(engine: Any, before: list[int]) -> list[str]:
+    """« Uncalled bet (N) returned to X »: the part of a bet nobody matched,
+    which the engine gives back as the betting round closes (his chips in
+    the pot fell since ``before``)."""
+    return [f"Uncalled bet ({before[j] - now}) returned to {engine.players[j]}"
+            for j, now in enumerate(engine.b.total) if now < before[j]]
 
 
 def _action_lines(engine: Any, a: dict[str, Any], i: int, high: int, before: tuple[int, int],
@@ -132,36 +151,12 @@ def _action_lines(engine: Any, a: dict[str, Any], i: int, high: int, before: tup
     return out
 
 
-def _uncalled(engine: Any) -> tuple[int, int]:
-    """The bet nobody called: ``(player, amount)``, or ``(-1, 0)``. PokerStars
-    returns it before the pots are counted (« Uncalled bet (N) returned to
-    X »). Our engine keeps it in the last pot, which only its bettor can win;
-    when the rake of that pot ate into it the tavern took rake on those very
-    chips (the ledger's truth), so they are written as a pot he collected."""
-    total, folded = engine.b.total, engine.b.folded
-    order = sorted(range(len(total)), key=lambda i: total[i], reverse=True)
-    top = order[0]
-    amount = total[top] - (total[order[1]] if len(order) > 1 else 0)
-    last = engine.pots[-1] if engine.pots else None
-    if amount <= 0 or folded[top] or last is None or last["eligible"] != [top]:
-        return -1, 0
-    if last["amount"] - last["rake"] - amount < 0:
-        return -1, 0
-    return top, amount
-
-
-def _text_pots(engine: Any, uncalled: tuple[int, int]) -> list[tuple[str, int, dict[int, int]]]:
+def _text_pots(engine: Any) -> list[tuple[str, int, dict[int, int]]]:
     """The pots as PokerStars writes them, main pot first: ``(name, amount,
-    {winner: chips collected})`` with the uncalled bet taken out."""
-    who, back = uncalled
-    pots: list[tuple[int, dict[int, int]]] = []
-    for k, pot in enumerate(engine.pots):
-        amount, shares = pot["amount"], dict(pot["shares"])
-        if who >= 0 and k == len(engine.pots) - 1:
-            amount -= back
-            shares[who] = shares.get(who, 0) - back
-        if amount > 0:
-            pots.append((amount, {w: s for w, s in shares.items() if s > 0}))
+    {winner: chips collected})``; the amount is the pot before the rake,
+    what each collected after it."""
+    pots = [(pot["amount"], {w: s for w, s in pot["shares"].items() if s > 0})
+            for pot in engine.pots if pot["amount"] > 0]
     if len(pots) == 1:
         return [("pot", pots[0][0], pots[0][1])]
     names = ["main pot"] + (["side pot"] if len(pots) == 2 else [f"side pot-{k}" for k in range(1, len(pots))])
@@ -209,7 +204,7 @@ def _ending(engine: Any, me: int, shown: Collection[str], folded_on: dict[int, s
     names = engine.players
     out, showing = _showdown(engine, me, shown)
     showdown = bool(out)
-    pots = _text_pots(engine, _uncalled(engine))
+    pots = _text_pots(engine)
     won = dict.fromkeys(range(len(names)), 0)
     for name, _, shares in pots:
         for w, chips in shares.items():
@@ -229,15 +224,14 @@ def _ending(engine: Any, me: int, shown: Collection[str], folded_on: dict[int, s
 class _Writer:
     """The text of the deal's hole cards and actions, written as the engine
     replays the record: the board or the draws as they come, where each
-    player folded (for the summary), and the line where the betting ended
-    (where the uncalled bet is returned)."""
+    player folded (for the summary) and the bets nobody called, returned
+    where the engine gives them back: as the round closes."""
 
     def __init__(self, engine: Any, hero: str, lines: list[str]) -> None:
         self.engine, self.hero, self.lines = engine, hero, lines
         self.holdem = engine.game == ramponneau.GAME
         self.board, self.rounds = 0, engine.round
         self.folded_on: dict[int, str] = {}
-        self.betting_end = len(lines)  # before any street the blinds' all-in dealt
 
     def streets(self) -> None:
         engine, lines = self.engine, self.lines
@@ -259,7 +253,8 @@ class _Writer:
         i = engine.index.get(who, -1)
         args = {key: v for key, v in a.items() if key not in ("player", "action")}
         high = max(engine.b.bet) if engine.phase == "bet" else 0
-        before = (engine.b.stack[i], engine.b.total[i]) if i >= 0 else (0, 0)
+        totals = list(engine.b.total)
+        before = (engine.b.stack[i], totals[i]) if i >= 0 else (0, 0)
         before_hand = list(engine.hole[i]) if i >= 0 else []
         where = (_FOLDED_HOLDEM[len(engine.board)] if self.holdem
                  else _FOLDED_DRAW.get(engine.round, "after the Draw"))
@@ -269,9 +264,9 @@ class _Writer:
             raise in_action(k, who, what, exc) from None
         if what == "fold":
             self.folded_on[i] = where
-        self.lines += _action_lines(engine, a, i, high, before, before_hand, self.hero)
-        if what in ("fold", "check", "call", "bet", "raise"):
-            self.betting_end = len(self.lines)
+        back = totals[i] - engine.b.total[i] if i >= 0 and engine.b.total[i] < totals[i] else 0
+        self.lines += _action_lines(engine, a, i, high, (before[0], before[1] - back), before_hand, self.hero)
+        self.lines += _returned(engine, totals)
         self.streets()
 
 
@@ -286,11 +281,13 @@ def to_pokerstars(record: dict[str, Any], *, hero: str, shown: Collection[str], 
     engine = _new_deal(record)
     me = engine.index.get(hero, -1)
     lines = _header(engine, record, number, stamp(when, zone), table)
-    lines += _blinds(engine)
+    posts, posted = _blinds(engine)
+    lines += posts
     holdem = engine.game == ramponneau.GAME
     lines.append("*** HOLE CARDS ***" if holdem else "*** DEALING HANDS ***")
     if me >= 0:
         lines.append(f"Dealt to {hero} [{_cards(engine.hole[me])}]")
+    lines += _returned(engine, posted)  # the blinds' all-ins closed the first round at once
     writer = _Writer(engine, hero, lines)
     writer.streets()  # an all-in by the blinds deals the board before anyone speaks
     for k, a in enumerate(record.get("actions", [])):
@@ -299,8 +296,5 @@ def to_pokerstars(record: dict[str, Any], *, hero: str, shown: Collection[str], 
         engine.act(engine.to_act()[0], "show")
     if not engine.over:
         raise IllegalAction("stars_whole_hand")
-    who, back = _uncalled(engine)
-    if back:  # returned as the betting ends, before the cards it no longer pays for
-        lines.insert(writer.betting_end, f"Uncalled bet ({back}) returned to {engine.players[who]}")
     lines += _ending(engine, me, shown, writer.folded_on, holdem)
     return "\n".join(lines) + "\n"
