@@ -1,4 +1,4 @@
-"""Issue 42 §1–4: our PokerStars text read by two readers no one here wrote,
+"""Issue 42 §1–5: our PokerStars text read by two readers no one here wrote,
 the ``poker`` package's PokerStars parser (``poker.room.pokerstars``) and
 pokerkit's ``PokerStarsParser``, over random deals — heads-up, 6-max and
 full tables, short stacks (all-ins, side pots), walks, rake, showdowns won
@@ -16,6 +16,8 @@ Draw poker: neither reader reads it (the ``poker`` package knows Hold'em,
 Omaha, Razz and Stud; pokerkit's parser Hold'em No Limit only), so its text
 is held to the tracker's arithmetic and the sample shapes only.
 
+The PHH of a raked deal is held to pokerkit's replay (§5, last test).
+
 Amounts are multiples of 2520 for pokerkit, as in test_stars.py (it splits
 odd chips of side pots its own way, by design).
 """
@@ -29,17 +31,16 @@ from collections import defaultdict
 from typing import Any
 
 import pytest
+from poker.card import Card
+from poker.room.pokerstars import PokerStarsHandHistory
+from pokerkit import HandHistory
+from pokerkit.notation import PokerStarsParser
 from tests.games.poker.test_stars import _decisions, _same_decisions, _seen
 
 from tavern.cards import SeededSource
 from tavern.games.poker import draw, ramponneau
+from tavern.games.poker.phh import to_phh
 from tavern.games.poker.stars import to_pokerstars
-
-pytest.importorskip("pokerkit")
-pytest.importorskip("poker")
-from poker.card import Card
-from poker.room.pokerstars import PokerStarsHandHistory
-from pokerkit.notation import PokerStarsParser
 
 UNIT = 2520
 _RAKE = re.compile(r"^Total pot (\d+)(?P<split>.*) \| Rake (\d+)$", re.M)
@@ -257,3 +258,31 @@ def test_draw_poker_text_gives_each_player_the_ledgers_result() -> None:
 @pytest.mark.slow
 def test_hundreds_of_draw_poker_deals_give_each_player_the_ledgers_result() -> None:
     assert _draw_deals(200, 4204) > 20
+
+
+def test_phh_with_rake_is_self_consistent_in_pokerkit() -> None:
+    """Issue 42 §5: PHH has no rake field (pokerkit takes the rake as a
+    function its reader supplies), so pokerkit's replay of the actions pays
+    the pots whole. The file says what the tavern took (``_rake``, a field
+    of its own as the format asks: an underscore) and what each took from
+    the pots (``winnings``): the replay, less ``_rake`` taken from the
+    winners, is ``finishing_stacks``, which is the ledger."""
+    rng = random.Random(4206)
+    raked = 0
+    for _ in range(40):
+        n = rng.choice([2, 3, 6, 9])
+        engine = _play(ramponneau.new_deal(_config(rng), _seats(rng, n), rng.randrange(n), rng=SeededSource(rng)),
+                       rng, rng.choice(["random", "calling", "walk"]))
+        ledger = engine.result()
+        hh = HandHistory.loads(to_phh(engine.record()))
+        names = list(hh.players)
+        assert hh.finishing_stacks == [ledger["chips"][p] for p in names]
+        won = _awards(engine)
+        assert hh.winnings == [won.get(p, 0) for p in names]
+        assert hh.user_defined_fields.get("_rake", 0) == ledger["rake"]
+        state = list(hh)[-1]
+        over = [state.stacks[i] - hh.finishing_stacks[i] for i in range(n)]
+        assert sum(over) == ledger["rake"] and min(over) >= 0, over
+        assert all(not chips or hh.winnings[i] for i, chips in enumerate(over))
+        raked += ledger["rake"] > 0
+    assert raked > 5
