@@ -9,7 +9,10 @@ the hero's view, this module never looks at another player's hole cards
 unless his name is in ``shown``.
 
 Amounts follow PokerStars: a bet is its size, a raise says by how much and
-to what (« raises 60 to 90 »), a call the chips put in now. Two things of
+to what (« raises 60 to 90 »), a call the chips put in now; the part of a
+bet nobody matched is returned (« Uncalled bet (N) returned to X ») where
+the engine gives it back, and the pots are paid after the rake, each named
+(« main pot », « side pot-1 »). Two things of
 ours the text cannot say are refused as PHH refuses them (``stars_no_post``,
 ``stars_no_protect``): a post to enter out of position and, at draw poker, a
 protected (disconnected) player.
@@ -189,7 +192,7 @@ def _seat_tail(engine: Any, i: int, won: int, showing: set[int], folded_on: dict
     """The end of a player's summary line, in PokerStars' words."""
     if engine.b.folded[i]:
         return f" folded {folded_on.get(i, '')}".rstrip() + (" (didn't bet)" if not engine.b.total[i] else "")
-    if not showdown:
+    if not showdown or (won and i not in showing):  # a winner whose hand nobody showed him
         return f" collected ({won})"
     if i in showing:
         how = f"and won ({won})" if won else "and lost"
