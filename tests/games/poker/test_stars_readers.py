@@ -286,3 +286,22 @@ def test_phh_with_rake_is_self_consistent_in_pokerkit() -> None:
         assert all(not chips or hh.winnings[i] for i, chips in enumerate(over))
         raked += ledger["rake"] > 0
     assert raked > 5
+
+
+def test_antes_are_posted_and_counted_in_each_players_result() -> None:
+    """A contest's later levels have antes (docs/games/poker.md): « posts the
+    ante A », dead money in the pot. pokerkit's parser reads no ante line, so
+    these deals are read by the poker package and the tracker's arithmetic."""
+    rng = random.Random(4207)
+    for deal in range(20):
+        n = rng.choice([2, 3, 6])
+        engine = _play(ramponneau.new_deal(_config(rng, ante=UNIT), _seats(rng, n), rng.randrange(n),
+                                           rng=SeededSource(rng)), rng, rng.choice(["random", "calling", "walk"]))
+        record = engine.record()
+        hero = rng.choice(engine.players)
+        when = _when(rng)
+        text = to_pokerstars(record, hero=hero, shown=_seen(record, hero), number=deal + 1, when=when, table="T")
+        assert text.count(": posts the ante ") == n
+        _check_with_the_poker_package(text, engine, record, hero, when)
+        results = tracker_results(text)
+        assert {p: results.get(p, 0) for p in engine.players} == engine.result()["delta"], text
