@@ -974,6 +974,8 @@ _section({
                           "(docs/operations.md « Sauvegarder et restaurer »).",
     "backup_store_missing": "La base {path} n'existe pas.",
     "backup_target_exists": "{path} existe déjà : choisissez un nouveau fichier.",
+    "backup_target_unwritable": "Impossible d'écrire {path} ({detail}) : choisissez un dossier accessible en écriture, "
+                                "avec de la place.",
     "backup_file_missing": "{path} n'existe pas.",
 })
 

@@ -129,3 +129,26 @@ def test_backup_refuses_to_overwrite_and_postgres_is_told_how(tmp_path, capsys, 
         assert "pg_dump" in capsys.readouterr().err
     finally:
         get_settings.cache_clear()
+
+
+@pytest.mark.parametrize("where", ["under_a_file", "unwritable"])
+def test_backup_to_an_unusable_place_is_one_french_line(where, tmp_path, capsys, monkeypatch) -> None:
+    """Issue 38 §3: "`tavern backup` ends in a traceback on an unusable target
+    (a path under a regular file: FileExistsError; an unwritable place:
+    sqlite3.OperationalError) — one French line and exit 2"."""
+    store = tmp_path / "tavern.db"
+    sqlite3.connect(store).close()
+    monkeypatch.setenv("TAVERN_DATABASE_URL", f"sqlite:///{store}")
+    (tmp_path / "notes.txt").write_text("x")
+    # /proc takes no new file, even from root (the tests may run as root).
+    target = tmp_path / "notes.txt" / "sub" / "b.db" if where == "under_a_file" else Path("/proc/tavern-backup.db")
+    get_settings.cache_clear()
+    try:
+        assert main(["backup", str(target)]) == 2
+    finally:
+        get_settings.cache_clear()
+    out = capsys.readouterr()
+    lines = out.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Sauvegarde refusée : impossible d'écrire"), out.err
+    assert "Traceback" not in out.err and out.out == ""
+    assert not target.exists() and not target.with_name(target.name + ".part").exists()

@@ -11,6 +11,7 @@ docs/operations.md); these functions refuse it, saying so.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import sqlite3
@@ -71,17 +72,15 @@ def backup(database_url: str, target: Path) -> Copied:
         raise BackupError("backup_store_missing", path=str(source))
     if target.exists():
         raise BackupError("backup_target_exists", path=str(target))
-    target.parent.mkdir(parents=True, exist_ok=True)
     part = target.with_name(target.name + ".part")
-    part.unlink(missing_ok=True)
-    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=30)
-    dst = sqlite3.connect(part)
     try:
-        src.backup(dst)  # all pages in one step: one read transaction, one moment
-        dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file, no -wal beside it
-    finally:
-        dst.close()
-        src.close()
+        _copy(source, target, part)
+    except (OSError, sqlite3.Error) as exc:
+        # A place that cannot be written (under a regular file, read-only,
+        # a full disk): one French line, not a traceback (issue 38 §3).
+        with contextlib.suppress(OSError):
+            part.unlink(missing_ok=True)
+        raise BackupError("backup_target_unwritable", path=str(target), detail=str(exc)) from exc
     try:
         in_progress = _check(part)
     except BackupError:
@@ -89,6 +88,22 @@ def backup(database_url: str, target: Path) -> Copied:
         raise
     os.replace(part, target)  # never a half-written backup under the given name
     return Copied(target, target.stat().st_size, in_progress)
+
+
+def _copy(source: Path, target: Path, part: Path) -> None:
+    """The store's pages into ``part``, beside ``target``."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    part.unlink(missing_ok=True)
+    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=30)
+    try:
+        dst = sqlite3.connect(part)
+        try:
+            src.backup(dst)  # all pages in one step: one read transaction, one moment
+            dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file, no -wal beside it
+        finally:
+            dst.close()
+    finally:
+        src.close()
 
 
 def restore(backup_file: Path, database_url: str) -> Path | None:
