@@ -288,3 +288,60 @@ def test_a_table_left_by_a_dead_owner_is_waited_for_and_one_a_live_owner_renews_
     left, fence, owner, waited, heir_id = asyncio.run(scenario())
     assert left is not None and fence > left and owner == (heir_id, fence)
     assert waited >= 1.8  # two lease times, the live owner renewing all along
+
+
+def test_a_paused_holder_cannot_prove_a_lease_another_worker_took(redis_url):
+    """Issue 38 §2: "a process must not publish for a table whose lease it
+    can no longer prove (check the fence before each publication, as before
+    each write)". ``a`` holds table 9 and is never started (nothing renews
+    its lease: it is paused); once ``b`` has taken the table, ``a`` cannot
+    prove its fence — and learns that it lost the table — while ``b`` can."""
+
+    async def scenario():
+        a, b = RedisCluster(redis_url, lease_seconds=1), RedisCluster(redis_url, lease_seconds=1)
+        lost: list[str] = []
+        a.on_lost(lost.append)
+        try:
+            fa = await a.acquire("table:9")
+            fresh = await a.prove("table:9", fa)  # within a lease of its acquisition: known without asking
+            fb = None
+            deadline = time.monotonic() + 60
+            while fb is None and time.monotonic() < deadline:  # the lease runs out while a is "paused"
+                fb = await b.acquire("table:9")
+                await asyncio.sleep(0.05)
+            return fa, fresh, fb, await a.prove("table:9", fa), lost, await b.prove("table:9", fb), \
+                await b.prove("table:9", fa)
+        finally:
+            await a.close()
+            await b.close()
+
+    fa, fresh, fb, a_proves, lost, b_proves, b_old = asyncio.run(scenario())
+    assert fresh is True
+    assert fb is not None and fb > fa
+    assert a_proves is False and lost == ["table:9"]
+    assert b_proves is True and b_old is False  # an older fence proves nothing, even to the holder
+
+
+def test_a_holder_whose_lease_ran_out_unclaimed_proves_it_again(redis_url):
+    """A stalled loop is not a dead worker (RENEW): past its lease but with
+    nobody else holding the table, the holder proves its fence again by
+    asking Redis, and keeps publishing."""
+
+    async def scenario():
+        a = RedisCluster(redis_url, lease_seconds=0.6)
+        try:
+            fa = await a.acquire("table:10")
+            r = redis.Redis.from_url(redis_url)
+            try:
+                deadline = time.monotonic() + 60
+                while r.exists(RedisCluster.lease_key("table:10")) and time.monotonic() < deadline:
+                    await asyncio.sleep(0.05)
+                proven = await a.prove("table:10", fa)
+                return proven, (await a.owner("table:10")), a.worker_id, fa
+            finally:
+                r.close()
+        finally:
+            await a.close()
+
+    proven, owner, wa, fa = asyncio.run(scenario())
+    assert proven is True and owner == (wa, fa)
