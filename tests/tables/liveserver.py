@@ -39,6 +39,8 @@ class LiveServer:
     extra_env: dict[str, str] = field(default_factory=dict)
     #: The application factory uvicorn serves (tests/browser/rigged_app.py: seeded shuffles).
     app: str = "tavern.web.app:create_app"
+    #: uvicorn's own loggers' level (its « WebSocket … [accepted] » lines are INFO).
+    log_level: str = "warning"
 
     @property
     def base(self) -> str:
@@ -55,7 +57,7 @@ class LiveServer:
         log = open(self.data_dir / f"server-{self.port}.log", "ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", self.app, "--factory",
-             "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
+             "--host", "127.0.0.1", "--port", str(self.port), "--log-level", self.log_level,
              "--ws", "tavern.web.wsproto:TableSocketProtocol"],  # as shipped (make run)
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )

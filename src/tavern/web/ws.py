@@ -88,6 +88,10 @@ async def table_channel(ws: WebSocket, table_id: int) -> None:
 
 
 async def _open(ws: WebSocket, table_id: int, opened: Callable[[], None]) -> None:
+    # This connection's log lines, uvicorn's « accepted » included (it is
+    # logged from this task): filtering by table or request finds them all.
+    logs.bind(request_id=uuid.uuid4().hex[:16], account=None, deal=None,
+              table=table_id if 1 <= table_id <= MAX_ID else None)
     if not 1 <= table_id <= MAX_ID:
         # The HTTP routes' range (web.deps.Id): a larger id overflowed the database.
         await ws.close(code=1008, reason=french("ws_unknown_table"))
@@ -100,6 +104,7 @@ async def _open(ws: WebSocket, table_id: int, opened: Callable[[], None]) -> Non
     if user is None:
         await ws.close(code=1008, reason=french("ws_login_required"))
         return
+    logs.bind(account=user.id)
     if not await private_gate.may_watch(ws, table_id, user.id):  # a table among friends (issue 30 §2)
         await ws.close(code=1008, reason=french("private_table_no_spectators"))
         return
@@ -132,6 +137,7 @@ async def _open(ws: WebSocket, table_id: int, opened: Callable[[], None]) -> Non
         await _serve(ws, actor, user, table_id, opened)
     finally:
         slot.release()
+        log.info("table socket: closed")
 
 
 async def _paused(ws: WebSocket) -> None:
@@ -159,7 +165,7 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
     frames' order (answers before the states they show, the outbox, the
     immediate write) lives in closures sharing this connection's state."""
     await ws.accept()
-    logs.bind(request_id=uuid.uuid4().hex[:16], account=user.id, table=table_id)  # this connection's log lines
+    log.info("table socket: open")
     name = user.username
     outbox: asyncio.Queue[str] = asyncio.Queue()
     desk = _desk(ws, table_id, user.id)
