@@ -929,6 +929,20 @@ _section({
     "fair_seed_ok": "Graine du serveur conforme à l'engagement ({commitment}…).",
     "fair_shuffle_ok": "Mélange n° {index} : {size} cartes, identiques à celles tirées des graines.",
     "fair_shuffle_mismatch": "Le mélange n° {index} ({size} cartes) ne découle pas des graines.",
+    # the per-card commitments (tavern.fair_cards): a player's openings
+    "fair_opening_malformed": "Ouverture de cartes mal formée ({kind} : {detail}).",
+    "fair_cards_digest": "Les empreintes des cartes du mélange n° {index} ne sont pas celles annoncées avant "
+                         "la donne : ouverture refusée.",
+    "fair_opening_position": "Aucune carte n'a été engagée en position {position} du mélange n° {index} : "
+                             "ouverture refusée.",
+    "fair_opening_mismatch": "La carte {card} en position {position} du mélange n° {index} ne correspond pas à "
+                             "l'empreinte annoncée avant la donne : carte échangée ou falsifiée, ouverture refusée.",
+    "fair_openings_ok": "{count} carte(s) ouverte(s), conformes aux empreintes des {digests} mélange(s) annoncées "
+                        "avant la donne.",
+    "fair_cards_mismatch": "Les empreintes des cartes publiées pour le mélange n° {index} ne découlent pas de la "
+                           "graine et du paquet du relevé.",
+    "fair_cards_ok": "Empreintes des cartes : les {count} mélange(s) annoncés avant la donne découlent de la "
+                     "graine et du paquet.",
 })
 
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from tavern import fair, logs, metrics
+from tavern import fair, fair_cards, logs, metrics
 from tavern.cards import CSPRNG, CardError, RandomSource
 from tavern.games import registry
 from tavern.games.base import Engine, IllegalAction
@@ -156,6 +156,8 @@ class TableActor:
         self.next_seed = fair.DealSeed(fair.new_server_seed(rng))
         self.client_seeds: dict[str, str] = {}
         self.deal_seed: fair.DealSeed | None = None
+        #: The running deal's per-card commitments (fair_cards.py, issue 42 §6).
+        self.deal_cards: fair_cards.DealCards | None = None
         self.fair_block: dict[str, Any] | None = None
         self.fair_stream: fair.FairStream | None = None
         #: The last finished deal's seed, for its players: {"players", "fair"}.
