@@ -26,6 +26,7 @@ the leaves give the digest it saw and that each opening gives its leaf
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import hmac
 from collections.abc import Iterable, Sequence
@@ -82,7 +83,7 @@ class DealCards:
         """What one player receives: every shuffle's leaves (they hide the
         cards: each is salted) and the openings of his positions."""
         self.digests()
-        return {"scheme": CARDS_SCHEME, "leaves": [list(ls) for ls in self.leaves],
+        return {"cards_scheme": CARDS_SCHEME, "leaves": [list(ls) for ls in self.leaves],
                 "openings": [self.opening(k, i) for k, i in sorted(set(positions))]}
 
 
@@ -197,3 +198,25 @@ def seen_positions(record: dict[str, Any]) -> dict[str, list[tuple[int, int]]]:
         for p in players:
             _walk(engine.view(p), unique, seen[p])
     return {p: sorted(s) for p, s in seen.items()}
+
+
+def player_reveal(record: dict[str, Any], player: str, ended: dt.datetime | None, days: int,
+                  now: dt.datetime) -> dict[str, Any]:
+    """What « Mes donnes » gives ``player`` of one of his finished deals
+    (``GET /api/me/deals/{id}/fair``): ``days`` days after its end (never
+    with 0: ``TAVERN_FAIR_REVEAL_DAYS``) the whole block ``tavern verify``
+    reads, seed and deck; before, the openings of the cards he saw and the
+    day the seed comes (``seed_after``)."""
+    base = {"game": record.get("game"), "config": record.get("config")}
+    f = dict(record["fair"])
+    due = ended + dt.timedelta(days=days) if days > 0 and ended is not None else None
+    if due is not None and now >= due:
+        return {**base, "fair": {k: v for k, v in f.items() if k != "seen"}, "deck": record.get("deck"),
+                "reshuffles": record.get("reshuffles") or []}
+    seen = f.get("seen")
+    mine = seen.get(player, []) if isinstance(seen, dict) else seen_positions(record).get(player, [])
+    common = {k: v for k, v in f.items() if k not in ("server_seed", "seen")}
+    if "cards" not in f:  # a deal archived before the per-card commitments: nothing to open
+        return {**base, "fair": common, "seed_after": due and due.isoformat()}
+    return {**base, "fair": {**common, **deal_cards(record).reveal(map(tuple, mine))},
+            "seed_after": due and due.isoformat()}
