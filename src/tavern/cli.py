@@ -100,7 +100,8 @@ def _verify(args: argparse.Namespace) -> int:
     0 when it matches, 1 when it does not, 2 when the file is not a record
     (missing, unreadable, not UTF-8, empty, not JSON, not an object) — one
     French line on standard error, never a traceback."""
-    from tavern.fair import FairError, verify
+    from tavern.fair import FairError
+    from tavern.fair_cards import verify  # a whole record, or a player's openings (docs/fairness.md)
     from tavern.refusal import Refusal
 
     try:

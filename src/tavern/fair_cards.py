@@ -116,8 +116,10 @@ def check_openings(reveal: Any, digests: Sequence[str], commitment: str) -> list
     except (KeyError, TypeError, ValueError) as exc:
         raise FairError("fair_opening_malformed", kind=type(exc).__name__, detail=str(exc)) from None
     said = []
+    if len(leaves) != len(digests):  # a shuffle left out, or one nobody was shown
+        raise FairError("fair_cards_digest", index=min(len(leaves), len(digests)) + 1)
     for k, ls in enumerate(leaves, start=1):
-        if k > len(digests) or not hmac.compare_digest(digest(commitment, k, ls), digests[k - 1]):
+        if not hmac.compare_digest(digest(commitment, k, ls), digests[k - 1]):
             raise FairError("fair_cards_digest", index=k)
     for k, i, card, salt_hex in openings:
         if not (1 <= k <= len(leaves) and 0 <= i < len(leaves[k - 1])):
@@ -126,6 +128,52 @@ def check_openings(reveal: Any, digests: Sequence[str], commitment: str) -> list
             raise FairError("fair_opening_mismatch", card=card, index=k, position=i + 1)
     said.append(french("fair_openings_ok", {"count": len(openings), "digests": len(leaves)}))
     return said
+
+
+def check_digests(record: dict[str, Any]) -> list[str]:
+    """The archive's side (``tavern verify``, the admins' audit): the
+    digests a record says were shown before the deal follow from its server
+    seed and its deck — so the openings its players received could only be
+    the cards dealt. A record from before the per-card commitments has none."""
+    f = record["fair"]
+    if "cards" not in f:
+        return []
+    mine, shown = deal_cards(record).digests(), [str(d) for d in f["cards"]]
+    if mine != shown:
+        bad = next((k for k, (a, b) in enumerate(zip(mine, shown, strict=False), start=1) if a != b),
+                   min(len(mine), len(shown)) + 1)
+        raise FairError("fair_cards_mismatch", index=bad)
+    return [french_line("fair_cards_ok", count=len(f["cards"]))]
+
+
+def verify(record: Any) -> list[str]:
+    """What ``tavern verify`` checks: a whole record (the archive's, or a
+    player's reveal once ``TAVERN_FAIR_REVEAL_DAYS`` have passed) by its seed
+    and its per-card digests; a player's early reveal (``GET
+    /api/me/deals/{id}/fair`` before the delay: openings, no seed) by its
+    openings against the digests it carries — which the player compares with
+    the ones he noted before the deal. Raises :class:`FairError` (French)."""
+    from tavern import fair
+
+    if not isinstance(record, dict) or not isinstance(record.get("fair"), dict):
+        raise FairError("fair_no_block")
+    f = record["fair"]
+    if "server_seed" in f:
+        return fair.verify(record) + check_digests(record)
+    if "openings" not in f:
+        raise FairError("fair_no_block")
+    if f.get("cards_scheme") != CARDS_SCHEME:
+        raise FairError("fair_scheme", scheme=str(f.get("cards_scheme")), wanted=CARDS_SCHEME)
+    cards, promised = f.get("cards"), f.get("commitment")
+    if not isinstance(cards, list) or not isinstance(promised, str):
+        raise FairError("fair_opening_malformed", kind="KeyError", detail="cards, commitment")
+    return check_openings(f, [str(d) for d in cards], promised)
+
+
+def french_line(code: str, **params: Any) -> str:
+    from tavern.catalogue import french
+
+    return french(code, params)
 
 
 # --- which positions each player saw ----------------------------------------
