@@ -1005,6 +1005,9 @@ _section({
     "cli_unreadable": "ILLISIBLE : {why}",
     "cli_verify_failed": "ÉCHEC : {why}",
     "cli_verify_ok": "La donne découle bien des graines publiées.",
+    "cli_verify_openings_ok": ("Les cartes ouvertes sont bien celles engagées avant la donne (comparez ces empreintes "
+                               "à celles notées avant elle) ; la graine, qui prouve tout le paquet, vient après le "
+                               "délai de la taverne."),
     "cli_pg_backup": "La base est PostgreSQL : sauvegardez-la avec ses outils, serveur en marche :\n"
                      "  pg_dump --format=custom --file=tavern.dump \"$DATABASE_URL\"\n"
                      "et restaurez, serveurs arrêtés, avec pg_restore --clean --if-exists puis "

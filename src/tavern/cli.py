@@ -116,7 +116,8 @@ def _verify(args: argparse.Namespace) -> int:
         return 1
     for line in said:
         print(VERIFY_OK_LINE.format(what=_lower_first(line)))
-    print(french("cli_verify_ok"))
+    early = "server_seed" not in record.get("fair", {})  # a player's openings, before the seed (fair_cards.verify)
+    print(french("cli_verify_openings_ok" if early else "cli_verify_ok"))
     return 0
 
 
