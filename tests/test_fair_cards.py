@@ -106,3 +106,21 @@ def test_a_record_whose_digests_do_not_follow_from_its_seed_fails_verify(tmp_pat
     path = tmp_path / "r.json"
     path.write_text(json.dumps(record))
     assert cli(["verify", str(path)]) == 1 and "ÉCHEC" in capsys.readouterr().out
+
+
+def test_the_seed_comes_after_the_operators_delay_or_never() -> None:
+    """Issue 42 §6: the server seed reaches the deal's players « only after a
+    delay the operator sets (TAVERN_FAIR_REVEAL_DAYS, default 30), or never (0) »."""
+    import datetime as dt
+
+    record = _sealed("rams", {}, 3)
+    ended = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    day = dt.timedelta(days=1)
+    before = fair_cards.player_reveal(record, "p1", ended, 30, ended + 30 * day - dt.timedelta(seconds=1))
+    assert "server_seed" not in before["fair"] and "deck" not in before
+    assert before["seed_after"] == (ended + 30 * day).isoformat()
+    after = fair_cards.player_reveal(record, "p1", ended, 30, ended + 30 * day)
+    assert after["fair"]["server_seed"] == record["fair"]["server_seed"] and after["deck"] == record["deck"]
+    assert "seen" not in after["fair"] and fair_cards.verify(after)
+    never = fair_cards.player_reveal(record, "p1", ended, 0, ended + 36500 * day)
+    assert "server_seed" not in never["fair"] and never["seed_after"] is None and fair_cards.verify(never)

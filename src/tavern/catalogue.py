@@ -440,7 +440,7 @@ _section({
     "not_your_deal": "Vous n'avez pas joué cette donne.",
     "deal_in_progress": "Cette donne est en cours : elle se rejouera pas à pas une fois finie.",
     "deal_voided_no_replay": "Cette donne a été annulée (le serveur s'est arrêté pendant la donne) : "
-                             "elle ne se rejoue pas, mais sa graine est révélée.",
+                             "elle ne se rejoue pas, mais ses cartes restent vérifiables.",
     "seed_not_revealed": "Cette donne n'a pas de graine révélée (elle est peut-être en cours).",
     # who may see what (tavern.web.deps and the routes)
     "admin_only": "Réservé aux administrateurs du site.",

@@ -114,7 +114,7 @@ def test_a_voided_deal_still_reveals_its_seed_to_its_players(settings, client: T
     revealed = client.get(f"/api/me/deals/{deal}/fair")  # the delay past: the seed and the deck
     assert fair.verify(revealed.json())  # what `tavern verify` reads
     assert revealed.json()["config"]["big_blind"] > 0  # the table's config: its packs (issue 33)
-    assert "sa graine" in client.get("/mes-donnes").text
+    assert "ses cartes vérifiables" in client.get("/mes-donnes").text
     client.post("/logout")
     client.cookies.clear()
     login(client, "cid")  # not dealt in
@@ -142,7 +142,7 @@ def test_a_deal_in_progress_is_listed_en_cours_without_its_steps(settings, clien
     page = client.get(f"/mes-donnes/{deal}")
     assert page.status_code == 409 and "Cette donne est en cours" in page.text
     mine = client.get("/mes-donnes").text
-    assert "en cours" in mine and f'href="/mes-donnes/{deal}"' not in mine and "sa graine" not in mine
+    assert "en cours" in mine and f'href="/mes-donnes/{deal}"' not in mine and "ses cartes vérifiables" not in mine
     # Voided by the restart: now it has ended, voided, with its seed and no replay.
     SqlBank(session_factory, settings).void_interrupted(world.table_id)
     listed = client.get("/api/me/deals").json()
@@ -150,7 +150,7 @@ def test_a_deal_in_progress_is_listed_en_cours_without_its_steps(settings, clien
     assert listed[0]["ended"] is not None
     refused = client.get(f"/api/me/deals/{deal}")
     assert refused.status_code == 409 and refused.json()["code"] == "deal_voided_no_replay"
-    assert "sa graine" in client.get("/mes-donnes").text
+    assert "ses cartes vérifiables" in client.get("/mes-donnes").text
     # Somebody else's deal is still not his to see.
     client.post("/logout")
     client.cookies.clear()

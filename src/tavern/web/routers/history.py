@@ -73,9 +73,10 @@ def _steps(db: Session, user: CurrentUser, deal_id: int) -> list[dict[str, Any]]
 
 
 @pages.get("/mes-donnes")
-def deals_page(request: Request, user: CurrentUser = Depends(require_user),
+def deals_page(request: Request, settings: SiteSettings, user: CurrentUser = Depends(require_user),
                db: Session = Depends(read_db)) -> Response:
-    return render(request, "my_deals.html", {"deals": _deals(db, user), "labels": GAME_LABELS})
+    return render(request, "my_deals.html", {"deals": _deals(db, user), "labels": GAME_LABELS,
+                                             "reveal_days": settings.fair_reveal_days})
 
 
 @pages.get("/mes-donnes/{deal_id}")
