@@ -32,7 +32,7 @@ import hmac
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from tavern.fair import FairError, _outputs  # _outputs: the one reading of a record's shuffles
+from tavern.fair import DealSeed, FairError, FairStream, _outputs  # _outputs: the one reading of a record's shuffles
 
 CARDS_SCHEME = "tavern-cards-1"
 
@@ -65,6 +65,11 @@ class DealCards:
         self._outputs = outputs
         self.leaves: list[list[str]] = []
         self._digests: list[str] = []
+
+    @classmethod
+    def of(cls, seed: DealSeed, table: int, deal: int, stream: FairStream) -> DealCards:
+        """A deal's commitments as its table makes them, over its stream's shuffles."""
+        return cls(seed.server_seed, seed.commitment, table, deal, stream.outputs)
 
     def digests(self) -> list[str]:
         for k in range(len(self.leaves) + 1, len(self._outputs) + 1):

@@ -107,10 +107,8 @@ async def start(t: Dealing) -> bool:
         stream = t.next_seed.stream(t.info.id, number, client_seeds)
         engine = t.game.new_deal(engine_config(t.info), seats, lineup.button, rng=stream, carry=t.carry)
         block = t.next_seed.block(t.info.id, number, names, client_seeds, stream)
-        # Each position of the deck committed to apart, before any card is
-        # shown (issue 42 §6): the digests go out with the deal's first state.
-        cards = fair_cards.DealCards(t.next_seed.server_seed, t.next_seed.commitment, t.info.id, number,
-                                     stream.outputs)
+        # Each card committed to apart before any is shown (issue 42 §6): the digests go out with the first state.
+        cards = fair_cards.DealCards.of(t.next_seed, t.info.id, number, stream)
         block["cards"] = cards.digests()
         candidates = {s.name: s.user_id for s in lineup.players}
         archive_id, answer = await asyncio.to_thread(
