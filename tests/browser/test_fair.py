@@ -67,6 +67,7 @@ def test_a_player_seeds_plays_and_verifies_his_deal(browser, players, db_url, tm
             p.sit(k, 200)
         for p in ps.values():
             p.page.wait_for_selector(f"{LIVE}[data-phase=bet]", timeout=15_000)
+        shown = ana.text_content("#fair-cards")  # deal 1's digests, shown with its first state
         play(ps, passive, result_shown(ps, 1))
 
         ana.wait_for_selector("#fair-check:not([disabled])")
@@ -97,6 +98,7 @@ def test_a_player_seeds_plays_and_verifies_his_deal(browser, players, db_url, tm
         # rewritten leaf is refused in French, in the panel too.
         mine = _own_reveal(record, "ana")
         digests = record["fair"]["cards"]
+        assert shown == f"Empreintes des cartes de la donne en cours : {digests[0]}"
         assert ana.evaluate(JS_OPENINGS, [mine, digests])["ok"] is True
         refused = {}
         for name, forged in _forged_openings(record, mine).items():

@@ -254,6 +254,7 @@ function panel(root) {
   root.replaceChildren();
   const sum = el("summary", {}, "Donne vérifiable");
   const next = el("p", { id: "fair-next" }, "Engagement de la prochaine donne : …");
+  const cards = el("p", { id: "fair-cards", class: "muted" }, "");
   const form = el("form", { id: "fair-seed-form" });
   const input = el("input", { id: "fair-seed", name: "seed", maxlength: "64", pattern: "[A-Za-z0-9_-]*",
                               size: "34", "aria-label": "Votre graine" });
@@ -265,9 +266,9 @@ function panel(root) {
     "et des graines des joueurs ; chaque carte est engagée à part avant la donne. Après la donne, cette page vérifie " +
     "les cartes que vous avez vues ; la graine, qui donne tout le paquet, vient plus tard dans « Mes donnes ».");
   const box = el("details", { class: "fair" });
-  box.append(sum, next, form, check, out, help);
+  box.append(sum, next, cards, form, check, out, help);
   root.append(box);
-  return { next, form, input, check, out };
+  return { next, cards, form, input, check, out };
 }
 
 export function start(root) {
@@ -323,7 +324,11 @@ export function start(root) {
     // A deal's digests only grow (a rebuilt stock's, before its cards are
     // shown): a list that rewrites one the page saw is not taken.
     const had = digests.get(f.deal) || [];
-    if (f.deal && Array.isArray(f.cards) && had.every((d, k) => f.cards[k] === d)) digests.set(f.deal, f.cards);
+    if (f.deal && Array.isArray(f.cards) && had.every((d, k) => f.cards[k] === d)) {
+      digests.set(f.deal, f.cards);
+      // shown as the seed's commitment is, for a player who notes them before the cards
+      ui.cards.textContent = `Empreintes des cartes de la donne en cours : ${f.cards.join(" · ")}`;
+    }
     if (mustSend) { mustSend = false; sendSeed(); }
     // A new reveal (each state repeats the last one): another deal's, or other openings.
     if (m.fair && (!revealed || JSON.stringify(revealed) !== JSON.stringify(m.fair))) {
