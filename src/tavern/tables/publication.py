@@ -184,7 +184,7 @@ class Publisher:
         (``shared["deal"]``) instead of a view of his own."""
         if shared is None:
             shared = {"table": table or self.public_table(), "last_result": self.table.last_result,
-                      "result": True, "story": self.story[story_at:], "deal": None, "fair": None}
+                      "result": True, "story": self.story[story_at:], "deal": None}
         return {**self._alike(story_at, shared), **self._recipients(username, shared, view, own)}
 
     def _alike(self, story_at: int, shared: dict[str, Any]) -> dict[str, Any]:
@@ -304,8 +304,7 @@ class Publisher:
         shared = {"table": encoded(self.public_table()), "result": result,
                   "last_result": encoded(t.last_result) if result else None,
                   "story": encoded(self.story[at:]),
-                  "deal": public_deal,
-                  "fair": None}  # each player's own (_recipients)
+                  "deal": public_deal}  # the reveal: each player's own (_recipients)
         alike = _dumps(self._alike(at, shared))
         recipients: list[str | None] = [None, *names] if watched else [*names]
         messages = {SPECTATORS if name is None else name:
