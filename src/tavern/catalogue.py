@@ -483,6 +483,7 @@ _section({
                           "Demandez le lien actuel à qui vous a invité.",
     "private_table_needs_invitation": "Table privée : il faut le lien d'invitation pour s'y asseoir.",
     "private_table_no_spectators": "Table privée : seuls les invités peuvent la regarder.",
+    "practice_table_no_spectators": "Table d'entraînement : seul son joueur peut la regarder.",
     # what the owner and the invited player are told once done
     "table_opened_private": "Table privée ouverte : elle n'apparaît dans le village que pour vous et ceux qui "
                             "ont ouvert son lien.",

@@ -180,3 +180,34 @@ def test_the_api_opens_a_practice_table_and_refuses_in_french(client: TestClient
     with session_scope() as s:
         table = s.get_one(TableConfig, r.json()["id"])
         assert (table.game, table.seats, table.options["practice"]) == ("gin", 2, {"level": "habitué", "fast": True})
+
+
+def test_a_practice_table_is_watched_by_its_player_only(client: TestClient, new_client, world) -> None:
+    """Issue 42 §12: "A practice table can be watched by any logged-in account
+    that knows its id: only its player." The page, the API and the socket
+    refuse anyone else in French; the player's own table answers him."""
+    from starlette.websockets import WebSocketDisconnect
+
+    from tavern.catalogue import french
+    from tavern.web.state import services
+
+    register(client, "novice")
+    table_id = int(_open(client).headers["location"].rsplit("/", 1)[1])
+    curious = new_client()
+    register(curious, "curieux")
+    r = curious.get(f"/tables/{table_id}")
+    assert r.status_code == 403 and french("practice_table_no_spectators") in page(r)
+    assert curious.get(f"/api/tables/{table_id}").json()["code"] == "practice_table_no_spectators"
+    mine = dict(client.cookies)
+    client.cookies.clear()
+    client.cookies.update(dict(curious.cookies))  # his cookies, through the client whose loop runs the tables
+    try:
+        with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(
+                f"/ws/tables/{table_id}", headers={"Origin": services(client.app).settings.allowed_origins[0]}) as ws:
+            ws.receive_json()
+        assert closed.value.reason == french("practice_table_no_spectators")
+    finally:
+        client.cookies.clear()
+        client.cookies.update(mine)
+    assert client.get(f"/tables/{table_id}").status_code == 200
+    assert client.get(f"/api/tables/{table_id}").json()["practice"] is True

@@ -160,8 +160,9 @@ def table_out(db: Session, table_id: int, viewer: CurrentUser) -> TableOut:
     table = taverns.get_table(db, table_id)
     if table is None:
         raise Refused(404, Refusal("no_such_table"))
-    if not private_tables.may_watch(db, table_id, viewer.id):
-        raise Refused(403, Refusal("private_table_no_spectators"))
+    refused = private_tables.watch_refusal(db, table_id, viewer.id)
+    if refused is not None:
+        raise Refused(403, Refusal(refused))
     # A practice table's chips are no ledger balance: each seat's practice stack (the live table has the rest).
     seated = [SeatOut(seat=s.seat_no, seat_no=s.seat_no + 1, player=s.user.username,
                       chips=table.buy_in_max if table.practice_user_id is not None else ledger.chips(db, s.user_id, table.id),
