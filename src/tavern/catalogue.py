@@ -535,6 +535,7 @@ _section({
     "house_seat_failed": "Le joueur de la maison est parti, mais votre place n'a pu être prise : {why}",
     "house_purse_credited": "{amount} écus versés à la caisse de la maison.",
     "practice_opponents": "Nombre d'adversaires impossible pour ce jeu : entre {low} et {high}.",
+    "practice_opponents_only": "Nombre d'adversaires impossible pour ce jeu : il se joue contre {count} adversaire.",
     "practice_no_level": "Choisissez le niveau des joueurs de la maison ({choices}).",
     "hands_practice": "Entraînement : aucune donne quotidienne comptée, jetons d'entraînement.",
 })
