@@ -168,6 +168,28 @@ def _joined(values: Any, each: Callable[[Any], str] = str) -> str:
     return each(values)
 
 
+def ecus(amount: Any) -> str:
+    """An amount of écus as French says it: « 0 écu », « 1 écu », « 2 écus »
+    (the singular below two). The one helper of the server side: the pages'
+    ``|ecus`` filter and the messages' ``{amount:écus}`` say it through here;
+    the browser's twin is ``ecus`` in static/cards.js (issue 42 §7)."""
+    return money(amount, "ecus")
+
+
+#: Each currency's name for one (CURRENCIES names several).
+ONE = {"ecus": "écu", "tokens": "token", "chips": "jeton"}
+
+
+def money(amount: Any, currency: Any) -> str:
+    """An amount of a currency (CURRENCIES' codes): « 1 token », « 0 jeton »,
+    « 2 écus ». A message says it with ``{needed:money}`` beside its ``currency``."""
+    code = str(currency)
+    name = CURRENCIES.get(code, code)
+    if isinstance(amount, int) and not isinstance(amount, bool) and -2 < amount < 2:
+        name = ONE.get(code, name)
+    return f"{amount} {name}"
+
+
 def _held(x: Any) -> str:
     """One player's cards held at a Rummoli deadlock and what he paid for them."""
     if not isinstance(x, Mapping):
@@ -217,12 +239,34 @@ def _say(key: str, value: Any) -> str:
     return str(value)
 
 
+class _Word(str):
+    """A parameter as said, which also knows its value: ``{amount:écus}`` in
+    a message says the amount with its unit (:func:`ecus`), ``{amount:money}``
+    with the message's ``currency`` (:func:`money`)."""
+
+    value: Any
+    currency: Any
+
+    def __new__(cls, said: str, value: Any, currency: Any = "ecus") -> _Word:
+        word = super().__new__(cls, said)
+        word.value, word.currency = value, currency
+        return word
+
+    def __format__(self, spec: str) -> str:
+        if spec == "écus":
+            return ecus(self.value)
+        if spec == "money":
+            return money(self.value, self.currency)
+        return super().__format__(spec)
+
+
 class _Said(dict[str, str]):
     def __init__(self, params: Mapping[str, Any]) -> None:
-        super().__init__({k: _say(k, v) for k, v in params.items()})
+        currency = params.get("currency", "ecus")
+        super().__init__({k: _Word(_say(k, v), v, currency) for k, v in params.items()})
 
     def __missing__(self, key: str) -> str:  # a template asking more than given
-        return "?"
+        return _Word("?", "?")
 
 
 def french(code: str, params: Mapping[str, Any] | None = None) -> str:
@@ -332,7 +376,7 @@ def validation_refusals(errors: list[Any], prefix: str = "") -> list[dict[str, A
 
 _section({
     # ledger
-    "insufficient_funds": "Fonds insuffisants : il faut {needed} {currency}, vous n'en avez que {available}. "
+    "insufficient_funds": "Fonds insuffisants : il faut {needed:money}, vous n'en avez que {available}. "
                           "Rien n'a été débité.",
     "unknown_owner_kind": "Ce genre de compte n'existe pas ({kind}).",
     "unknown_currency": "Cette monnaie n'existe pas ({currency}).",
@@ -396,7 +440,7 @@ _section({
     "closing_after_deal": "La table fermera à la fin de la donne en cours.",
     "no_such_seat": "Cette table a les places 1 à {seats}.",
     "already_seated": "Vous êtes déjà assis à cette table.",
-    "cave_out_of_range": "La cave à cette table est comprise entre {minimum} et {maximum} écus.",
+    "cave_out_of_range": "La cave à cette table est comprise entre {minimum} et {maximum:écus}.",
     "seat_taken": "Cette place est prise.",
     "top_up_too_much": "Vous pouvez ajouter jusqu'à {most} jetons (cave maximale : {maximum}).",
     "not_seated": "Vous n'êtes pas assis à cette table.",
@@ -460,7 +504,7 @@ _section({
     "credit_range": "Le montant est un nombre entier entre 1 et {maximum}.",
     # what the admin is told once done (the page's notice)
     "user_changed": "{username} : niveau {level}, rôle {role}.",
-    "user_credited": "{username} crédité de {amount} {currency}.",
+    "user_credited": "{username} crédité de {amount:money}.",
     "user_banned": "{username} est banni : ses sessions sont fermées.",
     "user_unbanned": "{username} peut de nouveau se connecter.",
     "tavern_entrusted": "Taverne « {name} » confiée à {username}.",
@@ -529,11 +573,12 @@ _section({
     "practice_seats_set": "À l'entraînement, les places sont données à l'ouverture : ouvrez une autre table.",
     "practice_no_cave": "À l'entraînement, pas de cave : vos jetons d'entraînement sont remis quand vous n'en avez plus.",
     "practice_closes_on_leave": "Une table d'entraînement ferme quand vous la quittez.",
+    "practice_left": "Vous avez quitté votre table d'entraînement.",
     "house_seats_range": "De 0 à {high} joueurs de la maison à cette table (une place au moins reste à un joueur).",
     "house_seat_after_deal": "Un joueur de la maison vous cède sa place à la fin de la donne : vous vous y assiérez alors.",
     "house_seat_yours": "Le joueur de la maison vous a cédé sa place : vous êtes assis.",
     "house_seat_failed": "Le joueur de la maison est parti, mais votre place n'a pu être prise : {why}",
-    "house_purse_credited": "{amount} écus versés à la caisse de la maison.",
+    "house_purse_credited": "Versé à la caisse de la maison : {amount:écus}.",
     "practice_opponents": "Nombre d'adversaires impossible pour ce jeu : entre {low} et {high}.",
     "practice_opponents_only": "Nombre d'adversaires impossible pour ce jeu : il se joue contre {count} adversaire.",
     "practice_no_level": "Choisissez le niveau des joueurs de la maison ({choices}).",
@@ -753,7 +798,7 @@ _section({
     "contest_not_registered": "Vous n'êtes pas inscrit à ce concours.",
     "contest_table_closes_empty": 'Une table de concours ne ferme que vide.',
     "contest_not_registering": 'Ce concours a déjà commencé ou est terminé.',
-    "contest_fee_funds": "Fonds insuffisants : le droit d'entrée est de {fee} écus, vous en avez {available}.",
+    "contest_fee_funds": "Fonds insuffisants : le droit d'entrée est de {fee:écus}, vous en avez {available}.",
     "contest_form_integer": "{label} : un nombre entier.",
     "contest_form_start": "L'heure de début : une date et une heure (heure de Paris).",
 })
