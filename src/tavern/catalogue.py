@@ -184,10 +184,16 @@ def money(amount: Any, currency: Any) -> str:
     """An amount of a currency (CURRENCIES' codes): « 1 token », « 0 jeton »,
     « 2 écus ». A message says it with ``{needed:money}`` beside its ``currency``."""
     code = str(currency)
-    name = CURRENCIES.get(code, code)
-    if isinstance(amount, int) and not isinstance(amount, bool) and -2 < amount < 2:
-        name = ONE.get(code, name)
-    return f"{amount} {name}"
+    return counted(amount, ONE.get(code, code), CURRENCIES.get(code, code))
+
+
+def counted(n: Any, one: str, many: str) -> str:
+    """« 0 pli », « 1 carte », « 3 jetons »: French puts the singular below two."""
+    return f"{n} {one}" if isinstance(n, int) and not isinstance(n, bool) and -2 < n < 2 else f"{n} {many}"
+
+
+#: A message's counted words: ``{amount:jetons}``, ``{cards:cartes}``, ``{tricks:plis}``.
+COUNTED = {"jetons": ("jeton", "jetons"), "cartes": ("carte", "cartes"), "plis": ("pli", "plis")}
 
 
 def _held(x: Any) -> str:
@@ -257,6 +263,8 @@ class _Word(str):
             return ecus(self.value)
         if spec == "money":
             return money(self.value, self.currency)
+        if spec in COUNTED:
+            return counted(self.value, *COUNTED[spec])
         return super().__format__(spec)
 
 
@@ -844,6 +852,27 @@ _section({
                         "et compte ses donnes (« deals »).",
     "rami_sheet_scores": "La feuille de marque reportée donne à chaque joueur un nombre entier de points.",
     "rami_sheet_deals": "La feuille de marque reportée compte ses donnes.",
+    # The account of a deal in the result panel (issue 42 §10): each chip that moved, in the game's words.
+    "rams_account_stake": ("{player} donne et met {amount:jetons} au pot, qui en tenait {carried} de la donne "
+                           "précédente : le pot de la donne est de {pot:jetons}."),
+    "rams_account_share": "{player} fait {tricks:plis} sur {n_tricks} : sa part du pot, {amount:jetons}.",
+    "rams_account_remainder": "Le reste du partage, {amount:jetons}, reste au pot.",
+    "rams_account_rams": "{player} est rams (aucun pli) : il paie au pot suivant autant que le pot tenait, {amount:jetons}.",
+    "rams_account_all_passed": ("Tous ont passé jusqu'au dernier : {player} ramasse le pot, {amount:jetons}, "
+                                "et la donne suivante est forcée."),
+    "rams_account_general_won": "Rams général réussi : {player} paie à {announcer} autant que le pot, {amount:jetons}.",
+    "rams_account_general_lost": "Rams général manqué : {announcer} paie à {player} autant que le pot, {amount:jetons}.",
+    "rams_account_general_pot": "On ne touche pas au pot : ses {amount:jetons} restent pour la donne suivante.",
+    "rams_account_next_pot": "Reste au pot pour la donne suivante : {amount:jetons}.",
+    "rams_account_partie_lost": "{loser} a perdu la partie : il paie {amount:jetons} à {player}.",
+    "rummoli_account_antes": ("Mises : chacun met {unit:jetons} sur chacune des {sections} sections du tableau, "
+                              "{amount:jetons} en tout."),
+    "rummoli_account_widow": "{player} achète la veuve {amount:jetons}, payés au donneur, {dealer}.",
+    "rummoli_account_bet": "{player} mise {amount:jetons} au pot du poker.",
+    "rummoli_account_won": "{section} : {amount:jetons} pour {player}.",
+    "rummoli_account_cards": "{player} paie {amount:jetons} à {winner} pour {n_cards:cartes} restées en main.",
+    "rummoli_account_deadlock": "Blocage : {player} met {amount:jetons} au pot Rummoli pour {n_cards:cartes} gardées.",
+    "rummoli_account_board": "Restent sur le tableau pour la donne suivante : {amount:jetons}{sections}.",
     "rams_carry_shape": "Le report du Rams « au coup » tient le pot (« pot », en jetons) et dit si la "
                         "donne est forcée (« forced »).",
     "rams_partie_carry": "Le report du Rams « à la partie » tient les jetons des joueurs.",
