@@ -196,6 +196,21 @@ def counted(n: Any, one: str, many: str) -> str:
 COUNTED = {"jetons": ("jeton", "jetons"), "cartes": ("carte", "cartes"), "plis": ("pli", "plis")}
 
 
+def _board_section(x: Any) -> str:
+    """A Rummoli section as its board names it (French faces: V, D, R)."""
+    if not isinstance(x, Mapping):
+        return str(x)
+    named = {"poker": "Pot du poker", "rummoli": "Pot Rummoli"}.get(str(x.get("id")))
+    return named or str(x.get("label", "")).replace("J", "V").replace("Q", "D").replace("K", "R")
+
+
+def _left(v: Any) -> str:
+    """What stays on a Rummoli board, section by section: « (10♠ 3, 7-8-9 3) »."""
+    if not isinstance(v, list) or not v:
+        return ""
+    return " (" + ", ".join(f"{_board_section(x)} {x.get('chips')}" for x in v if isinstance(x, Mapping)) + ")"
+
+
 def _held(x: Any) -> str:
     """One player's cards held at a Rummoli deadlock and what he paid for them."""
     if not isinstance(x, Mapping):
@@ -231,6 +246,8 @@ FORMATTERS: dict[str, Callable[[Any], str]] = {
     "given": lambda v: _joined(v) if v else "aucun",
     "per_card": lambda n: "un jeton" if n == 1 else f"{n} jetons",
     "held": lambda v: _joined(v, _held) if isinstance(v, list) else str(v),
+    "section": _board_section,
+    "left": _left,
     "refusal": lambda v: french(v.get("code", ""), v.get("params") or {}) if isinstance(v, Mapping) else str(v),
 }
 
@@ -872,7 +889,7 @@ _section({
     "rummoli_account_won": "{section} : {amount:jetons} pour {player}.",
     "rummoli_account_cards": "{player} paie {amount:jetons} à {winner} pour {n_cards:cartes} restées en main.",
     "rummoli_account_deadlock": "Blocage : {player} met {amount:jetons} au pot Rummoli pour {n_cards:cartes} gardées.",
-    "rummoli_account_board": "Restent sur le tableau pour la donne suivante : {amount:jetons}{sections}.",
+    "rummoli_account_board": "Restent sur le tableau pour la donne suivante : {amount:jetons}{left}.",
     "rams_carry_shape": "Le report du Rams « au coup » tient le pot (« pot », en jetons) et dit si la "
                         "donne est forcée (« forced »).",
     "rams_partie_carry": "Le report du Rams « à la partie » tient les jetons des joueurs.",

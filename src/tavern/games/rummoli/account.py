@@ -27,14 +27,11 @@ def line(code: str, chips: dict[str, int], moved: int = 0, **params: Any) -> dic
     return {"code": code, "params": params, "chips": chips, "pot": moved}
 
 
-def section_name(config: RummoliConfig, sid: str) -> str:
-    """A section as the board names it, with French faces (V, D, R)."""
-    if sid == POKER_POT:
-        return "Pot du poker"
-    if sid == RUMMOLI_POT:
-        return "Pot Rummoli"
-    label = next((s.label for s in config.pay_sections if s.id == sid), sid) or sid
-    return label.replace("J", "V").replace("Q", "D").replace("K", "R")
+def section(config: RummoliConfig, sid: str) -> dict[str, str]:
+    """A section for the catalogue to name (its ``section`` formatter): the
+    two pots by id, a pay section by its board label."""
+    label = "" if sid in (POKER_POT, RUMMOLI_POT) else next((s.label for s in config.pay_sections if s.id == sid), sid)
+    return {"id": sid, "label": label or sid}
 
 
 def deal_account(config: RummoliConfig, log: list[dict[str, Any]], before: int,
@@ -55,7 +52,7 @@ def deal_account(config: RummoliConfig, log: list[dict[str, Any]], before: int,
         elif kind == "win":
             lines += _bets(bets)  # the bets went in before the poker pot was won
             lines.append(line("rummoli_account_won", {e["player"]: e["amount"]}, -e["amount"],
-                              section=section_name(config, e["section"]), player=e["player"], amount=e["amount"]))
+                              section=section(config, e["section"]), player=e["player"], amount=e["amount"]))
         elif kind == "pays" and e["to"] == RUMMOLI_POT:
             lines.append(line("rummoli_account_deadlock", {e["player"]: -e["amount"]}, e["amount"],
                               player=e["player"], amount=e["amount"], n_cards=e["cards"]))
@@ -64,8 +61,8 @@ def deal_account(config: RummoliConfig, log: list[dict[str, Any]], before: int,
                               player=e["player"], amount=e["amount"], winner=e["to"], n_cards=e["cards"]))
     lines += _bets(bets)
     after = sum(board.values())
-    held = [f"{section_name(config, sid)} {n}" for sid, n in board.items() if n]
-    lines.append(line("rummoli_account_board", {}, amount=after, sections=f" ({', '.join(held)})" if held else ""))
+    held = [{**section(config, sid), "chips": n} for sid, n in board.items() if n]
+    lines.append(line("rummoli_account_board", {}, amount=after, left=held))
     return {"before": before, "lines": lines, "after": after}
 
 
