@@ -166,3 +166,36 @@ def test_gin_says_how_the_points_become_the_chips_paid_and_what_a_cocotte_is(bro
         ana.shot("gin-account.png", full=True)
     finally:
         srv.stop()
+
+
+def test_gin_petit_gin_at_deal_scoring_shows_points_plus_cocottes_times_25(browser, players, db_url,
+                                                                           tmp_path) -> None:
+    """RULES.md, Gin: « "petit gin": all 10 cards in melds after discarding —
+    opponent's deadwood + 25 and 2 cocottes », paid « deal » (the table option:
+    the deal's points + 25 per cocotte, × the unit). A real engine's petit gin,
+    its public result drawn by the page's own Gin module: the panel says how
+    the points are made and how they and the cocottes become what was paid."""
+    from tests.games.rami.test_gin import A_LOOSE, B_MELDS, deal
+
+    from tavern.games.registry import spec
+
+    e = deal(B_MELDS + ["7s", "Kd"], A_LOOSE, unit=1, scoring="deal")
+    e.act("B", "gin", card="Kd")
+    result = spec("gin").public_result(e.result())
+    sc = result["scoring"]
+    assert sc["ending"] == "petit gin" and sc["cocottes"] == 2
+    paid = sc["paid"]["A"]
+    assert paid == sc["points"] + 2 * 25  # what the engine made the loser pay
+    srv = start_server(db_url, tmp_path, game="gin", stakes={"unit": 1})
+    try:
+        page = players(srv)["ana"].page
+        lines = page.evaluate(
+            "r => import('/static/games/rami.js').then(m => Array.from(m.story(r).querySelectorAll('p, li'))"
+            ".map(e => e.textContent))", result)
+    finally:
+        srv.stop()
+    assert f"Payé : A {paid} jetons." in lines
+    assert (f"Petit gin de B : les {sc['opponent_points']} points restés à A + 25 = {sc['points']} points."
+            in lines), lines
+    assert any(t.startswith("B gagne 2 cocottes (petit gin). Une cocotte marque une donne gagnée") for t in lines)
+    assert f"A paie ({sc['points']} points + 2 cocottes × 25) × 1 jeton le point = {paid} jetons." in lines
