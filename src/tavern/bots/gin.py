@@ -30,9 +30,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tavern.bots.levels import REGULAR
+from tavern.bots.levels import BEGINNER, FORT
 from tavern.bots.moves import Move, find
-from tavern.bots.rami import RULES, _discard, best_throw, draw_source
+from tavern.bots.rami import FEED, RULES, _discard, best_throw, draw_source
+from tavern.bots.rami_read import Memory
 from tavern.games.base import LegalAction
 from tavern.games.rami import melds
 from tavern.games.rami.meldcore import MeldRules
@@ -44,39 +45,46 @@ DECK = [r + s for s in "scdh" for r in "A23456789TJQK"]
 #: microseconds).
 AHEAD = 3
 DRAWS = 80
+#: « fort »: the same look ahead on more draws (less noise in the choice).
+FORT_DRAWS = 240
 
 
-def unseen(view: dict[str, Any], hand: list[str]) -> list[str]:
+def unseen(view: dict[str, Any], hand: list[str], memory: Memory | None = None) -> list[str]:
     """The cards the seat has not seen: those in the stock or in the
-    opponent's hand, where a drawn card comes from."""
+    opponent's hand, where a drawn card comes from (``memory``: the
+    discards seen at earlier turns, buried since)."""
     discard = view.get("discard") or {}
     pile = discard.get("pile") or ([discard["top"]] if discard.get("top") else [])
-    seen = set(hand) | set(pile) | set(view.get("opponent_took") or ())
+    seen = set(hand) | set(pile) | set(view.get("opponent_took") or ()) | set(memory.buried if memory else ())
     return [c for c in DECK if c not in seen]
 
 
 def ahead_throw(view: dict[str, Any], hand: list[str], allowed: list[str], rules: MeldRules,
-                rng: random.Random) -> str:
+                rng: random.Random, memory: Memory | None = None, draws_n: int = DRAWS) -> str:
     """The discard among ``allowed`` whose ten remaining cards, with
-    ``AHEAD`` unseen cards drawn, hold the least deadwood on average."""
+    ``AHEAD`` unseen cards drawn, hold the least deadwood on average (a card
+    that goes with one the opponent took from us charged ``FEED`` a draw)."""
     left = melds.discard_options(hand, rules)
-    pool = unseen(view, hand)
+    pool = unseen(view, hand, memory)
     if len(pool) < AHEAD:
         return best_throw(hand, allowed, rules)
-    draws = [rng.sample(pool, AHEAD) for _ in range(DRAWS)]
+    draws = [rng.sample(pool, AHEAD) for _ in range(draws_n)]
 
     def score(c: str) -> tuple[int, int, int]:
         kept = [x for x in hand if x != c]
-        return sum(melds.min_deadwood(kept + d, rules) for d in draws), left[c], -melds.points(c, rules)
+        fed = FEED * len(draws) if memory is not None and memory.feeds(c) else 0
+        return sum(melds.min_deadwood(kept + d, rules) for d in draws) + fed, left[c], -melds.points(c, rules)
 
     return min(allowed, key=score)
 
 
-def gin(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str) -> Move:
-    return gin_with(RULES["gin"], view, legal, rng, level)
+def gin(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str,
+        memory: Memory | None = None) -> Move:
+    return gin_with(RULES["gin"], view, legal, rng, level, memory)
 
 
-def gin_with(rules: MeldRules, view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str) -> Move:
+def gin_with(rules: MeldRules, view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str,
+             memory: Memory | None = None) -> Move:
     """Gin under ``rules`` (ours, or another house's gin: the bench plays
     OpenSpiel's, ace low only and worth 1)."""
     drawing = find(legal, "draw")
@@ -89,11 +97,15 @@ def gin_with(rules: MeldRules, view: dict[str, Any], legal: list[LegalAction], r
     # « habitué » knocks at once (measured against OpenSpiel's simple bot:
     # waiting for a lower count lost more hands to its knocks than it saved
     # in undercuts, docs/bots.md); the beginner misses some knocks.
-    if knock and (level == REGULAR or rng.random() < 0.6):
+    if knock and (level != BEGINNER or rng.random() < 0.6):
         hand = list(view["hand"])
         return {"action": "knock", "card": best_throw(hand, list(knock["cards"]), rules)}
-    if level == REGULAR:
+    if level != BEGINNER:
         options = find(legal, "discard")
         assert options is not None
-        return {"action": "discard", "card": ahead_throw(view, list(view["hand"]), list(options["cards"]), rules, rng)}
+        card = ahead_throw(view, list(view["hand"]), list(options["cards"]), rules, rng, memory,
+                           FORT_DRAWS if level == FORT else DRAWS)
+        if memory is not None:
+            memory.discarded(card, view)
+        return {"action": "discard", "card": card}
     return _discard(view, legal, rules, level, rng)
