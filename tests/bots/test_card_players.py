@@ -119,3 +119,24 @@ def _memory_of(player: Any) -> Memory:
         if isinstance(seated, rami_bot.Seated):
             return seated.memory
     raise AssertionError("no seat memory")
+
+
+def _gin_knock_view(stock: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    hand = ["As", "2s", "3s", "4h", "4d", "4c", "7c", "8c", "9c", "2d", "Kd"]
+    view = {"game": "gin", "phase": "play", "hand": hand, "knock_limit": 7, "stock": stock,
+            "discard": {"top": "Qh", "size": 6}, "to_act": ["A"]}
+    return view, [{"action": "knock", "cards": ["Kd", "2d"]}, {"action": "discard", "cards": hand}]
+
+
+def test_gin_plays_on_for_gin_with_outs_and_knocks_when_the_stock_runs_low() -> None:
+    """« "petit gin": all 10 cards in melds after discarding — opponent's
+    deadwood + 25 and 2 cocottes »; « A won deal that is not gin earns 1
+    cocotte » (RULES.md, Gin). Holding three melds and the 2 of diamonds
+    (2 points, a knock under the 7), the 4 of spades or the 6 or 10 of clubs
+    would make gin: with 20 cards in the stock he throws the king and plays
+    on; with 5 left he knocks."""
+    early, legal = _gin_knock_view(20)
+    late, _ = _gin_knock_view(5)
+    for seed in range(3):
+        assert decide("gin", REGULAR, early, legal, random.Random(seed)) == {"action": "discard", "card": "Kd"}
+        assert decide("gin", REGULAR, late, legal, random.Random(seed)) == {"action": "knock", "card": "Kd"}

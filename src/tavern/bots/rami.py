@@ -115,6 +115,11 @@ def draw_source(view: dict[str, Any], legal: LegalAction, rules: MeldRules, leve
 #: « fort ») weighs a discard by the deadwood its hand reaches after them.
 AHEAD = {REGULAR: 2, FORT: 3}
 DRAWS = {REGULAR: 40, FORT: 160}
+#: Hands of more cards than this (Double rami's and Remigio's ten) are weighed
+#: on ``LONG_SHARE`` of the draws: the solver's cost grows with the hand, and
+#: a decision stays within its budget (docs/bots.md, 20 ms at « habitué »).
+SHORT_HAND = 8
+LONG_SHARE = 0.4
 #: Deadwood points a discard that feeds the next player (he took a card it
 #: goes with) is charged: thrown only when everything else costs more.
 FEED = 6
@@ -128,7 +133,8 @@ def ahead_throw(game: str, view: dict[str, Any], hand: list[str], allowed: list[
     the highest card; a joker never."""
     laid = read.own_melds(view)
     left = melds.discard_options(hand, rules)
-    draws = read.sample_draws(read.unseen(game, view, memory), AHEAD[level], DRAWS[level], rng)
+    n = DRAWS[level] if len(hand) <= SHORT_HAND else int(DRAWS[level] * LONG_SHARE)
+    draws = read.sample_draws(read.unseen(game, view, memory), AHEAD[level], n, rng)
 
     def score(c: str) -> tuple[int, float, int, int]:
         kept = list(hand)
