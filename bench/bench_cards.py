@@ -53,8 +53,10 @@ def carry_for(game: str, rng: random.Random) -> dict[str, Any] | None:
 
 
 def duplicate(game: str, hero_level: str, villain: Callable[[], Policy], deals: int, seed: int,
-              times: list[float]) -> list[tuple[float, float]]:
-    """Per deal: the hero's edge and his share of rotations ended ahead, each averaged over the rotations."""
+              times: list[float], hero: Callable[[], Policy] | None = None) -> list[tuple[float, float]]:
+    """Per deal: the hero's edge and his share of rotations ended ahead, each
+    averaged over the rotations (``hero``: another player than the house's
+    at ``hero_level``, as the tests check the format with)."""
     n = PLAYERS[game]
     names = [HERO] + [f"V{i}" for i in range(1, n)]
     master = random.Random(seed)
@@ -65,7 +67,7 @@ def duplicate(game: str, hero_level: str, villain: Callable[[], Policy], deals: 
         edges, ahead = 0.0, 0.0
         for r in range(n):
             order = names[n - r:] + names[: n - r]  # the hero at seat r
-            inner = policy(game, hero_level)
+            inner = hero() if hero is not None else policy(game, hero_level)
 
             def timed(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random,
                       inner: Policy = inner) -> dict[str, Any]:
