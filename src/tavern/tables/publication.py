@@ -337,4 +337,10 @@ def public_result(result: dict[str, Any], game: GameSpec) -> dict[str, Any]:
         # The engine says how the deal ended with catalogue codes (e.g. a
         # Rummoli deadlock): the page shows the French sentence as it is.
         out["said"] = [{**line, "text": french(line["code"], line.get("params"))} for line in result["said"]]
+    if isinstance(out.get("account"), dict):
+        # The deal's account (Rams, Rummoli: games/*/account.py): each line
+        # of chips moved, with its French sentence for the result panel.
+        acc = out["account"]
+        out["account"] = {**acc, "lines": [{**line, "text": french(line["code"], line.get("params"))}
+                                           for line in acc.get("lines", [])]}
     return out
