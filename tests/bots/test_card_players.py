@@ -14,6 +14,7 @@ from tavern.bots import rami as rami_bot
 from tavern.bots.arena import PLAYERS, new_deal
 from tavern.bots.levels import FORT, REGULAR
 from tavern.bots.rami_read import Memory
+from tavern.bots.seated import Seated
 
 DRAW = [{"action": "draw", "sources": ["stock", "discard"]}]
 
@@ -116,7 +117,7 @@ def _memory_of(player: Any) -> Memory:
     """The Seated player a policy closes over, and its memory."""
     for cell in player.__closure__ or ():
         seated = cell.cell_contents
-        if isinstance(seated, rami_bot.Seated):
+        if isinstance(seated, Seated):
             return seated.memory
     raise AssertionError("no seat memory")
 

@@ -50,7 +50,7 @@ def _games() -> dict[str, _Play]:
 def _seated(game: str, level: str) -> Policy | None:
     """The rami family's players remember the deal at their seat (bots/rami_read.py): one memory a policy."""
     if game in ("rami", "double_rami", "remigio", "gin") and level != "débutant":
-        from tavern.bots.rami import Seated
+        from tavern.bots.seated import Seated
 
         return Seated(game, level)
     return None

@@ -207,20 +207,3 @@ def rami(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, lev
 def double_rami(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str,
                 memory: read.Memory | None = None) -> Move:
     return _rami(view, legal, rng, level, "double_rami", memory)
-
-
-class Seated:
-    """A house player of the rami family at one seat: the game's policy with
-    that seat's memory of the deal (bots/rami_read.py), fed by each view it
-    is shown at its turns."""
-
-    def __init__(self, game: str, level: str) -> None:
-        from tavern.bots import gin  # gin builds on this module
-
-        self.level = level
-        self.memory = read.Memory(game)
-        self.plays = {"rami": rami, "double_rami": double_rami, "remigio": remigio, "gin": gin.gin}[game]
-
-    def __call__(self, view: dict[str, Any], legal: list[LegalAction], rng: random.Random) -> Move:
-        self.memory.observe(view)
-        return self.plays(view, legal, rng, self.level, self.memory)
