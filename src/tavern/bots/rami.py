@@ -5,10 +5,14 @@ arranged in melds, computed by the rami solver (``melds.min_deadwood``,
 ``melds.discard_options``), with the game's own meld rules. From there:
 
 * the draw: take the top discard when it lowers the deadwood the hand
-  can reach after its discard, else the stock;
-* the discard: the card whose loss leaves the least deadwood, the highest
-  such card first (it costs most if the deal ends), never a joker (Gin's
-  « habitué » looks two draws ahead instead: bots/gin.py);
+  can reach after its discard and goes into a meld, or when it goes onto
+  one of the seat's own laid melds; else the stock;
+* the discard: « débutant », the card whose loss leaves the least deadwood,
+  the highest such card first (it costs most if the deal ends); « habitué »
+  and « fort », the card whose loss leaves the least deadwood a few unseen
+  draws ahead (:func:`ahead_throw`: pairs and near-runs with live partners
+  kept, dead runs thrown, the next player not fed; Gin's: bots/gin.py) —
+  never a joker;
 * going out: Gin knocks or goes gin as soon as it may, Remigio closes,
   Rami lays every meld it holds and adds to its own melds (Double rami also
   moves a joker home), which takes it out with its last cards.
