@@ -47,6 +47,15 @@ def _games() -> dict[str, _Play]:
     }
 
 
+def _seated(game: str, level: str) -> Policy | None:
+    """The rami family's players remember the deal at their seat (bots/rami_read.py): one memory a policy."""
+    if game in ("rami", "double_rami", "remigio", "gin") and level != "débutant":
+        from tavern.bots.seated import Seated
+
+        return Seated(game, level)
+    return None
+
+
 def policy(game: str, level: str) -> Policy:
     """The house player of ``game`` at ``level``; a refusal for an unknown game or level."""
     plays = _games().get(game)
@@ -55,9 +64,13 @@ def policy(game: str, level: str) -> Policy:
     if level not in LEVELS:
         raise IllegalAction("bot_level", level=level, choices=list(LEVELS))
 
+    seated = _seated(game, level)
+
     def decide_one(view: dict[str, Any], legal: list[LegalAction], rng: random.Random) -> Move:
         if not legal:
             raise IllegalAction("not_your_turn")
+        if seated is not None:
+            return seated(view, legal, rng)
         return plays(view, legal, rng, level)
 
     return decide_one

@@ -21,8 +21,13 @@ and the cards the opponent took from it (``opponent_took``), which are not
 in the stock either — the bench's adapter into OpenSpiel's gin passes both,
 as OpenSpiel shows them to its players.
 
-The draw, the knock and « débutant » are the family's (bots/rami.py): the
-top discard when it goes into a meld or lets him go down, knock at once.
+The draw and « débutant » are the family's (bots/rami.py): the top discard
+when it goes into a meld or lets him go down. The knock: at once, unless
+some of the unseen cards (``WAIT_P`` of them) would give gin at the next
+draw and the stock still holds more than ``LATE`` cards — then he plays on
+for gin (the opponent's count + 25 and two cocottes against a knock's
+difference and one). What the opponent took from his discards (the seat's
+memory, bots/rami_read.py) is not fed back to him.
 """
 
 from __future__ import annotations
@@ -30,9 +35,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tavern.bots.levels import REGULAR
+from tavern.bots.levels import BEGINNER, FORT
 from tavern.bots.moves import Move, find
-from tavern.bots.rami import RULES, _discard, best_throw, draw_source
+from tavern.bots.rami import FEED, RULES, _discard, best_throw, draw_source
+from tavern.bots.rami_read import Memory
 from tavern.games.base import LegalAction
 from tavern.games.rami import melds
 from tavern.games.rami.meldcore import MeldRules
@@ -44,39 +50,72 @@ DECK = [r + s for s in "scdh" for r in "A23456789TJQK"]
 #: microseconds).
 AHEAD = 3
 DRAWS = 80
+#: « fort »: the same look ahead on more draws (less noise in the choice).
+FORT_DRAWS = 240
+#: Knock timing: with this share of the unseen cards or more giving gin at
+#: the next draw, and more than ``LATE`` cards in the stock, he plays on for
+#: gin (worth the opponent's count + 25 and two cocottes, a knock one) rather
+#: than knock; the measure is in docs/bots.md.
+WAIT_P = 0.04
+LATE = 6
 
 
-def unseen(view: dict[str, Any], hand: list[str]) -> list[str]:
+def unseen(view: dict[str, Any], hand: list[str], memory: Memory | None = None) -> list[str]:
     """The cards the seat has not seen: those in the stock or in the
-    opponent's hand, where a drawn card comes from."""
+    opponent's hand, where a drawn card comes from (``memory``: the
+    discards seen at earlier turns, buried since)."""
     discard = view.get("discard") or {}
     pile = discard.get("pile") or ([discard["top"]] if discard.get("top") else [])
-    seen = set(hand) | set(pile) | set(view.get("opponent_took") or ())
+    seen = set(hand) | set(pile) | set(view.get("opponent_took") or ()) | set(memory.buried if memory else ())
     return [c for c in DECK if c not in seen]
 
 
 def ahead_throw(view: dict[str, Any], hand: list[str], allowed: list[str], rules: MeldRules,
-                rng: random.Random) -> str:
+                rng: random.Random, memory: Memory | None = None, draws_n: int = DRAWS) -> str:
     """The discard among ``allowed`` whose ten remaining cards, with
-    ``AHEAD`` unseen cards drawn, hold the least deadwood on average."""
+    ``AHEAD`` unseen cards drawn, hold the least deadwood on average (a card
+    that goes with one the opponent took from us charged ``FEED`` a draw)."""
     left = melds.discard_options(hand, rules)
-    pool = unseen(view, hand)
+    pool = unseen(view, hand, memory)
     if len(pool) < AHEAD:
         return best_throw(hand, allowed, rules)
-    draws = [rng.sample(pool, AHEAD) for _ in range(DRAWS)]
+    draws = [rng.sample(pool, AHEAD) for _ in range(draws_n)]
 
     def score(c: str) -> tuple[int, int, int]:
         kept = [x for x in hand if x != c]
-        return sum(melds.min_deadwood(kept + d, rules) for d in draws), left[c], -melds.points(c, rules)
+        fed = FEED * len(draws) if memory is not None and memory.feeds(c) else 0
+        return sum(melds.min_deadwood(kept + d, rules) for d in draws) + fed, left[c], -melds.points(c, rules)
 
     return min(allowed, key=score)
 
 
-def gin(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str) -> Move:
-    return gin_with(RULES["gin"], view, legal, rng, level)
+def gin_outs(view: dict[str, Any], hand: list[str], card: str, rules: MeldRules,
+             memory: Memory | None = None) -> float:
+    """The share of the cards this seat has not seen that would give gin at
+    the next draw, ``card`` thrown now: the count of the hand's outs."""
+    kept = [c for c in hand if c != card]
+    pool = unseen(view, hand, memory)
+    if not pool:
+        return 0.0
+    outs = sum(1 for u in pool if min(melds.discard_options(kept + [u], rules).values()) == 0)
+    return outs / len(pool)
 
 
-def gin_with(rules: MeldRules, view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str) -> Move:
+def plays_for_gin(view: dict[str, Any], hand: list[str], card: str, rules: MeldRules,
+                  memory: Memory | None = None) -> bool:
+    """Whether to play on for gin rather than knock (``WAIT_P``, ``LATE``)."""
+    if int(view.get("stock") or 0) <= LATE:
+        return False
+    return gin_outs(view, hand, card, rules, memory) >= WAIT_P
+
+
+def gin(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str,
+        memory: Memory | None = None) -> Move:
+    return gin_with(RULES["gin"], view, legal, rng, level, memory)
+
+
+def gin_with(rules: MeldRules, view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str,
+             memory: Memory | None = None) -> Move:
     """Gin under ``rules`` (ours, or another house's gin: the bench plays
     OpenSpiel's, ace low only and worth 1)."""
     drawing = find(legal, "draw")
@@ -86,14 +125,20 @@ def gin_with(rules: MeldRules, view: dict[str, Any], legal: list[LegalAction], r
     if won:
         return {"action": "gin"} if won.get("grand") else {"action": "gin", "card": won["cards"][0]}
     knock = find(legal, "knock")
-    # « habitué » knocks at once (measured against OpenSpiel's simple bot:
-    # waiting for a lower count lost more hands to its knocks than it saved
-    # in undercuts, docs/bots.md); the beginner misses some knocks.
-    if knock and (level == REGULAR or rng.random() < 0.6):
+    # « habitué » knocks unless he has outs to gin and the stock is not
+    # low (measured against club players, docs/bots.md: gin pays two cocottes
+    # and 25, and a club player seldom knocks early); the beginner misses some knocks.
+    if knock and (level != BEGINNER or rng.random() < 0.6):
         hand = list(view["hand"])
-        return {"action": "knock", "card": best_throw(hand, list(knock["cards"]), rules)}
-    if level == REGULAR:
+        card = best_throw(hand, list(knock["cards"]), rules)
+        if level == BEGINNER or not plays_for_gin(view, hand, card, rules, memory):
+            return {"action": "knock", "card": card}
+    if level != BEGINNER:
         options = find(legal, "discard")
         assert options is not None
-        return {"action": "discard", "card": ahead_throw(view, list(view["hand"]), list(options["cards"]), rules, rng)}
+        card = ahead_throw(view, list(view["hand"]), list(options["cards"]), rules, rng, memory,
+                           FORT_DRAWS if level == FORT else DRAWS)
+        if memory is not None:
+            memory.discarded(card, view)
+        return {"action": "discard", "card": card}
     return _discard(view, legal, rules, level, rng)

@@ -5,10 +5,14 @@ arranged in melds, computed by the rami solver (``melds.min_deadwood``,
 ``melds.discard_options``), with the game's own meld rules. From there:
 
 * the draw: take the top discard when it lowers the deadwood the hand
-  can reach after its discard, else the stock;
-* the discard: the card whose loss leaves the least deadwood, the highest
-  such card first (it costs most if the deal ends), never a joker (Gin's
-  « habitué » looks two draws ahead instead: bots/gin.py);
+  can reach after its discard and goes into a meld, or when it goes onto
+  one of the seat's own laid melds; else the stock;
+* the discard: « débutant », the card whose loss leaves the least deadwood,
+  the highest such card first (it costs most if the deal ends); « habitué »
+  and « fort », the card whose loss leaves the least deadwood a few unseen
+  draws ahead (:func:`ahead_throw`: pairs and near-runs with live partners
+  kept, dead runs thrown, the next player not fed; Gin's: bots/gin.py) —
+  never a joker;
 * going out: Gin knocks or goes gin as soon as it may, Remigio closes,
   Rami lays every meld it holds and adds to its own melds (Double rami also
   moves a joker home), which takes it out with its last cards.
@@ -23,7 +27,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tavern.bots.levels import BEGINNER, REGULAR
+from tavern.bots import rami_read as read
+from tavern.bots.levels import BEGINNER, FORT, REGULAR
 from tavern.bots.moves import Move, find, random_move
 from tavern.cards import is_joker
 from tavern.games.base import LegalAction
@@ -93,7 +98,9 @@ def draw_source(view: dict[str, Any], legal: LegalAction, rules: MeldRules, leve
     after = melds.discard_options(hand + [top], rules)
     throw, best = min(((c, v) for c, v in after.items() if c != top), key=lambda t: t[1], default=(None, now))
     gain = now - best
-    if level == REGULAR:
+    if level != BEGINNER and view.get("table") and read.extends(top, read.own_melds(view), rules):
+        return {"action": "draw", "source": "discard"}  # it goes onto our own meld: a free card
+    if level != BEGINNER:
         # Worth showing the opponent what we collect only when the card goes
         # into a meld (or is a joker), or lets us go out at once.
         kept = list(hand)
@@ -108,30 +115,74 @@ def draw_source(view: dict[str, Any], legal: LegalAction, rules: MeldRules, leve
     return {"action": "draw", "source": "discard" if wanted else "stock"}
 
 
-def _discard(view: dict[str, Any], legal: list[LegalAction], rules: MeldRules, level: str, rng: random.Random) -> Move:
+#: Cards drawn ahead, and how many such draws, when « habitué » (and, more,
+#: « fort ») weighs a discard by the deadwood its hand reaches after them.
+AHEAD = {REGULAR: 2, FORT: 3}
+DRAWS = {REGULAR: 40, FORT: 160}
+#: Hands of more cards than this (Double rami's and Remigio's ten) are weighed
+#: on ``LONG_SHARE`` of the draws: the solver's cost grows with the hand, and
+#: a decision stays within its budget (docs/bots.md, 20 ms at « habitué »).
+SHORT_HAND = 8
+LONG_SHARE = 0.4
+#: Deadwood points a discard that feeds the next player (he took a card it
+#: goes with) is charged: thrown only when everything else costs more.
+FEED = 6
+
+
+def ahead_throw(game: str, view: dict[str, Any], hand: list[str], allowed: list[str], rules: MeldRules,
+                level: str, memory: read.Memory | None, rng: random.Random) -> str:
+    """The discard whose kept cards reach the least deadwood on average with
+    ``AHEAD`` unseen cards drawn (the same draws for every candidate), cards
+    that feed the next player charged ``FEED``; then the least deadwood now,
+    the highest card; a joker never."""
+    laid = read.own_melds(view)
+    left = melds.discard_options(hand, rules)
+    n = DRAWS[level] if len(hand) <= SHORT_HAND else int(DRAWS[level] * LONG_SHARE)
+    draws = read.sample_draws(read.unseen(game, view, memory), AHEAD[level], n, rng)
+
+    def score(c: str) -> tuple[int, float, int, int]:
+        kept = list(hand)
+        kept.remove(c)
+        fed = FEED if memory is not None and memory.feeds(c) else 0
+        return (1 if is_joker(c) else 0, read.worth_ahead(kept, draws, laid, rules) + fed, left[c],
+                -melds.points(c, rules))
+
+    return min(allowed, key=score)
+
+
+def _discard(view: dict[str, Any], legal: list[LegalAction], rules: MeldRules, level: str, rng: random.Random,
+             game: str = "", memory: read.Memory | None = None) -> Move:
     options = find(legal, "discard")
     assert options is not None
     hand = list(view["hand"])
     allowed = list(options["cards"])
     if level == BEGINNER and rng.random() < 0.2:
         return {"action": "discard", "card": rng.choice(_loose(hand, allowed, rules))}
-    return {"action": "discard", "card": best_throw(hand, allowed, rules)}
+    if level == BEGINNER or not game:
+        return {"action": "discard", "card": best_throw(hand, allowed, rules)}
+    card = ahead_throw(game, view, hand, allowed, rules, level, memory, rng)
+    if memory is not None:
+        memory.discarded(card, view)
+    return {"action": "discard", "card": card}
 
 
-def remigio(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str) -> Move:
+def remigio(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str,
+            memory: read.Memory | None = None) -> Move:
     rules = RULES["remigio"]
     drawing = find(legal, "draw")
     if drawing:
         return draw_source(view, drawing, rules, level, rng)
     close = find(legal, "close")
-    if close and (level == REGULAR or rng.random() < 0.8):
+    if close and (level != BEGINNER or rng.random() < 0.8):
         # Which card goes: the one whose loss keeps the best multiplier is the
         # engine's to judge; any offered card closes.
         return {"action": "close", "card": close["cards"][0]}
-    return _discard(view, legal, rules, level, rng)
+    return _discard(view, legal, rules, level, rng, "remigio", memory)
 
 
-def _rami(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str, rules: MeldRules) -> Move:
+def _rami(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str, game: str,
+          memory: read.Memory | None = None) -> Move:
+    rules = RULES[game]
     drawing = find(legal, "draw")
     if drawing:
         return draw_source(view, drawing, rules, level, rng)
@@ -142,19 +193,21 @@ def _rami(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, le
         biggest: list[str] = max((list(m) for m in lay["melds"]), key=len)
         return {"action": "lay", "cards": biggest}
     joker = find(legal, "move_joker")
-    if joker and level == REGULAR:
+    if joker and level != BEGINNER:
         o = joker["options"][0]
         return {"action": "move_joker", "meld": o["meld"], "card": o["card"], "end": o["ends"][0]}
     add = find(legal, "add")
-    if add and (level == REGULAR or rng.random() < 0.7):
+    if add and (level != BEGINNER or rng.random() < 0.7):
         o = add["options"][0]
         return {"action": "add", "meld": o["meld"], "cards": list(o["cards"])}
-    return _discard(view, legal, rules, level, rng)
+    return _discard(view, legal, rules, level, rng, game, memory)
 
 
-def rami(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str) -> Move:
-    return _rami(view, legal, rng, level, RULES["rami"])
+def rami(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str,
+         memory: read.Memory | None = None) -> Move:
+    return _rami(view, legal, rng, level, "rami", memory)
 
 
-def double_rami(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str) -> Move:
-    return _rami(view, legal, rng, level, RULES["double_rami"])
+def double_rami(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str,
+                memory: read.Memory | None = None) -> Move:
+    return _rami(view, legal, rng, level, "double_rami", memory)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tavern.bots.levels import BEGINNER, REGULAR
+from tavern.bots.levels import BEGINNER
 from tavern.bots.moves import Move, find, random_move
 from tavern.cards import PIQUET_RANKS
 from tavern.games.base import LegalAction
@@ -66,7 +66,7 @@ def rams(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, lev
         # The dealer takes the turned trump for his weakest card.
         turned = view.get("turned")
         worst = _weakest(hand, trump)
-        if turned and (level == REGULAR or rng.random() < 0.5) and _ORDER[turned[0]] > (_ORDER[worst[0]] if worst[1] == trump else -1):
+        if turned and (level != BEGINNER or rng.random() < 0.5) and _ORDER[turned[0]] > (_ORDER[worst[0]] if worst[1] == trump else -1):
             return {"action": "exchange", "card": worst}
         return {"action": "exchange"}
     if view["phase"] == "speak":
@@ -78,9 +78,9 @@ def _speak(view: dict[str, Any], legal: list[LegalAction], hand: list[str], trum
     choices = [a["choice"] for a in legal if a["action"] == "speak"]
     e = expected_tricks(hand, trump)
     n = len(hand)
-    if "general" in choices and e >= n - 0.2 and level == REGULAR:
+    if "general" in choices and e >= n - 0.2 and level != BEGINNER:
         return {"action": "speak", "choice": "general"}
-    play_from = 0.8 if level == REGULAR else 0.5
+    play_from = 0.8 if level != BEGINNER else 0.5
     if e >= play_from:
         return {"action": "speak", "choice": "play"}
     if "widow" in choices and e < 0.8:
@@ -102,7 +102,7 @@ def _play(view: dict[str, Any], legal: list[LegalAction], trump: str | None, lev
     best = _winning(current, trump)
     led = current[0][1]
     winners = [c for c in options if _beats(c, best, led, trump)]
-    if winners and level == REGULAR:
+    if winners and level != BEGINNER:
         return {"action": "play", "card": min(winners, key=lambda c: (c[1] == trump, _ORDER[c[0]]))}
     if winners and level == BEGINNER:
         return {"action": "play", "card": max(winners, key=lambda c: _ORDER[c[0]])}  # wastes his best card
@@ -111,7 +111,7 @@ def _play(view: dict[str, Any], legal: list[LegalAction], trump: str | None, lev
 
 def _lead(options: list[str], trump: str | None, level: str) -> str:
     trumps = sorted((c for c in options if c[1] == trump), key=lambda c: -_ORDER[c[0]])
-    if level == REGULAR and len(trumps) >= 2 and trumps[0][0] in "AK":
+    if level != BEGINNER and len(trumps) >= 2 and trumps[0][0] in "AK":
         return trumps[0]
     aces = [c for c in options if c[0] == "A" and c[1] != trump]
     if aces:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tavern.bots.levels import BEGINNER, REGULAR
+from tavern.bots.levels import BEGINNER
 from tavern.bots.moves import Move, find, random_move, sized
 from tavern.bots.rummoli_sim import Table, code, widow_worth
 from tavern.games.base import LegalAction
@@ -84,7 +84,7 @@ def rummoli(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, 
     if level == BEGINNER and rng.random() < 0.1:
         return random_move(legal, rng)
     names = {a["action"] for a in legal}
-    if level == REGULAR and names & {"exchange", "bid"} and _can_play_out(view, "dealer", "widow", "board"):
+    if level != BEGINNER and names & {"exchange", "bid"} and _can_play_out(view, "dealer", "widow", "board"):
         return _widow(view, legal, rng)
     if "exchange" in names:
         return {"action": "exchange" if _poor(view, hand) else "keep"}
@@ -99,11 +99,11 @@ def rummoli(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, 
     held = set(hand)
     if "play" in names:
         runs = [list(a["cards"]) for a in legal if a["action"] == "play"]
-        pick = max(runs, key=len) if level == REGULAR else rng.choice(runs)
+        pick = max(runs, key=len) if level != BEGINNER else rng.choice(runs)
         return {"action": "play", "cards": pick}
     leads = [a["card"] for a in legal if a["action"] == "lead"]
 
-    if level != REGULAR:
+    if level == BEGINNER:
         return {"action": "lead", "card": rng.choice(leads)}
     card = played_out_lead(view, leads, rng) or lead_card(leads, held, _played(view), pay)
     return {"action": "lead", "card": card}
@@ -181,7 +181,7 @@ def lead_card(leads: list[str], held: set[str], played: set[str], pay: set[str])
 def _bet(legal: list[LegalAction], hand: list[str], level: str) -> Move:
     cat = _category(hand)
     up = find(legal, "raise", "bet")
-    if up and cat >= (2 if level == REGULAR else 4):
+    if up and cat >= (2 if level != BEGINNER else 4):
         return sized(up, up["min"])
     if find(legal, "call") and (cat >= 1 or level == BEGINNER):
         return {"action": "call"}
