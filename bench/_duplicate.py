@@ -5,6 +5,7 @@ cancels, and a few thousand deals say what a hundred thousand would not.
 A *lineup* is one factory per seat, ``make() -> player``; a player is a
 policy (``player(view, legal, rng) -> move``) and may also have ``seen(view)``:
 it is then shown, at each deal's end, its seat's view of the finished deal
+and its seat's name (``seen(view, name)``)
 (what a house seat is shown at a table: tables/driving.py), which a player
 with a memory of its opponents learns from. A player lives for a whole
 *match* (many deals): its memory of the others carries from deal to deal
@@ -122,7 +123,7 @@ def _play(engine: Any, seats: dict[str, Player], rng: random.Random, limit: int 
             for p, player in seats.items():
                 seen = getattr(player, "seen", None)
                 if seen is not None:
-                    seen(engine.view(p))
+                    seen(engine.view(p), p)  # the seat's name: a player moves seats from rotation to rotation
             return
         p = engine.to_act()[0]
         move = seats[p](engine.view(p), engine.legal_actions(p), rng)

@@ -6,4 +6,5 @@ from __future__ import annotations
 
 BEGINNER = "débutant"
 REGULAR = "habitué"
-LEVELS = (BEGINNER, REGULAR)
+FORT = "fort"
+LEVELS = (BEGINNER, REGULAR, FORT)

@@ -13,9 +13,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from tavern.bots import holdem as holdem_read
 from tavern.bots.equity import Range, any_two, equity, preflop_score, top
 from tavern.bots.levels import BEGINNER, REGULAR
 from tavern.bots.moves import Move, find, random_move, sized
+from tavern.bots.reader import TableReader
 from tavern.games.base import LegalAction
 from tavern.games.poker.evaluator import rank
 
@@ -48,7 +50,7 @@ def _ranges(view: dict[str, Any], level: str) -> list[Range]:
     """The opponents' ranges: a player who put in more than the big blind
     this deal is held to the better hands (« habitué » only; the beginner
     reads nobody)."""
-    if level != REGULAR:
+    if level == BEGINNER:
         return [any_two for _ in _others_in(view)]
     bb = view.get("big_blind") or 1
     out: list[Range] = []
@@ -112,13 +114,22 @@ def _showdown(legal: list[LegalAction]) -> Move | None:
 def _trials(level: str, opponents: int) -> int:
     """Fewer trials against more players: each trial evaluates every hand,
     and a decision keeps within its time budget (docs/bots.md)."""
-    return max(60, (500 if level == REGULAR else 160) // (opponents + 1))
+    return max(60, (160 if level == BEGINNER else 500) // (opponents + 1))
 
 
-def holdem(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str) -> Move:
+def holdem(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str,
+           reader: TableReader | None = None) -> Move:
+    """A hold'em move. « habitué » and « fort » read the opponents
+    (bots/holdem.py) with ``reader``'s memory of the earlier deals, or, as
+    a pure policy, from this view alone."""
     done = _showdown(legal)
     if done:
         return done
+    if level != BEGINNER:
+        if reader is None:
+            reader = TableReader()
+            reader.observe(view, view["to_act"])
+        return holdem_read.decide(view, legal, rng, level, reader)
     hole = _me(view)["cards"]
     ranges = _ranges(view, level)
     if level == BEGINNER:
@@ -196,7 +207,56 @@ def draw_equity(keep: list[str], opponents: int, rng: random.Random, trials: int
     return won / trials
 
 
-def draw_poker(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str) -> Move:
+def read_draw_equity(keep: list[str], view: dict[str, Any], reader: TableReader, rng: random.Random,
+                     trials: int) -> float:
+    """:func:`draw_equity` against hands that fit what each opponent did
+    (issue 37): a player who drew ``k`` cards holds a hand the usual draw
+    throws ``k`` from; one who raised before the draw holds an opening hand
+    (a pair of jacks or better, or two pair and up), one who bet after it
+    a made hand (two pair or better) — or a bluff, as often as his habits
+    say. A hand that does not fit is dealt again (a few times, then kept)."""
+    from tavern.bots.equity import DECK
+
+    others = [p["player"] for p in _others_in(view)]
+    drawn = view.get("drawn") or {}
+    rest = [c for c in DECK if c not in keep]
+    need = 5 - len(keep)
+    won = 0.0
+    for _ in range(trials):
+        pool = rest[:]
+        rng.shuffle(pool)
+        mine = rank(list(keep) + pool[:need])
+        at, best = need, -1
+        for name in others:
+            note, habits = reader.notes.get(name), reader.habits.get(name)
+            bluff = habits.bluffs if habits else 0.3
+            for _try in range(6):
+                dealt = pool[at: at + 5]
+                thrown = draw_discard(dealt, REGULAR, rng)
+                kept = [c for c in dealt if c not in thrown] + pool[at + 5: at + 5 + len(thrown)]
+                at += 5 + len(thrown)
+                fits = name not in drawn or drawn[name] == len(thrown)
+                if fits and note is not None and note.raised and rng.random() > bluff:
+                    fits = _opens(dealt)
+                if fits and note is not None and any(s >= 1 for s in note.bet) and rng.random() > bluff:
+                    fits = rank(kept) >> 20 >= 2
+                if fits or at + 10 > len(pool):
+                    break
+            best = max(best, rank(kept))
+            if at + 10 > len(pool):
+                break
+        won += 1.0 if mine > best else (0.5 if mine == best else 0.0)
+    return won / trials
+
+
+def _opens(hand: list[str]) -> bool:
+    """A hand players open on: a pair of jacks or better."""
+    value = rank(hand)
+    return value >> 20 >= 2 or (value >> 20 == 1 and (value >> 16) & 0xF >= _VALUE["J"])
+
+
+def draw_poker(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str,
+               reader: TableReader | None = None) -> Move:
     done = _showdown(legal)
     if done:
         return done
@@ -211,6 +271,12 @@ def draw_poker(view: dict[str, Any], legal: list[LegalAction], rng: random.Rando
     # Before the (first) draw the hand is judged by what it will keep; after, as it stands.
     before = view["round"] == 0
     keep = [c for c in hand if c not in draw_discard(hand, level, rng)] if before else hand
-    eq = draw_equity(keep, others, rng, 70 if level == REGULAR else 40)
+    if level == BEGINNER:
+        eq = draw_equity(keep, others, rng, 40)
+    else:
+        if reader is None:
+            reader = TableReader()
+            reader.observe(view, view["to_act"])
+        eq = read_draw_equity(keep, view, reader, rng, 90 if level == REGULAR else 400)
     return bet_move(view, legal, rng, level, eq)
 
