@@ -134,13 +134,16 @@ def _call_share(reader: TableReader, name: str, street: int, bet: int, pot: int,
     if price <= 0:
         return 1.0
     need = price / (pot + 2 * price)
-    scale = min(1.6, 0.286 / max(need, 0.05))
+    # Players call a small bet more often than a big one, but less than the
+    # pot odds alone say: the learnt rate counts for most.
+    scale = min(1.3, (0.286 / max(need, 0.05)) ** 0.35)
     note = reader.notes.get(name)
     raises = note.raises.get(street, 0) if note else 0
     if street == 0:
-        base = min(0.9, 1.3 * h.vpip) if not raises else min(0.9, 0.5 + 0.2 * raises)
+        kind = "reraise" if note is not None and note.raised else "open"
     else:
-        base = min(0.9, 1.0 - h.fold_to_bet + 0.25 * raises)
+        kind = "post"
+    base = 1.0 - h.fold_rate(kind) + (0.15 * raises if street else 0.0)
     return max(0.03, min(0.98, base * scale))
 
 
@@ -169,10 +172,16 @@ def price_moves(view: dict[str, Any], legal: list[LegalAction], worlds: Worlds, 
         out.append((showdown * (pot + to_call) * (1.0 if street == 3 else 0.95) - to_call, {"action": "call"}))
     if up:
         top = me["bet"] + to_call
-        targets = {up["min"], up["max"]} | {top + int(f * (pot + to_call)) for f in sizes}
+        # Sizes a player uses: fractions of the pot (a minimum bet of one
+        # chip into a big pot says nothing and wins nothing), all in when the
+        # stack is short of the pot.
+        targets = {top + int(f * (pot + to_call)) for f in sizes}
+        if up["max"] - me["bet"] <= 1.5 * (pot + to_call):
+            targets.add(up["max"])
         if street == 0:
             bb = view.get("big_blind") or 1
-            targets |= {3 * bb if top <= bb else 3 * top}
+            targets = {3 * bb if top <= bb else 3 * top}
+        targets = {min(up["max"], max(up["min"], t)) for t in targets}
         for target in sorted(t for t in targets if up["min"] <= t <= up["max"]):
             d = target - me["bet"]
             shares = {j: _call_share(reader, worlds.names[j], street, target, pot, seats[worlds.names[j]]["bet"])

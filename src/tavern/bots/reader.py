@@ -61,6 +61,16 @@ class Habits:
     shown_bets: float = 3.0
     shown_bluffs: float = 0.9
     showdowns: float = 0.0
+    #: His answers to our bets by situation — ``open`` (before the flop, he
+    #: had not raised), ``reraise`` (before the flop, over his own raise),
+    #: ``post`` (after the flop) —: [times faced, times folded], priors included.
+    answers: dict[str, list[float]] = field(default_factory=lambda: {
+        "open": [4.0, 2.4], "reraise": [4.0, 1.6], "post": [4.0, 1.8]})
+
+    def fold_rate(self, kind: str) -> float:
+        """How often he folds to our bet in the situation ``kind``."""
+        faced, folded = self.answers[kind]
+        return folded / faced
 
     @property
     def vpip(self) -> float:
@@ -98,6 +108,7 @@ class DealNotes:
     folded_at: int | None = None
     last_seen: int = 0  #: his chips committed at the last view
     facing: int | None = None  #: the street where our bet awaits his answer
+    facing_kind: str = "post"  #: its situation (:attr:`Habits.answers`)
     start: dict[int, int] = field(default_factory=dict)  #: his total committed at each street's start
 
 
@@ -181,12 +192,13 @@ class TableReader:
                 note.preflop = max(note.preflop, note.start.get(1, start))
             note.last_seen = p["committed"]
             if note.facing is not None:
+                answer = self.habits[name].answers[note.facing_kind]
+                answer[0] += 1
+                self.habits[name].faced += 1
                 if p["folded"]:
                     note.folded_at = note.facing
-                    self.habits[name].faced += 1
                     self.habits[name].folded += 1
-                else:
-                    self.habits[name].faced += 1
+                    answer[1] += 1
                 note.facing = None
             if p["folded"]:
                 note.folded_at = street if note.folded_at is None else note.folded_at
@@ -209,6 +221,7 @@ class TableReader:
             p = seats.get(name)
             if p is not None and not p["folded"] and not p["all_in"]:
                 note.facing = street
+                note.facing_kind = "post" if street else ("reraise" if note.raised else "open")
 
     def _close(self, view: dict[str, Any] | None) -> None:
         """The deal's end: its notes go into each opponent's habits."""
