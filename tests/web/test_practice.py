@@ -92,7 +92,7 @@ def test_the_forms_default_opponents_fit_the_chosen_games_seats(client: TestClie
     ({"game": "gin", "opponents": "2"}, "Nombre d'adversaires impossible pour ce jeu : entre 1 et 1."),
     ({"opponents": "deux"}, "Nombre d'adversaires impossible pour ce jeu : entre 2 et 7."),
     ({"game": "belote"}, "Jeu inconnu : « belote »."),
-    ({"level": "champion"}, "Choisissez le niveau des joueurs de la maison (« débutant », « habitué »)."),
+    ({"level": "champion"}, "Choisissez le niveau des joueurs de la maison (« débutant », « habitué », « fort »)."),
 ])
 def test_bad_input_is_refused_in_french_and_creates_nothing(client: TestClient, world, fields, words) -> None:
     register(client, "novice")
@@ -180,3 +180,9 @@ def test_the_api_opens_a_practice_table_and_refuses_in_french(client: TestClient
     with session_scope() as s:
         table = s.get_one(TableConfig, r.json()["id"])
         assert (table.game, table.seats, table.options["practice"]) == ("gin", 2, {"level": "habitué", "fast": True})
+    # Issue 37: a third level, « fort », is offered by the form and taken.
+    assert '<option value="fort">fort</option>' in client.get("/entrainement?game=ramponneau").text
+    r = client.post("/api/practice", json={"game": "ramponneau", "opponents": 1, "level": "fort"}, headers=headers)
+    assert r.status_code == 201, r.text
+    with session_scope() as s:
+        assert s.get_one(TableConfig, r.json()["id"]).options["practice"]["level"] == "fort"

@@ -131,21 +131,32 @@ class TableReader:
         self.me: str | None = None
         self.big_blind = 1
         self._my_pre = 0
+        self._round = 0  #: the betting round of the last view (draw poker's new deal)
+        self._ended = False  #: the last view was a deal's end
 
     # --- what the seat is shown ------------------------------------------------
 
     def observe(self, view: dict[str, Any], me: str) -> None:
         """One view of the seat ``me`` (its turn, or the deal's end)."""
         mine = next((p for p in view["players"] if p["player"] == me), None)
-        key: tuple[Any, ...] = (view.get("button"), tuple(p["player"] for p in view["players"]),
-                                tuple(mine["cards"] or ()) if mine and mine.get("cards") else ())
-        if key != self._key and self._key is not None and self.notes and "result" not in view:
+        # A new deal: the button, the players or our cards changed — at draw
+        # poker our cards change at the draw: there the betting round going
+        # back says it.
+        draw = view.get("game") == "draw"
+        cards = tuple(mine["cards"] or ()) if mine and mine.get("cards") and not draw else ()
+        key: tuple[Any, ...] = (view.get("button"), tuple(p["player"] for p in view["players"]), cards)
+        fresh = key != self._key or (draw and int(view.get("round", 0)) < self._round)
+        self._round = int(view.get("round", 0))
+        if fresh and self.notes and "result" not in view:
             self._close(None)
-        if key != self._key or not self.notes:
+        if not fresh and not self.notes and self._ended:
+            return  # the end of a deal already counted, shown again
+        if fresh or not self.notes:
             self._open(view, me)
         self._key = key
         self._note(view, me)
-        if "result" in view:
+        self._ended = "result" in view
+        if self._ended:
             self._close(view)
 
     def _open(self, view: dict[str, Any], me: str) -> None:
