@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tavern.bots.equity import DECK
+from tavern.bots.levels import FORT, REGULAR
 from tavern.bots.moves import Move, find
 from tavern.bots.reader import TableReader, percentiles
 from tavern.games.base import LegalAction
@@ -212,8 +213,8 @@ def _speaks_after(view: dict[str, Any]) -> bool:
     return any(p["seat"] in order[idx + 1:] and not p["folded"] and not p["all_in"] for p in players)
 
 
-LEVEL_TRIALS = {"habitué": 220, "fort": 1400}
-LEVEL_SIZES = {"habitué": [0.5, 0.75], "fort": [0.33, 0.5, 0.75, 1.0, 1.5]}
+LEVEL_TRIALS = {REGULAR: 220, FORT: 1400}
+LEVEL_SIZES = {REGULAR: [0.5, 0.75], FORT: [0.33, 0.5, 0.75, 1.0, 1.5]}
 
 
 def decide(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str,
