@@ -137,7 +137,7 @@ def _call_share(reader: TableReader, name: str, street: int, bet: int, pot: int,
     need = price / (pot + 2 * price)
     # Players call a small bet more often than a big one, but less than the
     # pot odds alone say: the learnt rate counts for most.
-    scale = min(1.3, (0.286 / max(need, 0.05)) ** 0.35)
+    scale: float = min(1.3, (0.286 / max(need, 0.05)) ** 0.35)
     note = reader.notes.get(name)
     raises = note.raises.get(street, 0) if note else 0
     if street == 0:
