@@ -208,45 +208,90 @@ def draw_equity(keep: list[str], opponents: int, rng: random.Random, trials: int
 
 
 def read_draw_equity(keep: list[str], view: dict[str, Any], reader: TableReader, rng: random.Random,
-                     trials: int) -> float:
+                     trials: int, attempts: int = 200) -> tuple[float, float]:
     """:func:`draw_equity` against hands that fit what each opponent did
     (issue 37): a player who drew ``k`` cards holds a hand the usual draw
     throws ``k`` from; one who raised before the draw holds an opening hand
     (a pair of jacks or better, or two pair and up), one who bet after it
     a made hand (two pair or better) — or a bluff, as often as his habits
-    say. A hand that does not fit is dealt again (a few times, then kept)."""
+    say. Each opponent's hands are drawn from candidates dealt once per
+    decision (those that fit; all of them if none does), a trial picking one
+    that clashes with no card already out.
+
+    Returns the equity and the equity *when called*: against the best
+    hands only, as many as the opponents call a bet with (their habit)."""
     from tavern.bots.equity import DECK
 
     others = [p["player"] for p in _others_in(view)]
-    drawn = view.get("drawn") or {}
     rest = [c for c in DECK if c not in keep]
     need = 5 - len(keep)
-    won = 0.0
+    fitting = {name: _fitting(name, view, reader, rest, rng, attempts) for name in others}
+    seen: list[tuple[int, float]] = []
     for _ in range(trials):
-        pool = rest[:]
-        rng.shuffle(pool)
-        mine = rank(list(keep) + pool[:need])
-        at, best = need, -1
+        used = set(keep)
+        best = -1
         for name in others:
-            note, habits = reader.notes.get(name), reader.habits.get(name)
-            bluff = habits.bluffs if habits else 0.3
-            for _try in range(6):
-                dealt = pool[at: at + 5]
-                thrown = draw_discard(dealt, REGULAR, rng)
-                kept = [c for c in dealt if c not in thrown] + pool[at + 5: at + 5 + len(thrown)]
-                at += 5 + len(thrown)
-                fits = name not in drawn or drawn[name] == len(thrown)
-                if fits and note is not None and note.raised and rng.random() > bluff:
-                    fits = _opens(dealt)
-                if fits and note is not None and any(s >= 1 for s in note.bet) and rng.random() > bluff:
-                    fits = rank(kept) >> 20 >= 2
-                if fits or at + 10 > len(pool):
+            hands = fitting[name]
+            for _try in range(8):
+                kept, value = hands[int(rng.random() * len(hands))]
+                if not used.intersection(kept):
                     break
-            best = max(best, rank(kept))
-            if at + 10 > len(pool):
-                break
-        won += 1.0 if mine > best else (0.5 if mine == best else 0.0)
-    return won / trials
+            used.update(kept)
+            best = max(best, value)
+        mine = rank(list(keep) + rng.sample([c for c in rest if c not in used], need)) if need else rank(list(keep))
+        seen.append((best, 1.0 if mine > best else (0.5 if mine == best else 0.0)))
+    calls = min((1.0 - h.fold_rate("post") for n in others if (h := reader.habits.get(n)) is not None), default=0.55)
+    called = sorted(seen, reverse=True)[: max(1, int(len(seen) * max(0.1, calls)))]
+    return sum(w for _, w in seen) / max(1, len(seen)), sum(w for _, w in called) / len(called)
+
+
+def _fitting(name: str, view: dict[str, Any], reader: TableReader, rest: list[str], rng: random.Random,
+             attempts: int) -> list[tuple[list[str], int]]:
+    """Hands ``name`` may hold after the draw that fit what he did
+    (:func:`read_draw_equity`), with their values: up to ``attempts``
+    deals of five cards and his draw, kept when they fit."""
+    note, habits = reader.notes.get(name), reader.habits.get(name)
+    bluff = habits.bluffs if habits else 0.3
+    drawn = (view.get("drawn") or {}).get(name)
+    after = view["round"] >= 1
+    fits: list[tuple[list[str], int]] = []
+    every: list[tuple[list[str], int]] = []
+    for _ in range(attempts):
+        sample = rng.sample(rest, 10)
+        dealt = sample[:5]
+        thrown = draw_discard(dealt, REGULAR, rng)
+        kept = [c for c in dealt if c not in thrown] + sample[5: 5 + len(thrown)]
+        value = rank(kept)
+        every.append((kept, value))
+        if after and drawn is not None and drawn != len(thrown):
+            continue
+        if note is not None and note.raised and rng.random() > bluff and not _opens(dealt):
+            continue
+        if note is not None and any(st >= 1 for st in note.bet) and rng.random() > bluff and value >> 20 < 2:
+            continue
+        fits.append((kept, value))
+        if len(fits) >= 60:
+            break
+    return fits or every
+
+
+def draw_bet(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str,
+             eq: float, eq_called: float) -> Move:
+    """A betting move at draw poker (fixed limit). Before the draw as
+    :func:`bet_move`; after it, bet or raise only a hand that wins more
+    often than not against the hands that call it (``eq_called``), call
+    when the equity beats the price, fold the rest."""
+    if view["round"] == 0:
+        return bet_move(view, legal, rng, level, eq)
+    call, check = find(legal, "call"), find(legal, "check")
+    up = find(legal, "raise", "bet")
+    to_call = (call["amount"] - _me(view)["bet"]) if call else 0
+    odds = to_call / (view["pot"] + to_call) if to_call else 0.0
+    if up and eq_called >= (0.55 if not to_call else 0.6):
+        return sized(up, up["min"])
+    if to_call:
+        return {"action": "call"} if call and eq >= odds + 0.02 else {"action": "fold"}
+    return {"action": "check"} if check else {"action": "fold"}
 
 
 def _opens(hand: list[str]) -> bool:
@@ -277,6 +322,8 @@ def draw_poker(view: dict[str, Any], legal: list[LegalAction], rng: random.Rando
         if reader is None:
             reader = TableReader()
             reader.observe(view, view["to_act"])
-        eq = read_draw_equity(keep, view, reader, rng, 90 if level == REGULAR else 400)
+        eq, eq_called = read_draw_equity(keep, view, reader, rng, 90 if level == REGULAR else 400,
+                                         200 if level == REGULAR else 800)
+        return draw_bet(view, legal, rng, level, eq, eq_called)
     return bet_move(view, legal, rng, level, eq)
 
