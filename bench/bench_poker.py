@@ -5,6 +5,7 @@ Run (the machine is shared: ``nice``, one worker)::
     nice -n 10 .venv/bin/python bench/bench_poker.py --game ramponneau --table 2 --opponent tag --hands 20000
     nice -n 10 .venv/bin/python bench/bench_poker.py --game ramponneau --table 6 --opponent tag --hands 6000
     nice -n 10 .venv/bin/python bench/bench_poker.py --game draw --table 2 --opponent tag --hands 6000
+    nice -n 10 .venv/bin/python bench/bench_poker.py --table 6 --purse --opponent tag --hands 500   # the house purse
 
 One house player (``--level``: « habitué » by default; ``débutant``, ``fort``)
 sits with ``--table - 1`` club players of one style (bench/_poker_opponents.py:
@@ -53,20 +54,32 @@ def main() -> int:
     ap.add_argument("--session", type=int, default=50, help="hands in a row at one seat (a block's length)")
     ap.add_argument("--seed", type=int, default=37)
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--purse", action="store_true",
+                    help="the other way round: one club player (--opponent) against house players at --level "
+                         "in every other seat; prints the house purse's result (issue 37 §4)")
     args = ap.parse_args()
     cfg = CONFIGS[args.game]
     bb = cfg["big_blind"]
-    lineup = [lambda: house_player(args.game, args.level)] + [opponent(args.game, args.opponent)] * (args.table - 1)
+    house = [lambda: house_player(args.game, args.level)]
+    club = [opponent(args.game, args.opponent)]
+    lineup = club + house * (args.table - 1) if args.purse else house + club * (args.table - 1)
     blocks = max(2, args.hands // args.session)
+    timed = tuple(range(1, args.table)) if args.purse else (0,)
     match = Match(args.game, lineup, blocks=blocks, seed=args.seed, session=args.session,
-                  chips=(200 if args.game == "ramponneau" else 100) * bb, config=cfg, timed=(0,), reset_chips=True)
+                  chips=(200 if args.game == "ramponneau" else 100) * bb, config=cfg, timed=timed, reset_chips=True)
     t0 = time.perf_counter()
     out = run(match, jobs=args.jobs)
     hands = blocks * args.session
     print(f"{args.game} {args.table}-max, {args.level} vs {args.opponent}, {hands} hands x {args.table} seats, "
           f"seed {args.seed}:")
-    print(report(f"  {args.level:9s}", out[0], scale=100 / bb, unit="bb/100"))
-    ts = sorted(out[0].times)
+    if args.purse:
+        # Chips move between seats only (no rake here): the purse wins what the club player loses.
+        out[0].per_block = [-x for x in out[0].per_block]
+        print(report(f"  house purse vs {args.opponent}", out[0], scale=100 / bb, unit="bb/100"))
+        ts = sorted(t for o in out[1:] for t in o.times)
+    else:
+        print(report(f"  {args.level:9s}", out[0], scale=100 / bb, unit="bb/100"))
+        ts = sorted(out[0].times)
     p99 = 1000 * ts[min(len(ts) - 1, int(0.99 * len(ts)))] if ts else 0.0
     print(f"  decision p99 {p99:.1f} ms CPU ({len(ts)} decisions); {time.perf_counter() - t0:.0f} s, "
           f"load {os.getloadavg()[0]:.1f}")
