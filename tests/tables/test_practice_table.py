@@ -329,7 +329,7 @@ def test_a_poker_house_player_remembers_the_deals_it_was_dealt_in(world) -> None
         assert isinstance(policy, PracticePolicy)
         await _play(actor, 3, passive)
         drivers = list(policy.drivers.values())
-        assert drivers and all(isinstance(d, HouseDriver) and not d.turns_only for d in drivers)
+        assert drivers and all(isinstance(d, HouseDriver) and d.turns_only and d.deal_ends for d in drivers)
         for driver in drivers:
             reader = driver.decide.reader
             assert reader is not None

@@ -171,9 +171,9 @@ class HouseDriver:
 
     def __init__(self, game: str, level: str, think: tuple[float, float], rng: random.Random) -> None:
         self.decide = house_player(game, level)
-        # A poker house player who reads the others (issue 37) is shown every
-        # deal's end, with the hands shown at showdown, not only its turns.
-        self.turns_only = self.decide.reader is None
+        # A poker house player who reads the others (issue 37) is also shown
+        # each deal's end, with the hands shown at showdown.
+        self.deal_ends = self.decide.reader is not None
         self.think = think
         self.rng = rng
         self.handle: SeatHandle | None = None
