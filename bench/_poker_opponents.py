@@ -186,7 +186,7 @@ def draw_player(style: str) -> Any:
         if _find(legal, "draw"):
             keep = draw_keep(hand)
             return {"action": "draw", "discard": [c for c in hand if c not in keep]}
-        to_call, odds = _price(view, legal)
+        _to_call, odds = _price(view, legal)
         cat = rank(hand) >> 20
         pair = max((V[c[0]] for c in hand if [x[0] for x in hand].count(c[0]) >= 2), default=0)
         before = view["round"] == 0
