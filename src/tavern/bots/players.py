@@ -1,14 +1,14 @@
-"""A house player with a memory (issue 37): one object per seat, shown every
-view its seat is shown, that remembers the other players from deal to deal.
+"""A house player with a memory (issue 37): one object per seat, shown its
+seat's views, that remembers the other players from deal to deal.
 
 :func:`tavern.bots.policy` is a pure function of one view; a player who
 reads his opponents needs what he saw in the earlier deals — what each
 did, what each showed down. :class:`HousePlayer` keeps it: it is called
 like a policy on its turns (``player(view, legal, rng)``) and shown, with
 :meth:`HousePlayer.seen`, the views it is shown between its turns — at
-least the deal's end, with the hands shown at showdown (tables/practice.py
-shows it every view of its seat that holds the deal). It never sees more
-than the seat: the same views a spectator sitting at that seat would read.
+least the deal's end, with the hands shown at showdown (tables/practice.py's
+driver declares ``deal_ends`` for it). It never sees more than the seat:
+what a spectator sees plus the seat's own cards.
 
 The games whose house player keeps no memory (all but the poker ones,
 at « débutant » every game) play their pure policy.
