@@ -75,6 +75,10 @@ class Match:
     timed: tuple[int, ...] = ()
     #: The chips reset at each deal (poker's usual bench: every hand 200 bb deep).
     reset_chips: bool = False
+    #: Each player keeps one name through the rotations (``P<lineup index>``),
+    #: as at a real table: a player who remembers the others by name then
+    #: never mixes two of them (without it, seat ``s`` is ``P<s>`` whoever plays it).
+    stable_names: bool = False
 
 
 class _Timed:
@@ -99,6 +103,8 @@ def play_block(match: Match, players: list[Player], block: int) -> list[float]:
     seeds = [rng.randrange(1 << 30) for _ in range(match.session)]
     won = [0.0] * n
     for r in range(n):
+        if match.stable_names:
+            names = [f"P{(s + r) % n}" for s in range(n)]  # in seat order
         who = {names[s]: (s + r) % n for s in range(n)}  # seat name -> lineup index
         chips = {p: match.chips for p in names}
         carry = None

@@ -66,7 +66,8 @@ def main() -> int:
     blocks = max(2, args.hands // args.session)
     timed = tuple(range(1, args.table)) if args.purse else (0,)
     match = Match(args.game, lineup, blocks=blocks, seed=args.seed, session=args.session,
-                  chips=(200 if args.game == "ramponneau" else 100) * bb, config=cfg, timed=timed, reset_chips=True)
+                  chips=(200 if args.game == "ramponneau" else 100) * bb, config=cfg, timed=timed, reset_chips=True,
+                  stable_names=True)
     t0 = time.perf_counter()
     out = run(match, jobs=args.jobs)
     hands = blocks * args.session
