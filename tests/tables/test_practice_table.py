@@ -313,3 +313,29 @@ def test_a_table_taken_over_closes_if_its_player_never_comes(world) -> None:
         await actor.stop()
 
     asyncio.run(scenario())
+
+
+def test_a_poker_house_player_remembers_the_deals_it_was_dealt_in(world) -> None:
+    """Issue 37: at « habitué » a Ramponneau house player reads the other
+    players from deal to deal: the table shows it each deal's end (not only
+    its turns), and its model of ana counts the deals it saw."""
+    from tavern.tables.practice import HouseDriver, PracticePolicy
+
+    table_id = _open(world, "ramponneau", level="habitué")
+
+    async def scenario() -> None:
+        actor = await _start(world, table_id)
+        policy = actor.policy
+        assert isinstance(policy, PracticePolicy)
+        await _play(actor, 3, passive)
+        drivers = list(policy.drivers.values())
+        assert drivers and all(isinstance(d, HouseDriver) and d.turns_only and d.deal_ends for d in drivers)
+        for driver in drivers:
+            reader = driver.decide.reader
+            assert reader is not None
+            # Prior of six deals, then each deal's end it was shown (one per deal, not one per view).
+            assert 6 + 2 <= reader.habits["ana"].dealt <= 6 + 3, reader.habits["ana"]
+        await actor.submit(Leave(), "ana")
+        await actor.stop()
+
+    asyncio.run(scenario())

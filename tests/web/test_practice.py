@@ -93,7 +93,7 @@ def test_the_forms_default_opponents_fit_the_chosen_games_seats(client: TestClie
     ({"game": "gin", "opponents": "un"}, "Nombre d'adversaires impossible pour ce jeu : il se joue contre 1 adversaire."),
     ({"opponents": "deux"}, "Nombre d'adversaires impossible pour ce jeu : entre 2 et 7."),
     ({"game": "belote"}, "Jeu inconnu : « belote »."),
-    ({"level": "champion"}, "Choisissez le niveau des joueurs de la maison (« débutant », « habitué »)."),
+    ({"level": "champion"}, "Choisissez le niveau des joueurs de la maison (« débutant », « habitué », « fort »)."),
 ])
 def test_bad_input_is_refused_in_french_and_creates_nothing(client: TestClient, world, fields, words) -> None:
     register(client, "novice")
@@ -181,6 +181,12 @@ def test_the_api_opens_a_practice_table_and_refuses_in_french(client: TestClient
     with session_scope() as s:
         table = s.get_one(TableConfig, r.json()["id"])
         assert (table.game, table.seats, table.options["practice"]) == ("gin", 2, {"level": "habitué", "fast": True})
+    # Issue 37: a third level, « fort », is offered by the form and taken.
+    assert '<option value="fort">fort</option>' in client.get("/entrainement?game=ramponneau").text
+    r = client.post("/api/practice", json={"game": "ramponneau", "opponents": 1, "level": "fort"}, headers=headers)
+    assert r.status_code == 201, r.text
+    with session_scope() as s:
+        assert s.get_one(TableConfig, r.json()["id"]).options["practice"]["level"] == "fort"
 
 
 def test_a_practice_table_is_watched_by_its_player_only(client: TestClient, new_client, world) -> None:

@@ -13,9 +13,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from tavern.bots import holdem as holdem_read
 from tavern.bots.equity import Range, any_two, equity, preflop_score, top
 from tavern.bots.levels import BEGINNER, REGULAR
 from tavern.bots.moves import Move, find, random_move, sized
+from tavern.bots.reader import TableReader
 from tavern.games.base import LegalAction
 from tavern.games.poker.evaluator import rank
 
@@ -48,7 +50,7 @@ def _ranges(view: dict[str, Any], level: str) -> list[Range]:
     """The opponents' ranges: a player who put in more than the big blind
     this deal is held to the better hands (« habitué » only; the beginner
     reads nobody)."""
-    if level != REGULAR:
+    if level == BEGINNER:
         return [any_two for _ in _others_in(view)]
     bb = view.get("big_blind") or 1
     out: list[Range] = []
@@ -112,13 +114,22 @@ def _showdown(legal: list[LegalAction]) -> Move | None:
 def _trials(level: str, opponents: int) -> int:
     """Fewer trials against more players: each trial evaluates every hand,
     and a decision keeps within its time budget (docs/bots.md)."""
-    return max(60, (500 if level == REGULAR else 160) // (opponents + 1))
+    return max(60, (160 if level == BEGINNER else 500) // (opponents + 1))
 
 
-def holdem(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str) -> Move:
+def holdem(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str,
+           reader: TableReader | None = None) -> Move:
+    """A hold'em move. « habitué » and « fort » read the opponents
+    (bots/holdem.py) with ``reader``'s memory of the earlier deals, or, as
+    a pure policy, from this view alone."""
     done = _showdown(legal)
     if done:
         return done
+    if level != BEGINNER:
+        if reader is None:
+            reader = TableReader()
+            reader.observe(view, view["to_act"])
+        return holdem_read.decide(view, legal, rng, level, reader)
     hole = _me(view)["cards"]
     ranges = _ranges(view, level)
     if level == BEGINNER:
@@ -196,7 +207,101 @@ def draw_equity(keep: list[str], opponents: int, rng: random.Random, trials: int
     return won / trials
 
 
-def draw_poker(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str) -> Move:
+def read_draw_equity(keep: list[str], view: dict[str, Any], reader: TableReader, rng: random.Random,
+                     trials: int, attempts: int = 200) -> tuple[float, float]:
+    """:func:`draw_equity` against hands that fit what each opponent did
+    (issue 37): a player who drew ``k`` cards holds a hand the usual draw
+    throws ``k`` from; one who raised before the draw holds an opening hand
+    (a pair of jacks or better, or two pair and up), one who bet after it
+    a made hand (two pair or better) — or a bluff, as often as his habits
+    say. Each opponent's hands are drawn from candidates dealt once per
+    decision (those that fit; all of them if none does), a trial picking one
+    that clashes with no card already out.
+
+    Returns the equity and the equity *when called*: against the best
+    hands only, as many as the opponents call a bet with (their habit)."""
+    from tavern.bots.equity import DECK
+
+    others = [p["player"] for p in _others_in(view)]
+    rest = [c for c in DECK if c not in keep]
+    need = 5 - len(keep)
+    fitting = {name: _fitting(name, view, reader, rest, rng, attempts) for name in others}
+    seen: list[tuple[int, float]] = []
+    for _ in range(trials):
+        used = set(keep)
+        best = -1
+        for name in others:
+            hands = fitting[name]
+            for _try in range(8):
+                kept, value = hands[int(rng.random() * len(hands))]
+                if not used.intersection(kept):
+                    break
+            used.update(kept)
+            best = max(best, value)
+        mine = rank(list(keep) + rng.sample([c for c in rest if c not in used], need)) if need else rank(list(keep))
+        seen.append((best, 1.0 if mine > best else (0.5 if mine == best else 0.0)))
+    calls = min((1.0 - h.fold_rate("post") for n in others if (h := reader.habits.get(n)) is not None), default=0.55)
+    called = sorted(seen, reverse=True)[: max(1, int(len(seen) * max(0.1, calls)))]
+    return sum(w for _, w in seen) / max(1, len(seen)), sum(w for _, w in called) / len(called)
+
+
+def _fitting(name: str, view: dict[str, Any], reader: TableReader, rest: list[str], rng: random.Random,
+             attempts: int) -> list[tuple[list[str], int]]:
+    """Hands ``name`` may hold after the draw that fit what he did
+    (:func:`read_draw_equity`), with their values: up to ``attempts``
+    deals of five cards and his draw, kept when they fit."""
+    note, habits = reader.notes.get(name), reader.habits.get(name)
+    bluff = habits.bluffs if habits else 0.3
+    drawn = (view.get("drawn") or {}).get(name)
+    after = view["round"] >= 1
+    fits: list[tuple[list[str], int]] = []
+    every: list[tuple[list[str], int]] = []
+    for _ in range(attempts):
+        sample = rng.sample(rest, 10)
+        dealt = sample[:5]
+        thrown = draw_discard(dealt, REGULAR, rng)
+        kept = [c for c in dealt if c not in thrown] + sample[5: 5 + len(thrown)]
+        value = rank(kept)
+        every.append((kept, value))
+        if after and drawn is not None and drawn != len(thrown):
+            continue
+        if note is not None and note.raised and rng.random() > bluff and not _opens(dealt):
+            continue
+        if note is not None and any(st >= 1 for st in note.bet) and rng.random() > bluff and value >> 20 < 2:
+            continue
+        fits.append((kept, value))
+        if len(fits) >= 60:
+            break
+    return fits or every
+
+
+def draw_bet(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str,
+             eq: float, eq_called: float) -> Move:
+    """A betting move at draw poker (fixed limit). Before the draw as
+    :func:`bet_move`; after it, bet or raise only a hand that wins more
+    often than not against the hands that call it (``eq_called``), call
+    when the equity beats the price, fold the rest."""
+    if view["round"] == 0:
+        return bet_move(view, legal, rng, level, eq)
+    call, check = find(legal, "call"), find(legal, "check")
+    up = find(legal, "raise", "bet")
+    to_call = (call["amount"] - _me(view)["bet"]) if call else 0
+    odds = to_call / (view["pot"] + to_call) if to_call else 0.0
+    if up and eq_called >= (0.55 if not to_call else 0.6):
+        return sized(up, up["min"])
+    if to_call:
+        return {"action": "call"} if call and eq >= odds + 0.02 else {"action": "fold"}
+    return {"action": "check"} if check else {"action": "fold"}
+
+
+def _opens(hand: list[str]) -> bool:
+    """A hand players open on: a pair of jacks or better."""
+    value = rank(hand)
+    return value >> 20 >= 2 or (value >> 20 == 1 and (value >> 16) & 0xF >= _VALUE["J"])
+
+
+def draw_poker(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str,
+               reader: TableReader | None = None) -> Move:
     done = _showdown(legal)
     if done:
         return done
@@ -211,6 +316,14 @@ def draw_poker(view: dict[str, Any], legal: list[LegalAction], rng: random.Rando
     # Before the (first) draw the hand is judged by what it will keep; after, as it stands.
     before = view["round"] == 0
     keep = [c for c in hand if c not in draw_discard(hand, level, rng)] if before else hand
-    eq = draw_equity(keep, others, rng, 70 if level == REGULAR else 40)
+    if level == BEGINNER:
+        eq = draw_equity(keep, others, rng, 40)
+    else:
+        if reader is None:
+            reader = TableReader()
+            reader.observe(view, view["to_act"])
+        eq, eq_called = read_draw_equity(keep, view, reader, rng, 90 if level == REGULAR else 400,
+                                         200 if level == REGULAR else 800)
+        return draw_bet(view, legal, rng, level, eq, eq_called)
     return bet_move(view, legal, rng, level, eq)
 

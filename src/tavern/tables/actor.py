@@ -400,10 +400,10 @@ class TableActor:
             seat = next((s for s in self.seats.values() if s.name == name), None)
             dealt = seat is not None and name in self.dealt and self.engine is not None
             legal = list(self.legal_shown.get(name, ([], 0))[0]) if seat else []
-            wanted = dealt and (bool(legal) or not declares(handle.driver, "turns_only"))
+            ends = self.engine is not None and self.engine.over and declares(handle.driver, "deal_ends")
+            wanted = dealt and (bool(legal) or not declares(handle.driver, "turns_only") or ends)
             deal = self.publisher.seated(self.engine.view(name)) if wanted and self.engine is not None else None
-            view = SeatView(name, seq, legal, deal,
-                            seat.chips if seat else 0, seat.sitting_out if seat else False, self.closed)
+            view = SeatView(name, seq, legal, deal, seat.chips if seat else 0, seat.sitting_out if seat else False, self.closed)
             try:
                 handle.driver.seen(view)
             except Exception:  # a program's bug is not the table's

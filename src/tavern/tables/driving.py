@@ -50,7 +50,10 @@ class SeatDriver(Protocol):
     (a house player's cannot log in), so the table builds no state message for
     the seat, only its :class:`SeatView`; ``turns_only`` — it reads the deal
     only when it has legal actions, so the view's ``deal`` is built then only
-    (``None`` otherwise). Both spare the table work at every publication."""
+    (``None`` otherwise); ``deal_ends`` — with ``turns_only``, it is also
+    shown the ``deal`` once the deal is over (a poker house player learns
+    the hands shown down, issue 37). They spare the table work at every
+    publication."""
 
     def seen(self, view: SeatView) -> None:
         """The seat's new state (see the module's docstring: never blocks)."""
@@ -58,7 +61,7 @@ class SeatDriver(Protocol):
 
 
 def declares(driver: SeatDriver, what: str) -> bool:
-    """Whether ``driver`` declares ``what`` (``socketless``, ``turns_only``)."""
+    """Whether ``driver`` declares ``what`` (``socketless``, ``turns_only``, ``deal_ends``)."""
     return bool(getattr(driver, what, False))
 
 

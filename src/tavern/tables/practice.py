@@ -32,6 +32,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from tavern import bots
+from tavern.bots.players import house_player
 from tavern.catalogue import french
 from tavern.services import archive
 from tavern.services import practice as practice_service
@@ -169,7 +170,10 @@ class HouseDriver:
     turns_only = True
 
     def __init__(self, game: str, level: str, think: tuple[float, float], rng: random.Random) -> None:
-        self.decide = bots.policy(game, level)
+        self.decide = house_player(game, level)
+        # A poker house player who reads the others (issue 37) is also shown
+        # each deal's end, with the hands shown at showdown.
+        self.deal_ends = self.decide.reader is not None
         self.think = think
         self.rng = rng
         self.handle: SeatHandle | None = None
@@ -182,6 +186,8 @@ class HouseDriver:
             self.stop()
             return
         self._latest = view
+        if view.deal is not None and "result" in view.deal and not view.legal:
+            self.decide.seen(view.deal, view.name)
         if self._task is None and self._to_act(view):
             self._task = asyncio.get_running_loop().create_task(self._play(), name=f"house-{view.name}")
 
