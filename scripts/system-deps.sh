@@ -7,6 +7,8 @@ set -euo pipefail
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+# axe-core for the accessibility tests (npm, into .cache/axe; never fatal here).
+bash "$(dirname "$0")/axe.sh" >/dev/null || echo "axe-core not installed (npm missing?)" >&2
 [ ${#need[@]} -eq 0 ] && exit 0
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO="sudo"

@@ -2,7 +2,7 @@
  * betting controls (fold, check, call, a sized bet or raise, the draw), the
  * hands' categories in the result panel. The interface every game module
  * exports is described in docs/table-ui.md. */
-import { h, fmt, cards, btn } from "../cards.js";
+import { h, fmt, cards, cardList, btn } from "../cards.js";
 import { word as said } from "./generic.js";  // the catalogue's words for the actions
 
 /** The shell's poker-only parts (blinds to post, auto-actions) apply. */
@@ -20,8 +20,8 @@ export function felt(ctx) {
   out.push(h("div", { cls: "tl-phase", text: phase }));
   if (t.view === "holdem") {
     var board = cards(d.board || []);
-    for (var i = (d.board || []).length; i < 5; i++) board.push(h("span", { cls: "pc slot" }));
-    out.push(h("div", { cls: "tl-board", "aria-label": "cartes communes" }, board));
+    for (var i = (d.board || []).length; i < 5; i++) board.push(h("span", { cls: "pc slot", "aria-hidden": "true" }));
+    out.push(cardList("tl-board", "cartes communes", board));
   }
   out.push(h("div", { cls: "tl-pot money", "data-pot": d.pot, text: "Pot : " + fmt(d.pot) }));
   if (d.drawn) {
