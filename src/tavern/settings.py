@@ -132,6 +132,12 @@ class Settings(BaseSettings):
     #: raise it there — the benchmarks' bots all come from 127.0.0.1).
     ws_per_account: int = Field(default=16, ge=1)
     ws_per_address: int = Field(default=64, ge=1)
+    #: The same caps for the sockets the server only pushes on — the live
+    #: village's and a player's notices (web/push.py), counted apart from the
+    #: table sockets': a village visitor needs no account, so his address
+    #: alone bounds him (one address held 300 village sockets, issue 41 §3).
+    push_per_account: int = Field(default=16, ge=1)
+    push_per_address: int = Field(default=64, ge=1)
 
     # --- password hashing (Argon2id; argon2-cffi's defaults, RFC 9106 low
     # memory). Test runs lower them: hashing is deliberately slow.
