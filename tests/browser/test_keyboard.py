@@ -66,6 +66,26 @@ def audit_both(page: Any, where: str) -> list[str]:
     return found
 
 
+SCREENS = ((1366, 768), (1280, 720), (390, 844), (844, 390))
+
+
+def one_screen(page: Any, game: str) -> list[str]:
+    """At his turn, at each of the four sizes: a screenshot (looked at, in
+    test-artifacts/) and whether his moves and his hand are in view without
+    scrolling (issue 40 §1)."""
+    out = []
+    for w, h in SCREENS:
+        page.set_viewport_size({"width": w, "height": h})
+        page.evaluate("() => document.getElementById('table-live').scrollIntoView({block: 'start'})")
+        page.screenshot(path=str(ARTIFACTS / f"screen-{game}-{w}x{h}.png"))
+        for what, sel in (("moves", f"{LIVE} .tl-actions"), ("hand", f"{LIVE} .tl-myhand")):
+            box = page.locator(sel).first.bounding_box()
+            if box and (box["y"] < 0 or box["y"] + box["height"] > h or box["x"] < 0 or box["x"] + box["width"] > w):
+                out.append(f"{game} @{w}×{h}: {what} out of view {box}")
+    page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
+    return out
+
+
 def move(page: Any, game: str) -> str:
     """One move by keyboard, chosen from the moves' accessible names."""
     moves = page.get_by_role("group", name="Vos actions").get_by_role("button")
@@ -85,7 +105,7 @@ def move(page: Any, game: str) -> str:
     return f"1 among {names}"
 
 
-def play_by_keyboard(page: Any, game: str, budget: float = 90) -> tuple[list[str], set[str]]:
+def play_by_keyboard(page: Any, game: str, outside: list[str], budget: float = 90) -> tuple[list[str], set[str]]:
     found: list[str] = []
     seen: set[str] = set()
     deadline = time.monotonic() + budget  # a failsafe against a stuck page, not a measure
@@ -101,6 +121,7 @@ def play_by_keyboard(page: Any, game: str, budget: float = 90) -> tuple[list[str
             if "his turn" not in seen:
                 found += audit_both(page, f"{game} his turn")
                 seen.add("his turn")
+                outside.extend(one_screen(page, game))
             before = page.get_attribute(LIVE, "data-seq")
             did = move(page, game)
             try:
@@ -158,10 +179,12 @@ def test_a_practice_deal_by_keyboard_and_live_region(browser, db_url, tmp_path, 
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.add_init_script(LISTEN)
         open_practice(page, game)
-        found, seen = play_by_keyboard(page, game)
+        outside: list[str] = []
+        found, seen = play_by_keyboard(page, game, outside)
         check_told(page, game, "ana")
         assert not errors, errors
     finally:
         srv.stop()
     assert not found, "axe-core, serious or critical:\n" + "\n".join(found)
     assert seen >= {"his turn", "result"}, seen
+    assert not outside, outside

@@ -35,9 +35,6 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
   var root = document.getElementById("table-live");
   if (!root) return;
   var TABLE_ID = root.getAttribute("data-table-id");
-  // A phone shows the felt and the buttons first: the table's facts fold away.
-  var facts = document.querySelector("details.table-facts");
-  if (facts && window.matchMedia && window.matchMedia("(max-width: 700px)").matches) facts.removeAttribute("open");
   var GAME = rami;  // until the first frame says the table's view (render)
 
   // --- the connection ------------------------------------------------------
@@ -230,8 +227,8 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
     h("summary", { text: "Journal de la donne" }), elStory);
   var keys = new Keys({ root: root, actions: elActions, story: elStory, poker: isPoker,
     where: function () { return speech.where(); }, say: function (t) { speech.say(t); } });
-  add(root, [elStatus, speech.el, elContest, elTable, elPublic,
-    elPlay,
+  // His moves right under the felt, where his hand is (issue 40 §1), then the public cards.
+  add(root, [elStatus, speech.el, elContest, elTable, elPlay, elPublic,
     h("div", { cls: "tl-panel tl-side" }, elControls, elHands, feel.controls()), elResult, elStoryBox, keys.help]);
 
   function setStatus(text, kind) { elStatus.textContent = text; elStatus.className = "tl-status " + kind; }
@@ -290,10 +287,10 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
     if (facts) facts.textContent = m.table.players.length + "/" + m.table.seats;
     if (S.closed) return;  // the closing summary stays as it is
     keys.before();
+    var events = storyOf(m);  // before the felt, which shows the last lines
     var myTurn = legal().length > 0 && !finished(d), turnStarts = myTurn && !S.myTurn;
     S.myTurn = myTurn;
     renderSeats(); renderCenter(); renderActions(); renderAuto(); renderControls(); renderHands(); renderResult();
-    var events = storyOf(m);
     renderStory(events);
     renderContest();
     syncPanel(); tick();
@@ -396,6 +393,9 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
     }
     var f = GAME.felt(ctx());
     add(elCenter, f.center);
+    // The last two lines of the journal on the felt, in view with the cards (the journal is below).
+    var last = storyHeld.map(function (ev) { return storyLine(ev); }).filter(Boolean).slice(-2);
+    if (last.length) add(elCenter, h("ol", { cls: "tl-last", "aria-hidden": "true" }, last.map(function (l) { return h("li", { text: l }); })));
     if (f.strip) { elPublic.appendChild(f.strip); elPublic.hidden = false; }
   }
 
