@@ -87,7 +87,10 @@ def test_every_page_and_every_table_state_has_no_serious_axe_violation(browser, 
         ana.goto(f"/tables/{srv.table_id}")  # nobody seated: the table waits
         ana.wait_for_selector(f"{LIVE}[data-seq]")
         found += check(ana, "table waiting")
+        ana.goto("/compte")  # « mode lecteur d'écran »: the table's animations off (issue 40 §3)
+        ana.check("#reader-mode")
         open_practice(ana, "ramponneau")  # a deal played (« f »: he folds), for the replayer below
+        assert ana.get_attribute(LIVE, "data-motion") == "off"
         ana.wait_for_selector(f"{LIVE} .tl-yourturn", timeout=60_000)
         ana.keyboard.press("f")
         ana.wait_for_selector(f"{LIVE} .tl-result h3", timeout=60_000)

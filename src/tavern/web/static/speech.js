@@ -91,7 +91,7 @@ Speech.prototype.where = function () {
   var r = this.root, out = [];
   var center = r.querySelector(".tl-center");
   if (center) Array.prototype.forEach.call(center.children, function (el) {
-    if (!el.classList.contains("tl-board")) out.push(el.textContent.trim());
+    if (!el.classList.contains("tl-board") && !el.classList.contains("tl-last")) out.push(el.textContent.trim().replace(/[.…]+$/, ""));
   });
   var board = labels(r, ".tl-board .pc:not(.slot)");
   if (board.length) out.push("Tableau : " + board.join(", "));
