@@ -96,11 +96,22 @@ def move(page: Any, game: str) -> str:
     if game in ("ramponneau", "draw") and any(a in ("check", "call") for a, on, _ in usable):
         page.keyboard.press("c")
         return f"c among {names}"
-    if wants_card and page.get_by_role("list", name="vos cartes").get_by_role("button").count():
+    hand = page.get_by_role("list", name="vos cartes").get_by_role("button")
+    if wants_card and hand.count():
+        # His first card, then the next while the live region says no move plays it (a rule refuses it).
         page.keyboard.press("m")
-        page.keyboard.press(" ")
-        page.keyboard.press("Enter")
-        return f"m, space, Enter among {names}"
+        before = page.get_attribute(LIVE, "data-seq")
+        for _ in range(hand.count()):
+            heard = page.evaluate("() => window.told.length")
+            page.keyboard.press(" ")
+            page.keyboard.press("Enter")
+            page.wait_for_function("([s, n]) => document.getElementById('table-live').dataset.seq !== s"
+                                   " || window.told.slice(n).some(t => t.includes('aucun de vos coups'))",
+                                   arg=[before, heard], timeout=10_000)
+            if page.get_attribute(LIVE, "data-seq") != before:
+                break
+            page.keyboard.press("ArrowRight")
+        return f"m, space, Enter (→ while refused) among {names}"
     page.keyboard.press("1")
     return f"1 among {names}"
 

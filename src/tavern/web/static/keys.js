@@ -56,16 +56,18 @@ Keys.prototype.key = function (ev) {
     var all = this.hand(), i = all.indexOf(ev.target) + (k === "ArrowLeft" ? -1 : 1);
     done = focus(all[(i + all.length) % all.length]);
   } else if (k === "Enter" && ev.target.matches && ev.target.matches(".tl-myhand button.pc[aria-pressed=true]")) {
-    done = click(this.playing(ev.target));
+    var play = this.playing(ev.target);
+    if (play) play.click();
+    else o.say(label(ev.target) + " : aucun de vos coups ne la joue maintenant.");  // heard, not a silent key
   } else done = false;
   if (done) ev.preventDefault();
 };
 
-/** The move that plays a picked card: the first enabled move that names it. */
+/** The move that plays a picked card: the first enabled move that names it
+ *  (null when none does: the rules refuse that card now). */
 Keys.prototype.playing = function (cardEl) {
   var name = label(cardEl);
-  return this.moves().filter(function (b) { return (b.getAttribute("aria-label") || b.textContent).indexOf(name) >= 0; })[0]
-    || this.moves()[0];
+  return this.moves().filter(function (b) { return (b.getAttribute("aria-label") || b.textContent).indexOf(name) >= 0; })[0] || null;
 };
 
 function focus(el) { if (!el) return false; el.focus(); return true; }
