@@ -181,7 +181,8 @@ def check_told(page: Any, game: str, name: str) -> None:
     assert any(re.match(r"^Résultat de la donne n° \d+ : ", t) and all(p in t for p in players) for t in told), told
 
 
-@pytest.mark.parametrize("game", GAMES)
+#: Ramponneau and Rami in every run (a poker and a rami deal, ~1 min); the others are marked slow.
+@pytest.mark.parametrize("game", [g if g in ("ramponneau", "rami") else pytest.param(g, marks=pytest.mark.slow) for g in GAMES])
 def test_a_practice_deal_by_keyboard_and_live_region(browser, db_url, tmp_path, game) -> None:
     srv = start_server(db_url, tmp_path)
     try:
