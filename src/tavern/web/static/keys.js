@@ -63,11 +63,14 @@ Keys.prototype.key = function (ev) {
   if (done) ev.preventDefault();
 };
 
-/** The move that plays a picked card: the first enabled move that names it
- *  (null when none does: the rules refuse that card now). */
+/** The move that plays a picked card: the first enabled move that names it,
+ *  or the one that sends all the picked cards (`data-uses-picks`); null when
+ *  none does (the rules refuse that card now). */
 Keys.prototype.playing = function (cardEl) {
   var name = label(cardEl);
-  return this.moves().filter(function (b) { return (b.getAttribute("aria-label") || b.textContent).indexOf(name) >= 0; })[0] || null;
+  var moves = this.moves();
+  return moves.filter(function (b) { return label(b).indexOf(name) >= 0; })[0] ||
+    moves.filter(function (b) { return b.hasAttribute("data-uses-picks"); })[0] || null;  // the picks at once (draw poker's change)
 };
 
 function focus(el) { if (!el) return false; el.focus(); return true; }

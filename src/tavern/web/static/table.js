@@ -20,7 +20,7 @@ import * as rummoli from "./games/rummoli.js";
 import * as rams from "./games/rams.js";
 import { finished } from "./games/generic.js";
 import { storyLine } from "./story.js";
-import { Speech, seatWords, handWords } from "./speech.js";
+import { Speech, seatWords, handWords, label } from "./speech.js";
 import { Keys } from "./keys.js";
 import { Feel } from "./feel.js";
 
@@ -511,7 +511,7 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
   function moves() {
     return Array.prototype.filter.call(elActions.querySelectorAll("button.tl-act"), function (b) {
       return !SHORTCUTS[b.getAttribute("data-action")];
-    }).map(function (b) { var t = b.getAttribute("aria-label") || b.textContent; return t.charAt(0).toLowerCase() + t.slice(1); });
+    }).map(function (b) { var t = label(b); return t.charAt(0).toLowerCase() + t.slice(1); });
   }
   /** The last result told in a line: « Donne n° 3 : bob +40, ana −40. ». */
   function resultWords(lr) {

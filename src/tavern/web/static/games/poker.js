@@ -108,6 +108,7 @@ function drawButtons(ctx, row, a) {
   var change = btn(k.length ? "Changer " + k.length + " carte" + (k.length > 1 ? "s" : "") : "Changer (choisissez les cartes)",
     "draw", function () { ctx.act("draw", { discard: k }); });
   change.disabled = !k.length;
+  change.setAttribute("data-uses-picks", "1");  // Entrée on a picked card sends it (keys.js)
   row.appendChild(h("p", { cls: "tl-hint", text: "Cliquez sur les cartes à changer (au plus " + a.max + ")." }));
   row.appendChild(change);
   row.appendChild(btn(said("stand"), "stand-pat", function () { ctx.act("draw", { discard: [] }); }, "quiet"));
