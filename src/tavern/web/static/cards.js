@@ -38,6 +38,11 @@ var CARD_RE = /^([2-9TJQKA][cdhs]|X[0-9]+)$/;
 export function isCard(x) { return typeof x === "string" && CARD_RE.test(x); }
 export function isCardList(x) { return Array.isArray(x) && x.length > 0 && x.every(isCard); }
 export function cardText(c) { return c[0] === "X" ? "joker" : (RANKS[c[0]] || c[0]) + SUITS[c[1]]; }
+/** A card said in words, for a screen reader (issue 40 §3): « dame de cœur »,
+ *  « 7 de pique »; a symbol like ♥ is read out differently by each reader. */
+var RANK_WORDS = { T: "10", J: "valet", Q: "dame", K: "roi", A: "as" };
+var SUIT_WORDS = { c: "trèfle", d: "carreau", h: "cœur", s: "pique" };
+export function cardName(c) { return c[0] === "X" ? "joker" : (RANK_WORDS[c[0]] || c[0]) + " de " + SUIT_WORDS[c[1]]; }
 
 /** A card face: rank and suit symbol, red or black; `X1` is a joker. */
 export function card(code, opts) {
@@ -52,16 +57,35 @@ export function card(code, opts) {
     cls += (code[1] === "h" || code[1] === "d") ? " red" : " black";
     label = rank + suit;
   }
+  var spoken = cardName(code);
   if (opts.cls) cls += " " + opts.cls;
   var el = h(opts.button ? "button" : "span",
-    { cls: cls, "data-card": code, title: label, "aria-label": label, type: opts.button ? "button" : null,
+    { cls: cls, "data-card": code, title: label, "aria-label": opts.button ? null : spoken, type: opts.button ? "button" : null,
+      role: opts.button ? null : "img",  // a picture with a name (aria-label needs a role: axe)
       "aria-pressed": opts.button ? String(!!opts.pressed) : null },
-    h("span", { cls: "corner" }, h("b", { text: rank }), code[0] === "X" ? null : h("i", { text: suit })),
-    h("span", { cls: "pip", text: suit }));
+    // The face is a picture: its name (« roi de pique ») says it, not the letters drawn (« R♠ »).
+    h("span", { cls: "corner", "aria-hidden": "true" }, h("b", { text: rank }), code[0] === "X" ? null : h("i", { text: suit })),
+    h("span", { cls: "pip", "aria-hidden": "true", text: suit }),
+    // A button is named by its text (axe: a name must hold the visible words), here the card's name.
+    opts.button ? h("span", { cls: "sr-only", text: spoken }) : null);
   if (opts.onclick) el.addEventListener("click", opts.onclick);
   return el;
 }
-export function back() { return h("span", { cls: "pc back", "aria-label": "carte cachée" }); }
+/** A label with card faces (« Jeter D♥ ») said with the cards' names
+ *  (« Jeter dame de cœur ») for a screen reader, or null when it has none. */
+var FACE_RE = /(10|[2-9VDRA])([♣♦♥♠])/g, FACE_WORDS = { V: "valet", D: "dame", R: "roi", A: "as" };
+var SUIT_OF = { "♣": "trèfle", "♦": "carreau", "♥": "cœur", "♠": "pique" };
+export function spoken(label) {
+  var said = String(label).replace(FACE_RE, function (all, r, s) { return (FACE_WORDS[r] || r) + " de " + SUIT_OF[s]; });
+  return said === String(label) ? null : said;
+}
+/** Cards as a list a screen reader can walk (issue 40 §3): each one an item. */
+export function cardList(cls, label, els) {
+  return h("div", { cls: cls, role: "list", "aria-label": label }, els.map(function (el) {
+    return el.classList.contains("slot") ? el : h("span", { cls: "li", role: "listitem" }, el);
+  }));
+}
+export function back() { return h("span", { cls: "pc back", role: "img", "aria-label": "carte cachée" }); }
 export function cards(list, count) {
   if (Array.isArray(list)) return list.map(function (c) { return isCard(c) ? card(c) : back(); });
   var out = [];
@@ -71,8 +95,13 @@ export function cards(list, count) {
 
 /** A table button; `data-action` names the action (the tests click by it). */
 export function btn(label, action, onclick, extra) {
-  return h("button", { type: "button", cls: "tl-act" + (extra ? " " + extra : ""), "data-action": action, text: label,
-    on: { click: onclick } });
+  // A label with card faces is said with the cards' names: the faces hidden
+  // from the reader, the words hidden from the eye (an aria-label would not
+  // hold the visible « R♠ »: axe's label-content-name-mismatch).
+  var said = spoken(label);
+  return h("button", { type: "button", cls: "tl-act" + (extra ? " " + extra : ""), "data-action": action,
+    text: said ? null : label, on: { click: onclick } },
+    said ? [h("span", { "aria-hidden": "true", text: label }), h("span", { cls: "sr-only", text: said })] : null);
 }
 
 /** Poker hand categories (the poker games and Rummoli's poker pot). */

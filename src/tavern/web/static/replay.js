@@ -3,7 +3,7 @@
 // move, another's hidden cards only counted, and his own view): the page
 // never holds a card he could not see at that moment.
 
-import { SAID, SUITS, card, cardText, isCard } from "./cards.js";
+import { SAID, SUITS, card, cardText, cardName, isCard } from "./cards.js";
 import { equityText } from "./games/poker.js";  // the table's own words for a hand's equity
 
 const root = document.getElementById("replayer");
@@ -21,7 +21,8 @@ function faces(cards) {
   return el("span", { class: "tl-cards" }, cards.map((c) => card(c)));  // the table's own card faces
 }
 
-function moveText(a) {
+/** A move in words; `face` writes a card (its face « D♥ », or its name for a reader). */
+function moveText(a, face = cardText) {
   if (!a) return "Les cartes sont distribuées.";
   if (typeof a.hidden === "number") {  // another's move: the server counts the cards the table hid, never names them
     const n = a.hidden === 1 ? "une carte" : `${a.hidden} cartes`;
@@ -30,10 +31,10 @@ function moveText(a) {
     return `${a.player} ${SAID[a.action] || a.action} ${n} face cachée.`;
   }
   if (a.action === "draw" && Array.isArray(a.discard)) {  // his own draw at draw poker: the cards he threw
-    return a.discard.length ? `${a.player} change ${a.discard.map(cardText).join(" ")}.` : `${a.player} garde ses cartes.`;
+    return a.discard.length ? `${a.player} change ${a.discard.map(face).join(" ")}.` : `${a.player} garde ses cartes.`;
   }
   const args = Object.entries(a).filter(([k]) => k !== "player" && k !== "action")
-    .map(([, v]) => (isCard(v) ? cardText(v) : Array.isArray(v) && v.every(isCard) ? v.map(cardText).join(" ")
+    .map(([, v]) => (isCard(v) ? face(v) : Array.isArray(v) && v.every(isCard) ? v.map(face).join(face === cardText ? " " : ", ")
       : typeof v === "object" ? "" : String(v))).filter(Boolean).join(" ");
   return `${a.player} ${SAID[a.action] || a.action}${args ? " " + args : ""}.`;
 }
@@ -77,14 +78,16 @@ async function start() {
   const steps = await r.json();
   let at = 0, timer = null;
   const counter = el("span", { id: "rp-step" });
-  const said = el("p", { id: "rp-move", class: "tl-note" });
+  // Each step told to a screen reader as it is shown, the cards by name (issue 40 §3).
+  const said = el("p", { id: "rp-move", class: "tl-note", "aria-live": "polite" });
   const stage = el("div", { id: "rp-stage" });
   const prev = el("button", { type: "button", id: "rp-prev" }, "◀ Précédent");
   const next = el("button", { type: "button", id: "rp-next" }, "Suivant ▶");
   const play = el("button", { type: "button", id: "rp-play" }, "Lecture");
   const show = () => {
     counter.textContent = `Étape ${at + 1} / ${steps.length}`;
-    said.textContent = moveText(steps[at].action);
+    said.replaceChildren(el("span", { "aria-hidden": "true" }, moveText(steps[at].action)),
+      el("span", { class: "sr-only" }, moveText(steps[at].action, cardName)));
     stage.replaceChildren(viewOf(steps[at].view));
     prev.disabled = at === 0;
     next.disabled = at === steps.length - 1;

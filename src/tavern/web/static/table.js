@@ -13,12 +13,15 @@
  * (see docs/protocol.md); this file only draws it and never guesses hidden
  * cards. The mapping from the protocol to the page is in docs/table-ui.md.
  */
-import { h, add, clear, fmt, ecus, card, cards, cardText, btn, CATEGORY, SAID } from "./cards.js";
+import { h, add, clear, fmt, ecus, card, cards, cardList, btn, CATEGORY } from "./cards.js";
 import * as poker from "./games/poker.js";
 import * as rami from "./games/rami.js";
 import * as rummoli from "./games/rummoli.js";
 import * as rams from "./games/rams.js";
 import { finished } from "./games/generic.js";
+import { storyLine } from "./story.js";
+import { Speech, seatWords, handWords, label } from "./speech.js";
+import { Keys } from "./keys.js";
 import { Feel } from "./feel.js";
 
 /** The page's module for each kind of felt a game's spec names (GameSpec.view,
@@ -32,9 +35,6 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
   var root = document.getElementById("table-live");
   if (!root) return;
   var TABLE_ID = root.getAttribute("data-table-id");
-  // A phone shows the felt and the buttons first: the table's facts fold away.
-  var facts = document.querySelector("details.table-facts");
-  if (facts && window.matchMedia && window.matchMedia("(max-width: 700px)").matches) facts.removeAttribute("open");
   var GAME = rami;  // until the first frame says the table's view (render)
 
   // --- the connection ------------------------------------------------------
@@ -228,27 +228,30 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
   var elContest = h("p", { cls: "tl-contest", hidden: true });
   var elFelt = h("div", { cls: "tl-felt" });
   var elTable = h("div", { cls: "tl-oval" }, elFelt);
-  var elPublic = h("div", { cls: "tl-public", "aria-label": "cartes sur la table", hidden: true });
+  var elPublic = h("div", { cls: "tl-public", role: "group", "aria-label": "cartes sur la table", hidden: true });
   var elCenter = h("div", { cls: "tl-center" });
   elFelt.appendChild(elCenter);
-  var elSeats = h("div", { cls: "tl-seats" });
+  var elSeats = h("div", { cls: "tl-seats", role: "list", "aria-label": "Les places" });
   elFelt.appendChild(elSeats);
   var elError = h("p", { cls: "tl-error", role: "alert", hidden: true });
   var elNotice = h("p", { cls: "tl-notice", role: "status", hidden: true });
-  var elActions = h("div", { cls: "tl-actions", "aria-label": "Vos actions" });
+  var elActions = h("div", { cls: "tl-actions", role: "group", "aria-label": "Vos actions" });
   var elAuto = h("div", { cls: "tl-auto" });
   var elPlay = h("div", { cls: "tl-panel tl-play" }, elError, elNotice, elActions, elAuto);
   var elControls = h("div", { cls: "tl-controls" });
   var elHands = h("p", { cls: "tl-hands" });
   // Animations and the turn's chime, both the player's to switch off (feel.js).
   var feel = new Feel(root);
-  var elResult = h("div", { cls: "tl-result", "aria-live": "polite" });
-  var elStory = h("ol", { cls: "tl-story-log", "aria-label": "Journal de la donne" });
+  var speech = new Speech(root);  // the live region a screen reader follows (speech.js)
+  var elResult = h("div", { cls: "tl-result" });  // told by the live region (speech.js), not a second one
+  var elStory = h("ol", { cls: "tl-story-log", "aria-label": "Journal de la donne", tabindex: 0 });  // it scrolls: reachable by keyboard (axe)
   var elStoryBox = h("details", { cls: "tl-panel tl-story-box", open: true },
     h("summary", { text: "Journal de la donne" }), elStory);
-  add(root, [elStatus, elContest, elTable, elPublic,
-    elPlay,
-    h("div", { cls: "tl-panel tl-side" }, elControls, elHands, feel.controls()), elResult, elStoryBox]);
+  var keys = new Keys({ root: root, actions: elActions, story: elStory, poker: isPoker,
+    where: function () { return speech.where(); }, say: function (t) { speech.say(t); } });
+  // His moves right under the felt, where his hand is (issue 40 §1), then the public cards.
+  add(root, [elStatus, speech.el, elContest, elTable, elPlay, elPublic,
+    h("div", { cls: "tl-panel tl-side" }, elControls, elHands, feel.controls()), elResult, elStoryBox, keys.help]);
 
   function setStatus(text, kind) { elStatus.textContent = text; elStatus.className = "tl-status " + kind; }
   var errTimer = null;
@@ -305,12 +308,19 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
     var facts = document.getElementById("facts-seats");  // the header's count, live
     if (facts) facts.textContent = m.table.players.length + "/" + m.table.seats;
     if (S.closed) return;  // the closing summary stays as it is
+    keys.before();
+    var events = storyOf(m);  // before the felt, which shows the last lines
+    var myTurn = legal().length > 0 && !finished(d), turnStarts = myTurn && !S.myTurn;
+    S.myTurn = myTurn;
     renderSeats(); renderCenter(); renderActions(); renderAuto(); renderControls(); renderHands(); renderResult();
-    renderStory(storyOf(m));
+    renderStory(events);
     renderContest();
     syncPanel(); tick();
     feel.drawn(m.table.deal_no, root);
     feel.turn(legal().length > 0 && !finished(d), { seq: m.seq, to_act: d ? d.to_act : null });
+    speech.follow(m, { events: events, hand: myHand(), moves: moves(), result: resultWords(m.last_result),
+      board: d && Array.isArray(d.board) ? d.board.length : 0 });
+    keys.after(turnStarts);
   }
 
   /** Seats around the oval, the player's own at the bottom. */
@@ -331,7 +341,7 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
       var pos = { left: (50 + 43 * Math.cos(angle)) + "%", top: (50 + 37 * Math.sin(angle)) + "%" };
       var p = bySeat[s];
       if (!p) {
-        var free = h("div", { cls: "tl-seat free" + (S.seatChoice === s ? " chosen" : ""), "data-seat": s, style: pos });
+        var free = h("div", { cls: "tl-seat free" + (S.seatChoice === s ? " chosen" : ""), "data-seat": s, style: pos, role: "listitem" });
         // Held a while for the first of the waiting list (issue 30 §3): taken from his notice, not here.
         var held = t.waiting && t.waiting.held.indexOf(s) >= 0;
         if (held) {
@@ -363,16 +373,18 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
       if (p.sitting_out) badges.push("Levé");
       if (p.waiting) badges.push("Attend la grosse blinde");
       if (!p.connected) badges.push("Déconnecté");
-      var hand = null;
+      var hand = null, heldWords = "";
       if (dp) {
-        if (Array.isArray(dp.cards)) hand = cards(dp.cards);
-        else if (dp.cards === null || dp.cards === undefined) hand = dp.folded ? [] : cards(null, dp.card_count);
-        else if (typeof dp.cards === "number") hand = cards(null, dp.cards);  // rami family: a count
+        if (Array.isArray(dp.cards)) { hand = cards(dp.cards); heldWords = handWords(dp.cards); }
+        else if (dp.cards === null || dp.cards === undefined) { hand = dp.folded ? [] : cards(null, dp.card_count); heldWords = handWords(null, dp.folded ? 0 : dp.card_count); }
+        else if (typeof dp.cards === "number") { hand = cards(null, dp.cards); heldWords = handWords(null, dp.cards); }  // rami family: a count
       } else if (d && d.hand_sizes && typeof d.hand_sizes[p.name] === "number") {
-        hand = cards(null, d.hand_sizes[p.name]);  // Rams: sizes by name
+        hand = cards(null, d.hand_sizes[p.name]); heldWords = handWords(null, d.hand_sizes[p.name]);  // Rams: sizes by name
       }
       if (p.name === mine) { var mh = myHand(); if (mh) hand = [renderMyHand(mh)]; }  // large, clickable
-      var seat = h("div", { cls: cls, "data-seat": s, "data-player": p.name, style: pos },
+      var named = seatWords(p, { mine: p.name === mine, chips: chips, cards: p.name === mine ? "" : heldWords, bet: dp && dp.bet,
+        badges: badges, toAct: cls.indexOf("to-act") >= 0, last: speech.last[p.name] });
+      var seat = h("div", { cls: cls, "data-seat": s, "data-player": p.name, style: pos, role: "listitem", "aria-label": named },
         t.button_seat === s ? h("span", { cls: "tl-button", title: "Donneur (bouton)", text: "D" }) : null,
         h("div", { cls: "tl-name" }, h("b", { text: p.name }), p.name === mine ? h("small", { text: " (vous)" })
           : isHouse(p.name) ? h("small", { cls: "tl-house", text: " (maison)" }) : null),
@@ -384,7 +396,7 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
       elSeats.appendChild(seat);
       // The bet in front of the seat, and the dealer's button.
       var inner = { left: (50 + 27 * Math.cos(angle)) + "%", top: (50 + 21 * Math.sin(angle)) + "%" };
-      if (dp && dp.bet) elSeats.appendChild(h("div", { cls: "tl-bet money", "data-player": p.name, "data-amount": dp.bet, style: inner, text: fmt(dp.bet) }));
+      if (dp && dp.bet) elSeats.appendChild(h("div", { cls: "tl-bet money", "aria-hidden": "true", "data-player": p.name, "data-amount": dp.bet, style: inner, text: fmt(dp.bet) }));
     }
   }
 
@@ -403,6 +415,9 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
     }
     var f = GAME.felt(ctx());
     add(elCenter, f.center);
+    // The last two lines of the journal on the felt, in view with the cards (the journal is below).
+    var last = storyHeld.map(function (ev) { return storyLine(ev); }).filter(Boolean).slice(-2);
+    if (last.length) add(elCenter, h("ol", { cls: "tl-last", "aria-hidden": "true" }, last.map(function (l) { return h("li", { text: l }); })));
     if (f.strip) { elPublic.appendChild(f.strip); elPublic.hidden = false; }
   }
 
@@ -435,7 +450,7 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
   function renderMyHand(hand) {
     var can = GAME.picking(ctx());
     var drawing = can && !!(GAME.discarding && GAME.discarding(ctx()));  // picked cards are the ones to change
-    var wrap = h("div", { cls: "tl-myhand" + (can ? " picking" : "") + (drawing ? " discarding" : ""), "aria-label": "vos cartes" });
+    var faces = [];
     var order = sortOrder(hand), bar = null;
     if (hand.length >= 7) {  // rami hands (7 to 13 cards): sorted, and the player picks how
       // The buttons on their own line above the cards, not in the cards' row
@@ -449,11 +464,12 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
     hand.forEach(function (c) {
       var on = S.selected.indexOf(c) >= 0;
       var ok = can && (!only || only.indexOf(c) >= 0);  // a card the rules refuse is not clickable
-      wrap.appendChild(card(c, {
+      faces.push(card(c, {
         button: ok, pressed: on, cls: (on ? "selected" : "") + (can && !ok ? " unplayable" : ""),
         onclick: ok ? function () { toggle(c); } : null
       }));
     });
+    var wrap = cardList("tl-myhand" + (can ? " picking" : "") + (drawing ? " discarding" : ""), "vos cartes", faces);
     return bar ? h("div", { cls: "tl-hand-sorted" }, bar, wrap) : wrap;
   }
 
@@ -482,6 +498,7 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
   }
 
   function toggle(c) {
+    keys.before();  // the hand is drawn again: the focus stays on the card
     var i = S.selected.indexOf(c);
     if (i >= 0) S.selected.splice(i, 1);
     else {
@@ -494,9 +511,25 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
     }
     S.legalKey = "";  // the buttons' labels follow the selection
     renderSeats(); renderActions(); tick();
+    keys.after(false);
   }
 
   // --- the actions ---------------------------------------------------------
+
+  /** His moves now, as his buttons name them (the live region tells them). */
+  var SHORTCUTS = { "half-pot": 1, "three-quarter-pot": 1, pot: 1, "all-in": 1 };
+  function moves() {
+    return Array.prototype.filter.call(elActions.querySelectorAll("button.tl-act"), function (b) {
+      return !SHORTCUTS[b.getAttribute("data-action")];
+    }).map(function (b) { var t = label(b); return t.charAt(0).toLowerCase() + t.slice(1); });
+  }
+  /** The last result told in a line: « Donne n° 3 : bob +40, ana −40. ». */
+  function resultWords(lr) {
+    if (!lr || !lr.result) return null;
+    var r = lr.result, by = r.delta || {};
+    var who = Object.keys(by).map(function (p) { return p + " " + (by[p] > 0 ? "+" : "") + fmt(by[p]); });
+    return { deal: lr.deal, line: "Résultat de la donne n° " + lr.deal + (who.length ? " : " + who.join(", ") : "") + "." };
+  }
 
   function renderActions() {
     var key = JSON.stringify(legal()) + "|" + S.selected.join(",") + "|" + S.msg.seq;
@@ -536,32 +569,6 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
     });
     elStory.scrollTop = elStory.scrollHeight;
   }
-  var SPEAK = { play: "joue", pass: "passe", widow: "prend la fille", thrown: "prend le jeu jeté", general: "annonce rams général" };
-  function storyLine(ev) {
-    var who = ev.player || "", by = ev.by === "timeout" ? " (temps écoulé)" : ev.by === "auto" ? " (automatique)" : "";
-    var cards = function (cs) { return (cs || []).map(cardText).join(" "); };
-    switch (ev.event) {
-      case "deal": return "Donne n° " + ev.deal + " : " + (ev.players || []).join(", ") + " ; donneur " + ev.dealer + ".";
-      case "draw":
-        if (ev.source === "discard") return who + " prend la défausse (" + cardText(ev.card) + ")" + by + ".";
-        if (ev.source === "stock") return who + " pioche" + by + ".";
-        return who + " change " + (ev.count || 0) + " carte" + (ev.count > 1 ? "s" : "") + by + ".";
-      case "gin": return who + (ev.grand ? " fait grand gin" : " fait gin et jette " + cardText(ev.card)) + ".";
-      case "speak": return who + " " + (SPEAK[ev.choice] || ev.choice) + by + ".";
-      case "exchange": return ev.took ? who + " échange avec la retournée (" + cardText(ev.took) + ")." : who + " garde son jeu.";
-      case "trick": return "Pli n° " + ev.number + " pour " + ev.winner + ".";
-      case "reshuffle": return "La défausse est rebattue : nouvelle pioche de " + ev.cards + " cartes.";
-      case "turn": case "phase": case "lead_due": case "play_starts": return null;
-      case "end": return "Fin de la donne" + (ev.winner ? " : " + ev.winner + " l'emporte" : "") + ".";
-    }
-    if (SAID[ev.event] && who) {
-      var what = ev.card ? " " + cardText(ev.card) : ev.cards ? " " + cards(ev.cards) : "";
-      var amount = ev.amount !== undefined ? " " + fmt(ev.amount) : "";
-      return who + " " + SAID[ev.event] + what + amount + by + ".";
-    }
-    return null;
-  }
-
   // --- auto-actions (poker) ------------------------------------------------
 
   var AUTOS = [["check_fold", "Parole/Se coucher"], ["check", "Parole"], ["call_any", "Suivre tout"], ["fold_any", "Se coucher à toute mise"]];

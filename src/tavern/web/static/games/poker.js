@@ -2,7 +2,7 @@
  * betting controls (fold, check, call, a sized bet or raise, the draw), the
  * hands' categories in the result panel. The interface every game module
  * exports is described in docs/table-ui.md. */
-import { h, fmt, cards, btn } from "../cards.js";
+import { h, fmt, cards, cardList, btn } from "../cards.js";
 import { word as said } from "./generic.js";  // the catalogue's words for the actions
 
 /** The shell's poker-only parts (blinds to post, auto-actions) apply. */
@@ -20,8 +20,8 @@ export function felt(ctx) {
   out.push(h("div", { cls: "tl-phase", text: phase }));
   if (t.view === "holdem") {
     var board = cards(d.board || []);
-    for (var i = (d.board || []).length; i < 5; i++) board.push(h("span", { cls: "pc slot" }));
-    out.push(h("div", { cls: "tl-board", "aria-label": "cartes communes" }, board));
+    for (var i = (d.board || []).length; i < 5; i++) board.push(h("span", { cls: "pc slot", "aria-hidden": "true" }));
+    out.push(cardList("tl-board", "cartes communes", board));
   }
   out.push(h("div", { cls: "tl-pot money", "data-pot": d.pot, text: "Pot : " + fmt(d.pot) }));
   if (d.drawn) {
@@ -108,6 +108,7 @@ function drawButtons(ctx, row, a) {
   var change = btn(k.length ? "Changer " + k.length + " carte" + (k.length > 1 ? "s" : "") : "Changer (choisissez les cartes)",
     "draw", function () { ctx.act("draw", { discard: k }); });
   change.disabled = !k.length;
+  change.setAttribute("data-uses-picks", "1");  // Entrée on a picked card sends it (keys.js)
   row.appendChild(h("p", { cls: "tl-hint", text: "Cliquez sur les cartes à changer (au plus " + a.max + ")." }));
   row.appendChild(change);
   row.appendChild(btn(said("stand"), "stand-pat", function () { ctx.act("draw", { discard: [] }); }, "quiet"));

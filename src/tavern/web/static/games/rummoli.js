@@ -34,7 +34,7 @@ function board(d, box, skip) {
     return;
   }
   skip.board = 1;
-  var grid = h("div", { cls: "tl-board-rummoli", "aria-label": "le tableau du Rummoli" },
+  var grid = h("div", { cls: "tl-board-rummoli", role: "group", "aria-label": "le tableau du Rummoli" },
     cell("Pot Rummoli", d.board.rummoli || 0, " tl-pot-rummoli"),
     cell("Pot du poker", d.board.poker || 0, " tl-pot-poker"));
   d.pay_sections.forEach(function (s) {
