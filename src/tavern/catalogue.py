@@ -371,6 +371,21 @@ _section({
     "logged_out": "Vous êtes déconnecté. À bientôt !",
     "logged_out_everywhere": "Vous êtes déconnecté partout ({ended} session(s) fermée(s)).",
     "password_changed": "Mot de passe changé. {ended} autre(s) session(s) de ce compte fermée(s).",
+    # the address and « Mot de passe oublié » (tavern.services.accounts, web/routers/recovery.py)
+    "email_malformed": "Cette adresse électronique n'est pas valable (par exemple : nom@exemple.fr).",
+    "email_taken": "Cette adresse électronique est déjà celle d'un autre compte.",
+    "email_already_yours": "Cette adresse est déjà celle de votre compte.",
+    "email_link_sent": "Un lien de confirmation vient de partir vers {email} : l'adresse servira une fois confirmée.",
+    "email_confirmed": "Adresse {email} confirmée.",
+    "email_removed": "Adresse retirée de votre compte.",
+    "link_invalid": "Ce lien n'est pas valable : il a déjà servi, il a expiré, ou il est mal recopié.",
+    "link_other_account": "Ce lien est celui d'un autre compte : déconnectez-vous d'abord.",
+    "too_many_resets": "Trop de demandes de nouveau mot de passe. Réessayez dans {minutes} minute(s).",
+    "reset_asked": ("Si un compte correspond et qu'il a une adresse confirmée, un courriel vient d'y partir "
+                    "avec un lien valable une heure."),
+    "no_such_mail": "Ce courriel n'existe pas ou est déjà parti.",
+    "mail_retried": "Le courriel repart tout de suite.",
+    "password_reset_done": "Mot de passe changé, et toutes les sessions du compte fermées : connectez-vous.",
     # daily hands
     "no_free_hands_at_level_0": "Les joueurs de niveau 0 n'ont pas de donnes gratuites : achetez un paquet "
                                 "de donnes sur la page Premium.",

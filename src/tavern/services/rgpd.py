@@ -19,6 +19,7 @@ from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from tavern.refusal import Refusal
+from tavern.services import accounts as account_links
 from tavern.services import chat
 from tavern.services.hand_export import mentions, player_view
 from tavern.store.models import (
@@ -96,7 +97,8 @@ def export_data(session: Session, user: User) -> dict[str, Any]:
         "format": "tavern-rgpd-1",
         "exported": dt.datetime.now(dt.UTC).isoformat(),
         "account": {"id": user.id, "username": user.username, "created": _iso(user.created), "level": user.level,
-                    "role": user.role, "banned": user.banned},
+                    "role": user.role, "banned": user.banned,
+                    "email": user.email, "email_pending": account_links.pending_email(session, user.id)},
         "balances": [{"currency": a.currency, "table_id": a.table_id, "balance": a.balance}
                      for a in accounts.values()],
         "ledger": lines,
@@ -153,6 +155,7 @@ def delete_account(session: Session, user_id: int) -> str:
     session.execute(delete(WebSession).where(WebSession.user_id == user_id))
     session.execute(delete(WaitingPlace).where(WaitingPlace.user_id == user_id))  # out of every waiting list
     chat.forget_account(session, user_id)
+    account_links.forget_account(session, user_id)  # his address, his links, his mails
     session.flush()
     return new
 

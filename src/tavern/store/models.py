@@ -26,6 +26,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Text,
     UniqueConstraint,
     false,
     true,
@@ -104,6 +105,9 @@ class User(Base):
     house: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     #: Hidden from the leaderboards by an admin (an account the surveillance report flags).
     off_boards: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: His confirmed e-mail address, lower-cased (issue 39 §1): one account an
+    #: address. An address waiting for its confirmation lives in its token.
+    email: Mapped[str | None] = mapped_column(String(254), unique=True, default=None)
 
 
 class WebSession(Base):
@@ -117,6 +121,52 @@ class WebSession(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
     expires: Mapped[dt.datetime] = mapped_column(UTCDateTime, index=True)
+
+
+TOKEN_PURPOSES = ("email", "reset")
+
+
+class AccountToken(Base):
+    """A link sent by mail (issue 39): confirm an address (``email``, the
+    address it confirms beside it) or set a new password (``reset``). Only the
+    token's SHA-256 is kept; the row is deleted when it is used, so a link
+    works once."""
+
+    __tablename__ = "account_tokens"
+    __table_args__ = (CheckConstraint("purpose IN ('email', 'reset')", name="purpose"),)
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    purpose: Mapped[str] = mapped_column(String(10))
+    email: Mapped[str | None] = mapped_column(String(254), default=None)
+    created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires: Mapped[dt.datetime] = mapped_column(UTCDateTime, index=True)
+
+
+class OutboxMail(Base):
+    """A mail to send (issue 39 §3): written in the transaction that decides
+    it, sent by the mailer (web/mailer.py) outside any request or table."""
+
+    __tablename__ = "outbox"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: The account it concerns: its mails go with it when it is deleted.
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), index=True)
+    to_addr: Mapped[str] = mapped_column(String(254))
+    subject: Mapped[str] = mapped_column(String(200))
+    text: Mapped[str] = mapped_column(Text)
+    html: Mapped[str] = mapped_column(Text)
+    created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    #: When the mailer may (re)try it; a worker trying it moves it forward
+    #: first, so that no other worker sends it meanwhile.
+    next_try: Mapped[dt.datetime] = mapped_column(UTCDateTime, index=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    sent: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, default=None)
+    #: ``smtp`` or ``journal`` (no SMTP server set: written to the log).
+    via: Mapped[str | None] = mapped_column(String(10), default=None)
+    last_error: Mapped[str | None] = mapped_column(String(500), default=None)
+    #: Tried ``mail_max_attempts`` times: no more tries, shown to the admins.
+    given_up: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Throttle(Base):

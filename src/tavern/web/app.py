@@ -31,6 +31,7 @@ from tavern.web import errors, headers, sampler
 from tavern.web.collector import Collector
 from tavern.web.deps import socket_users
 from tavern.web.guard import RequestGuard
+from tavern.web.mailer import Mailer
 from tavern.web.ratelimit import Throttles
 from tavern.web.rendering import STATIC_DIR
 from tavern.web.session import SessionCodec
@@ -123,6 +124,7 @@ def _services(settings: Settings) -> Services:
         contests=ContestManager(ContestBank(write_sessions, settings, share_with=tables.bank), tables,
                                 actor_options={"deal_pause": settings.deal_pause_seconds,
                                                "grace": settings.reconnect_grace_seconds}),
+        mailer=Mailer(write_sessions, settings),
     )
 
 
@@ -154,12 +156,14 @@ def _lifespan(svc: Services) -> Callable[[FastAPI], AbstractAsyncContextManager[
             # then contests begin at their start time.
             await svc.contests.start()
             await svc.visits.start()
+            await svc.mailer.start()
             svc.ws_limits.attach(svc.tables.cluster)
             sampling = asyncio.create_task(sampler.run(app), name="metrics-sampler")
             try:
                 yield
             finally:
                 sampling.cancel()
+                await svc.mailer.close()
                 # A graceful stop: with several workers the running deals end and
                 # the tables move to another worker before this one exits.
                 await svc.visits.close()

@@ -17,12 +17,14 @@ from tavern.web.routers import (
     history,
     house,
     invitations,
+    mails,
     me,
     metrics,
     practice,
     premium,
     profile,
     records,
+    recovery,
     surveillance,
     tavern,
     village,
@@ -30,7 +32,7 @@ from tavern.web.routers import (
 )
 
 ROUTERS: list[APIRouter] = []
-for _module in (health, metrics, auth, village, account, history, records, profile, boards, me, premium, practice, tavern,
-                invitations, admin, house, engine_room, surveillance, contests, chat, waiting, docs):
+for _module in (health, metrics, auth, recovery, village, account, history, records, profile, boards, me, premium, practice, tavern,
+                invitations, admin, mails, house, engine_room, surveillance, contests, chat, waiting, docs):
     ROUTERS.extend(r for r in (getattr(_module, "pages", None), getattr(_module, "api", None),
                                getattr(_module, "admin_api", None), getattr(_module, "owner_api", None)) if r)

@@ -34,6 +34,7 @@ class AdminUserOut(UserOut):
     ecus: int
     tokens: int
     banned: bool = False
+    email: str | None = Field(None, description="the account's confirmed address (admins and its owner only)")
 
 
 class UserChange(BaseModel):
@@ -73,7 +74,8 @@ def admin_user_out(db: Session, user: User | CurrentUser) -> AdminUserOut:
     return AdminUserOut(**user_out(user).model_dump(),
                         ecus=ledger.balance(db, "user", user.id, "ecus"),
                         tokens=ledger.balance(db, "user", user.id, "tokens"),
-                        banned=bool(getattr(user, "banned", False)))
+                        banned=bool(getattr(user, "banned", False)),
+                        email=getattr(user, "email", None))
 
 
 def all_users(db: Session) -> list[AdminUserOut]:

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from tavern.catalogue import french
 from tavern.refusal import Refusal
-from tavern.services import ledger, passwords
+from tavern.services import accounts, ledger, passwords
 from tavern.services import users as users_service
 from tavern.store.models import User
 from tavern.web.deps import CurrentUser, client_ip, optional_user, require_user, site_settings, write
@@ -60,6 +60,12 @@ class SessionOut(BaseModel):
 class Credentials(BaseModel):
     username: str = Field(max_length=40)
     password: str = Field(max_length=MAX_PASSWORD)
+
+
+class Registration(Credentials):
+    email: str | None = Field(None, max_length=accounts.MAX_EMAIL,
+                              description="optional: a confirmation link is sent to it; "
+                                          "it serves to set a new password if the old one is forgotten")
 
 
 def user_out(user: User | CurrentUser) -> UserOut:
@@ -137,7 +143,8 @@ def password_problem(username: str, password: str) -> str | None:
     return PASSWORD_RULES[reason] if reason else None
 
 
-def registration_problems(username: str, password: str, password2: str | None = None) -> list[str]:
+def registration_problems(username: str, password: str, password2: str | None = None,
+                          email: str = "") -> list[str]:
     problems = []
     if not users_service.USERNAME.match(username):
         problems.append(USERNAME_RULE)
@@ -146,12 +153,18 @@ def registration_problems(username: str, password: str, password2: str | None = 
         problems.append(weak)
     if password2 is not None and password != password2:
         problems.append(french("passwords_differ"))
+    if email.strip():
+        try:
+            accounts.normal_email(email)
+        except accounts.AccountError as exc:
+            problems.append(french(exc.code))
     return problems
 
 
-def create_account(request: Request, username: str, password: str) -> CurrentUser:
+def create_account(request: Request, username: str, password: str, email: str = "") -> CurrentUser:
     """A new account, logged in. Sign-ups are counted per address before the
-    password is hashed, and the hash is made before the write transaction."""
+    password is hashed, and the hash is made before the write transaction.
+    ``email`` (optional, already checked): a confirmation link goes to it."""
     throttles: Throttles = services(request).throttles
     wait = throttles.hit((signup_key(client_ip(request)),), services(request).settings.signups_per_hour,
                          SIGNUP_WINDOW)
@@ -164,6 +177,10 @@ def create_account(request: Request, username: str, password: str) -> CurrentUse
         # The welcome écus in the same transaction: an account never exists
         # without them, and a failed grant creates no account.
         ledger.welcome(s, created.id, site_settings(request).welcome_ecus)
+        if email.strip():
+            settings = site_settings(request)
+            accounts.ask_confirmation(s, created, accounts.normal_email(email), site=settings.site_name,
+                                      site_url=settings.site_url)
         return CurrentUser.of(created)
 
     taken = Refused(409, users_service.UserError("username_taken", username=username))
@@ -171,10 +188,12 @@ def create_account(request: Request, username: str, password: str) -> CurrentUse
         user = write(request, work)
     except IntegrityError:  # two sign-ups raced for the same name
         raise taken from None
-    except users_service.UserError as exc:
-        if exc.code == "username_taken":
+    except (users_service.UserError, accounts.AccountError) as exc:
+        if exc.code in ("username_taken", "email_taken"):
             raise Refused(409, exc) from None
         raise Refused(400, exc) from None
+    if email.strip():
+        services(request).mailer.wake()
     start_session(request, user)
     return user
 
@@ -234,22 +253,24 @@ def register_page(request: Request, _: CurrentUser | None = Depends(optional_use
 
 @pages.post("/register")
 def register_form(request: Request, username: str = Form(""), password: str = Form(""),
-                  password2: str = Form(""), _: CurrentUser | None = Depends(optional_user)) -> Response:
+                  password2: str = Form(""), email: str = Form(""),
+                  _: CurrentUser | None = Depends(optional_user)) -> Response:
     username = username.strip()
-    problems = registration_problems(username, password, password2)
+    problems = registration_problems(username, password, password2, email)
+    kept = {"username": username, "email": email.strip()}
     if not problems:
         try:
-            user = create_account(request, username, password)
+            user = create_account(request, username, password, email)
         except HTTPException as exc:
             problems = [exc.detail]
             if exc.status_code == 429:
-                return render(request, "register.html", {"errors": problems, "username": username},
-                              status_code=429)
+                return render(request, "register.html", {"errors": problems, **kept}, status_code=429)
         else:
             get_session(request).flash(french("welcome", {"username": user.username}))
+            if email.strip():
+                get_session(request).flash(french("email_link_sent", {"email": email.strip().lower()}))
             return RedirectResponse("/", status_code=303)
-    return render(request, "register.html", {"errors": problems, "username": username},
-                  status_code=400)
+    return render(request, "register.html", {"errors": problems, **kept}, status_code=400)
 
 
 @pages.post("/logout")
@@ -281,12 +302,12 @@ def api_login(request: Request, body: Credentials) -> SessionOut:
 
 
 @api.post("/register", response_model=SessionOut, status_code=201, summary="Create an account")
-def api_register(request: Request, body: Credentials) -> SessionOut:
+def api_register(request: Request, body: Registration) -> SessionOut:
     username = body.username.strip()
-    problems = registration_problems(username, body.password)
+    problems = registration_problems(username, body.password, email=body.email or "")
     if problems:
         raise HTTPException(status_code=400, detail=" ".join(problems))
-    user = create_account(request, username, body.password)
+    user = create_account(request, username, body.password, body.email or "")
     return SessionOut(user=user_out(user), csrf_token=get_session(request).csrf)
 
 
