@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,43 @@ class Workers(Server):
 
     def cpu_seconds(self) -> float:
         return tree_cpu_seconds(self.proc.pid)
+
+
+def traffic_probe(redis_url: str, db_url: str) -> Callable[[], dict[str, float]]:
+    """Counters of the two shared servers, read at both ends of a window
+    (docs/scale.md): Redis' commands, PUBLISHes and bytes in and out;
+    PostgreSQL's transactions and rows written, and the archive's size."""
+    import psycopg
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    dsn = db_url.replace("postgresql+psycopg://", "postgresql://")
+
+    def read() -> dict[str, float]:
+        stats = client.info("stats")
+        publish = client.info("commandstats").get("cmdstat_publish", {}).get("calls", 0)
+        with psycopg.connect(dsn) as pg:
+            commits, inserted, updated, deleted = pg.execute(
+                "SELECT xact_commit, tup_inserted, tup_updated, tup_deleted FROM pg_stat_database"
+                " WHERE datname = current_database()").fetchone() or (0, 0, 0, 0)
+            archive = pg.execute("SELECT pg_total_relation_size('archived_hands')").fetchone()
+        return {"redis_commands": stats["total_commands_processed"], "redis_publish": publish,
+                "redis_in": stats["total_net_input_bytes"], "redis_out": stats["total_net_output_bytes"],
+                "pg_commits": commits, "pg_rows": inserted + updated + deleted,
+                "archive_bytes": archive[0] if archive else 0}
+    return read
+
+
+def traffic_line(out: dict[str, Any], n_players: int, seconds: float) -> str:
+    """The window's counters per second and per 1,000 players (docs/scale.md)."""
+    w, k = out["window"], 1000 / n_players
+    per_s = {key: w[key] / seconds * k for key in w}
+    per_deal = w["archive_bytes"] / max(1, out["deals"])
+    return (f"    per 1,000 players and second: Redis {per_s['redis_commands']:.0f} commands, "
+            f"{per_s['redis_publish']:.0f} PUBLISH, {per_s['redis_in'] / 1024:.0f} KiB in, "
+            f"{per_s['redis_out'] / 1024:.0f} KiB out; PostgreSQL {per_s['pg_commits']:.0f} commits, "
+            f"{per_s['pg_rows']:.0f} rows written; archive {per_deal:.0f} bytes a deal "
+            f"({out['deals'] / seconds * k:.2f} deals/s)")
 
 
 def start_redis(tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
@@ -127,7 +165,8 @@ def main() -> int:
                     cfg = {"ws_base": server.base.replace("http", "ws"), "origin": server.base,
                            "think": args.think, "cave": CAVE, "mode": "tavern"}
                     out = run_phase(server, [{**cfg, "tables": part, "seed": i}
-                                             for i, part in enumerate(split(tables, 2))], warmup, seconds)
+                                             for i, part in enumerate(split(tables, 2))], warmup, seconds,
+                                    probe=traffic_probe(redis_url, db_url))
                 finally:
                     server.stop()
                 results[workers].append((n_players, out))
@@ -137,6 +176,7 @@ def main() -> int:
                       f"  server CPU {out['server_cpu'] * 100:5.1f} %  connected in {out['connect_s']:.1f} s"
                       + (f"  reconnected (by close code) {out['reconnects']}" if out["reconnects"] else ""),
                       flush=True)
+                print(traffic_line(out, n_players, seconds), flush=True)
         for workers in (1, 2):
             held = [n for n, out in results[workers] if pct(out["latencies"], 0.99) < GOAL_P99_MS]
             print(f"{workers} worker(s): held {max(held) if held else 0} players with p99 under "

@@ -41,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -115,9 +116,12 @@ class Server:
                 self.proc.wait(10)
 
 
-def run_phase(server: Server, configs: list[dict[str, Any]], warmup: float, seconds: float) -> dict[str, Any]:
+def run_phase(server: Server, configs: list[dict[str, Any]], warmup: float, seconds: float,
+              probe: Callable[[], dict[str, float]] | None = None) -> dict[str, Any]:
     """Start one bot process per config, wait until every connection is open,
-    measure during [warm-up end, + seconds], merge the workers' figures."""
+    measure during [warm-up end, + seconds], merge the workers' figures.
+    ``probe``: counters read at both ends of the window (Redis', PostgreSQL's),
+    returned as their differences under ``window``."""
     ctx = mp.get_context("spawn")
     ready, results = ctx.Queue(), ctx.Queue()
     gos = [ctx.Queue() for _ in configs]
@@ -140,8 +144,10 @@ def run_phase(server: Server, configs: list[dict[str, Any]], warmup: float, seco
             go.put((t0, t1))
         time.sleep(max(0.0, t0 - time.time()))
         cpu0, sent0 = server.cpu_seconds(), server.sent_bytes()
+        before = probe() if probe else {}
         time.sleep(max(0.0, t1 - time.time()))
         cpu1, sent1 = server.cpu_seconds(), server.sent_bytes()
+        after = probe() if probe else {}
         outs = [results.get(timeout=120) for _ in procs]
         for out in outs:
             if "error" in out:
@@ -163,7 +169,7 @@ def run_phase(server: Server, configs: list[dict[str, Any]], warmup: float, seco
     for out in outs:
         for k, v in out.get("reconnects", {}).items():
             reconnects[k] = reconnects.get(k, 0) + v
-    return {"reconnects": reconnects,
+    return {"reconnects": reconnects, "window": {k: after[k] - before[k] for k in after},
         "connections": conns, "connect_s": connect_s, "seconds": seconds,
         "actions": sum(o["actions"] for o in outs), "deals": sum(o["deals"] for o in outs),
         "latencies": lat, "closing": closing, "others": others, "errors": errors, "frames": frames,

@@ -132,6 +132,12 @@ class Settings(BaseSettings):
     #: raise it there — the benchmarks' bots all come from 127.0.0.1).
     ws_per_account: int = Field(default=16, ge=1)
     ws_per_address: int = Field(default=64, ge=1)
+    #: The same caps for the sockets the server only pushes on — the live
+    #: village's and a player's notices (web/push.py), counted apart from the
+    #: table sockets': a village visitor needs no account, so his address
+    #: alone bounds him (one address held 300 village sockets, issue 41 §3).
+    push_per_account: int = Field(default=16, ge=1)
+    push_per_address: int = Field(default=64, ge=1)
 
     # --- accounts and mail (issue 39; docs/web.md "Accounts")
     #: The site's name in its mails.

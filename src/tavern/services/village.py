@@ -1,7 +1,7 @@
 """What the live village shows besides the seats (issue 30 §4): each table's
 last deal's size and the contests opening soon — each read in one query
 for the whole village, never one per table, since the village feed reads
-them every 2 s while anybody watches (web/village_feed.py).
+them every half second while anybody watches (web/village_feed.py).
 
 The last deal's size is ``archived_hands.pot``: the chips that changed hands
 in the deal (what its losers lost), the one size every game's result gives

@@ -147,6 +147,6 @@ class RedisBroadcaster(LocalBroadcaster):
             with contextlib.suppress(Exception):
                 await cancel_and_wait(self._task)  # the listener sits in redis-py, which may swallow a cancel
         with contextlib.suppress(Exception):
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+            await self._pubsub.aclose()
             await self._redis.aclose()
         await super().close()

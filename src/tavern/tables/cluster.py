@@ -352,7 +352,7 @@ class RedisCluster:
             with contextlib.suppress(Exception):
                 await self.release(key)
         with contextlib.suppress(Exception):
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+            await self._pubsub.aclose()
             await self._redis.aclose()
 
     # --- leases ------------------------------------------------------------------

@@ -118,6 +118,7 @@ def _services(settings: Settings) -> Services:
         socket_users=socket_users(read_sessions),  # web/ws.py: one lookup for many sockets
         throttles=Throttles(write_sessions),
         ws_limits=ConnectionLimits(settings.ws_per_account, settings.ws_per_address),
+        push_limits=ConnectionLimits(settings.push_per_account, settings.push_per_address, prefix="push"),
         visits=VisitBook(write_sessions),  # web/ws.py notes, written in batches
         broadcaster=broadcaster,
         tables=tables,
@@ -158,6 +159,7 @@ def _lifespan(svc: Services) -> Callable[[FastAPI], AbstractAsyncContextManager[
             await svc.visits.start()
             await svc.mailer.start()
             svc.ws_limits.attach(svc.tables.cluster)
+            svc.push_limits.attach(svc.tables.cluster, sessions=False)  # counts only: ws_limits ends the sessions
             sampling = asyncio.create_task(sampler.run(app), name="metrics-sampler")
             try:
                 yield

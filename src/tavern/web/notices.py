@@ -15,7 +15,6 @@ keeps the offer's end in the database). The player sends nothing; the Origin and
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
 
 from fastapi import APIRouter, WebSocket
 
@@ -24,17 +23,13 @@ from tavern.services import waiting
 from tavern.store.models import utcnow
 from tavern.tables.waiting import NOTICES, offer_notice
 from tavern.web.deps import CurrentUser
-from tavern.web.push import push_until_closed, refused_origin
+from tavern.web.push import push_slot, push_until_closed, refused_origin
 from tavern.web.state import services
 
 pages = APIRouter()
 
-#: Notice sockets of one account on this worker (a page each): more is a
-#: script, not a player. The table sockets' own caps are not spent on them.
-PER_ACCOUNT = 16
 #: Notices waiting for a slow page: an offer is a notice or two a minute.
 QUEUE_LIMIT = 32
-_OPEN: Counter[int] = Counter()
 
 
 async def _user(ws: WebSocket) -> tuple[CurrentUser, str] | None:
@@ -56,10 +51,11 @@ async def notices_channel(ws: WebSocket) -> None:
         await ws.close(code=1008, reason=french("ws_login_required"))
         return
     user, token = found
-    if _OPEN[user.id] >= PER_ACCOUNT:
-        await ws.close(code=1008, reason=french("ws_too_many_connections"))
+    # A page each: capped per account and per address as the village's
+    # socket (web/push.py), apart from the table sockets' caps.
+    slot = await push_slot(ws, user.id)
+    if slot is None:
         return
-    _OPEN[user.id] += 1
     # Closed with its session (logout, « log out everywhere », a password change, a ban), as a table's socket.
     forget = services(ws).ws_limits.follow(user.id, token, ws)
     try:
@@ -67,9 +63,7 @@ async def notices_channel(ws: WebSocket) -> None:
         await _serve(ws, user)
     finally:
         forget()
-        _OPEN[user.id] -= 1
-        if not _OPEN[user.id]:
-            del _OPEN[user.id]
+        slot.release()
 
 
 def _offers(ws: WebSocket, user_id: int) -> list[tuple[int, str, int, float]]:

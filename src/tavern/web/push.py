@@ -12,6 +12,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from tavern.catalogue import french
 from tavern.web.state import services
+from tavern.web.wslimits import TOO_MANY_CONNECTIONS, Slot
 
 
 async def refused_origin(ws: WebSocket) -> bool:
@@ -23,6 +24,20 @@ async def refused_origin(ws: WebSocket) -> bool:
         return False
     await ws.close(code=1008, reason=french("ws_origin_refused"))
     return True
+
+
+async def push_slot(ws: WebSocket, user_id: int | None) -> Slot | None:
+    """A place among the push sockets of this address (and account, when
+    logged in) — ``TAVERN_PUSH_PER_ADDRESS`` / ``TAVERN_PUSH_PER_ACCOUNT``,
+    site-wide with several workers — or None after closing the socket with
+    :data:`TOO_MANY_CONNECTIONS` and its reason, as a table socket over its
+    cap (docs/protocol.md). The caller releases the slot when it closes."""
+    address = ws.client.host if ws.client else "unknown"
+    slot = await services(ws).push_limits.take_shared(user_id, address)
+    if slot is None:
+        await ws.accept()  # accepted, then closed with a code the page can read
+        await ws.close(code=TOO_MANY_CONNECTIONS, reason=french("ws_too_many_connections"))
+    return slot
 
 
 async def push_until_closed(ws: WebSocket, queue: asyncio.Queue[str]) -> None:

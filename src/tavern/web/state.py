@@ -44,6 +44,8 @@ class Services:
     socket_users: Batched[tuple[int, str], SessionUser]
     throttles: Throttles
     ws_limits: ConnectionLimits
+    #: The push sockets' caps (the village's, the notices'): web/push.py.
+    push_limits: ConnectionLimits
     visits: VisitBook
     broadcaster: Broadcaster
     tables: TableManager

@@ -58,7 +58,8 @@ class Slot:
     """One open socket's place in the counts; give it back when it closes."""
 
     limits: ConnectionLimits
-    user_id: int
+    #: None: a visitor not logged in (the village's socket), counted by address only.
+    user_id: int | None
     address: str
     #: The socket, its session token and its event loop, to close it when
     #: the session ends (None in the counting-only uses).
@@ -76,9 +77,12 @@ class Slot:
 
 
 class ConnectionLimits:
-    def __init__(self, per_account: int = PER_ACCOUNT, per_address: int = PER_ADDRESS) -> None:
+    def __init__(self, per_account: int = PER_ACCOUNT, per_address: int = PER_ADDRESS, *, prefix: str = "ws") -> None:
         self.per_account = per_account
         self.per_address = per_address
+        #: The shared counters' names start with it: the table sockets' (``ws``)
+        #: and the push sockets' (``push``, web/push.py) are counted apart.
+        self.prefix = prefix
         self.accounts: Counter[int] = Counter()
         self.addresses: Counter[str] = Counter()
         self._lock = threading.Lock()
@@ -90,34 +94,41 @@ class ConnectionLimits:
         self.cluster: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
-    def attach(self, cluster: Any) -> None:
-        """Share the counts and the session ends with the other workers."""
+    def attach(self, cluster: Any, *, sessions: bool = True) -> None:
+        """Share the counts (and, with ``sessions``, the session ends) with the other workers."""
         self.cluster = cluster
         self._loop = asyncio.get_running_loop()
-        cluster.serve("end_sessions", self._end_here)
+        if sessions:
+            cluster.serve("end_sessions", self._end_here)
 
     async def _end_here(self, order: dict[str, Any]) -> None:
         self._end_local(int(order["user_id"]), only=order.get("only"), keep=order.get("keep"))
 
-    async def take_shared(self, user_id: int, address: str, ws: Any = None, token: str | None = None) -> Slot | None:
+    async def take_shared(self, user_id: int | None, address: str, ws: Any = None, token: str | None = None) -> Slot | None:
         """:meth:`take`, and with several workers the site-wide counts too."""
         slot = self.take(user_id, address, ws, token)
         if slot is None or self.cluster is None or not self.cluster.shared:
             return slot
-        names = [f"ws:account:{user_id}", f"ws:address:{address}"]
-        if not await self.cluster.take_counts({names[0]: self.per_account, names[1]: self.per_address}):
+        caps = {f"{self.prefix}:address:{address}": self.per_address}
+        if user_id is not None:
+            caps[f"{self.prefix}:account:{user_id}"] = self.per_account
+        names = list(caps)
+        if not await self.cluster.take_counts(caps):
             slot.release()
             return None
         slot.shared = names
         return slot
 
-    def take(self, user_id: int, address: str, ws: Any = None, token: str | None = None) -> Slot | None:
+    def take(self, user_id: int | None, address: str, ws: Any = None, token: str | None = None) -> Slot | None:
         """A slot for one more socket, or None when a cap is reached."""
         loop = asyncio.get_running_loop() if ws is not None else None
         with self._lock:
-            if self.accounts[user_id] >= self.per_account or self.addresses[address] >= self.per_address:
+            if self.addresses[address] >= self.per_address:
                 return None
-            self.accounts[user_id] += 1
+            if user_id is not None:
+                if self.accounts[user_id] >= self.per_account:
+                    return None
+                self.accounts[user_id] += 1
             self.addresses[address] += 1
             slot = Slot(self, user_id, address, ws, token, loop)
             self.open.add(slot)
@@ -159,9 +170,10 @@ class ConnectionLimits:
             asyncio.run_coroutine_threadsafe(self.cluster.give_counts(slot.shared), self._loop)
         with self._lock:
             self.open.discard(slot)
-            self.accounts[slot.user_id] -= 1
+            if slot.user_id is not None:
+                self.accounts[slot.user_id] -= 1
+                if self.accounts[slot.user_id] <= 0:
+                    del self.accounts[slot.user_id]
             self.addresses[slot.address] -= 1
-            if self.accounts[slot.user_id] <= 0:
-                del self.accounts[slot.user_id]
             if self.addresses[slot.address] <= 0:
                 del self.addresses[slot.address]

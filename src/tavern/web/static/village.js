@@ -1,7 +1,8 @@
 /* The village page: the seat counts and the last deal's size of every open
  * table, and the contests opening soon, kept live by the village's one
  * socket (/ws/village, web/village_feed.py): the server pushes a summary of
- * the public tables when it changes, the same for every visitor; each count
+ * the public tables as the socket opens, then only what changed
+ * ("village_changes"), the same for every visitor; each count
  * is a cell marked data-table-seats="<table id>", each size one marked
  * data-table-pot, the contests the list of #village-contests
  * (templates/village.html). Everything is written as text (textContent),
@@ -99,11 +100,17 @@
     }
     socket.onmessage = function (event) {
       var msg = JSON.parse(event.data);
-      if (msg.type !== "village") return;
-      msg.tables.forEach(function (row) { show(row[0], row[1], row[2]); waiting(row[0], row[3]); });
-      var pots = {};
-      (msg.pots || []).forEach(function (row) { pots[row[0]] = row[1]; });
-      msg.tables.forEach(function (row) { showPot(row[0], pots[row[0]]); });
+      if (msg.type === "village") {  // the whole summary: a table with no pot listed shows none
+        msg.tables.forEach(function (row) { show(row[0], row[1], row[2]); waiting(row[0], row[3]); });
+        var pots = {};
+        (msg.pots || []).forEach(function (row) { pots[row[0]] = row[1]; });
+        msg.tables.forEach(function (row) { showPot(row[0], pots[row[0]]); });
+      } else if (msg.type === "village_changes") {  // only what changed since the last frame
+        msg.tables.forEach(function (row) { show(row[0], row[1], row[2]); waiting(row[0], row[3]); });
+        msg.pots.forEach(function (row) { showPot(row[0], row[1]); });
+      } else {
+        return;
+      }
       if (msg.contests) showContests(msg.contests);
     };
     socket.onclose = poll;
