@@ -6,7 +6,10 @@ Revises: 0013
 
 ``users.email``: the confirmed address (unique, lower-cased); ``account_tokens``:
 the hashes of the links sent by mail (confirm an address, set a new password);
-``outbox``: the mails waiting for the mailer, sent, or given up.
+``outbox``: the mails waiting for the mailer, sent, or given up;
+``users.totp_*`` and ``recovery_codes``: two-factor sign-in;
+``web_sessions.user_agent/network/last_seen``: « Mes sessions »;
+``admin_actions``: the admin log.
 """
 
 from __future__ import annotations
@@ -26,6 +29,42 @@ def upgrade() -> None:
     with op.batch_alter_table("users", schema=None) as batch_op:
         batch_op.add_column(sa.Column("email", sa.String(length=254), nullable=True))
         batch_op.create_unique_constraint(op.f("uq_users_email"), ["email"])
+        batch_op.add_column(sa.Column("totp_secret", sa.String(length=64), nullable=True))
+        batch_op.add_column(sa.Column("totp_pending", sa.String(length=64), nullable=True))
+        batch_op.add_column(sa.Column("totp_last_step", sa.BigInteger(), nullable=True))
+    with op.batch_alter_table("web_sessions", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("user_agent", sa.String(length=200), nullable=True))
+        batch_op.add_column(sa.Column("network", sa.String(length=50), nullable=True))
+        batch_op.add_column(sa.Column("last_seen", sa.DateTime(timezone=True), nullable=True))
+    op.create_table(
+        "recovery_codes",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("user_id", sa.Integer(), nullable=False),
+        sa.Column("salt", sa.String(length=32), nullable=False),
+        sa.Column("code_hash", sa.String(length=64), nullable=False),
+        sa.ForeignKeyConstraint(["user_id"], ["users.id"], name=op.f("fk_recovery_codes_user_id_users"),
+                                ondelete="CASCADE"),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_recovery_codes")),
+    )
+    op.create_index(op.f("ix_recovery_codes_user_id"), "recovery_codes", ["user_id"])
+    op.create_table(
+        "admin_actions",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("admin_id", sa.Integer(), nullable=True),
+        sa.Column("user_id", sa.Integer(), nullable=True),
+        sa.Column("action", sa.String(length=30), nullable=False),
+        sa.Column("detail", sa.String(length=300), nullable=False),
+        sa.Column("reason", sa.String(length=500), nullable=False),
+        sa.ForeignKeyConstraint(["admin_id"], ["users.id"], name=op.f("fk_admin_actions_admin_id_users"),
+                                ondelete="SET NULL"),
+        sa.ForeignKeyConstraint(["user_id"], ["users.id"], name=op.f("fk_admin_actions_user_id_users"),
+                                ondelete="SET NULL"),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_admin_actions")),
+    )
+    op.create_index(op.f("ix_admin_actions_created"), "admin_actions", ["created"])
+    op.create_index(op.f("ix_admin_actions_admin_id"), "admin_actions", ["admin_id"])
+    op.create_index(op.f("ix_admin_actions_user_id"), "admin_actions", ["user_id"])
     op.create_table(
         "account_tokens",
         sa.Column("token_hash", sa.String(length=64), nullable=False),
@@ -65,6 +104,14 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    for index in ("ix_admin_actions_user_id", "ix_admin_actions_admin_id", "ix_admin_actions_created"):
+        op.drop_index(op.f(index), table_name="admin_actions")
+    op.drop_table("admin_actions")
+    op.drop_index(op.f("ix_recovery_codes_user_id"), table_name="recovery_codes")
+    op.drop_table("recovery_codes")
+    with op.batch_alter_table("web_sessions", schema=None) as batch_op:
+        for column in ("last_seen", "network", "user_agent"):
+            batch_op.drop_column(column)
     op.drop_index(op.f("ix_outbox_next_try"), table_name="outbox")
     op.drop_index(op.f("ix_outbox_user_id"), table_name="outbox")
     op.drop_table("outbox")
@@ -72,5 +119,7 @@ def downgrade() -> None:
     op.drop_index(op.f("ix_account_tokens_user_id"), table_name="account_tokens")
     op.drop_table("account_tokens")
     with op.batch_alter_table("users", schema=None) as batch_op:
+        for column in ("totp_last_step", "totp_pending", "totp_secret"):
+            batch_op.drop_column(column)
         batch_op.drop_constraint(op.f("uq_users_email"), type_="unique")
         batch_op.drop_column("email")

@@ -160,6 +160,11 @@ class Settings(BaseSettings):
     #: one client address.
     resets_per_hour: int = Field(default=3, ge=1)
     resets_per_hour_per_ip: int = Field(default=20, ge=1)
+    #: Two-factor sign-in required of the admins and the tavern owners
+    #: (``tavern seed`` enrols the demo ones and prints their secret).
+    totp_required: bool = True
+    #: « Mes sessions »: a session not seen for this long ends (ASVS 3.3.2).
+    session_idle_hours: float = Field(default=72.0, gt=0)
 
     # --- password hashing (Argon2id; argon2-cffi's defaults, RFC 9106 low
     # memory). Test runs lower them: hashing is deliberately slow.

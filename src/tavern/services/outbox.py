@@ -22,6 +22,7 @@ from typing import Any
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
+from tavern.catalogue import MAIL_WORDS, french
 from tavern.store.models import OutboxMail, utcnow
 
 #: Seconds a worker holds a mail it is sending before another may try it.
@@ -45,7 +46,7 @@ def _html(site: str, paragraphs: list[str], link: str | None, button: str | None
     body = "".join(f"<p>{html.escape(p)}</p>\n" for p in paragraphs)
     if link and button:
         body += f'<p><a href="{html.escape(link, quote=True)}">{html.escape(button)}</a></p>\n'
-        body += f"<p>Ou copiez cette adresse dans votre navigateur : {html.escape(link)}</p>\n"
+        body += f"<p>{html.escape(french('mail_copy_link'))} {html.escape(link)}</p>\n"
     return (f'<!doctype html>\n<html lang="fr"><head><meta charset="utf-8"><title>{html.escape(site)}</title>'
             f"</head>\n<body>\n<h1>{html.escape(site)}</h1>\n{body}"
             f"<p>— {html.escape(site)}</p>\n</body></html>\n")
@@ -58,40 +59,19 @@ def _text(site: str, paragraphs: list[str], link: str | None) -> str:
     return "\n\n".join([*lines, f"— {site}"]) + "\n"
 
 
-#: kind → (subject, paragraphs, button): the site's mails, in French.
-TEXTS: dict[str, tuple[str, list[str], str | None]] = {
-    "confirm": ("Confirmez votre adresse", [
-        "Bonjour {username},",
-        "Pour confirmer que cette adresse est bien la vôtre sur {site}, ouvrez le lien ci-dessous "
-        "dans les 24 heures. Elle servira à retrouver votre compte si vous oubliez votre mot de passe.",
-        "Si vous n'avez rien demandé, ignorez ce courriel : l'adresse ne sera pas enregistrée."],
-        "Confirmer mon adresse"),
-    "changed": ("Votre adresse a changé", [
-        "Bonjour {username},",
-        "L'adresse de votre compte sur {site} vient d'être remplacée par {new}. Les courriels du site "
-        "n'arriveront plus ici.",
-        "Si ce n'est pas vous, changez votre mot de passe et écrivez aux administrateurs du site."],
-        None),
-    "reset": ("Nouveau mot de passe", [
-        "Bonjour {username},",
-        "Quelqu'un (vous, sans doute) a demandé un nouveau mot de passe pour votre compte sur {site}. "
-        "Le lien ci-dessous le permet une seule fois, pendant une heure.",
-        "Si vous n'avez rien demandé, ignorez ce courriel : votre mot de passe ne change pas."],
-        "Choisir un nouveau mot de passe"),
-    "password_reset": ("Votre mot de passe a changé", [
-        "Bonjour {username},",
-        "Le mot de passe de votre compte sur {site} vient d'être changé par le lien « Mot de passe "
-        "oublié », et toutes ses sessions ont été fermées.",
-        "Si ce n'est pas vous, demandez un nouveau mot de passe et écrivez aux administrateurs du site."],
-        None),
-}
+#: The site's mails: kind → the catalogue's code of its text (paragraphs apart
+#: by a blank line); ``MAIL_WORDS`` has its subject and, for a mail with a
+#: link, its button.
+KINDS: dict[str, str] = {"confirm": "mail_confirm_body", "changed": "mail_changed_body", "reset": "mail_reset_body",
+                         "password_reset": "mail_password_reset_body"}
 
 
 def enqueue(session: Session, kind: str, to_addr: str, *, site: str, user_id: int | None,
             link: str | None = None, **params: Any) -> OutboxMail:
-    """Write the mail ``kind`` (one of :data:`TEXTS`) to ``to_addr``, due at once."""
-    subject, paragraphs, button = TEXTS[kind]
-    said = [p.format(site=site, **params) for p in paragraphs]
+    """Write the mail ``kind`` (one of :data:`KINDS`) to ``to_addr``, due at once."""
+    said = french(KINDS[kind], {"site": site, **params}).split("\n\n")
+    subject = MAIL_WORDS[f"{kind}_subject"]
+    button = MAIL_WORDS.get(f"{kind}_button")
     now = utcnow()
     mail = OutboxMail(user_id=user_id, to_addr=to_addr, subject=f"{subject} · {site}",
                       text=_text(site, said, link), html=_html(site, said, link, button),

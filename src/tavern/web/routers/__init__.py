@@ -27,12 +27,13 @@ from tavern.web.routers import (
     recovery,
     surveillance,
     tavern,
+    twofactor,
     village,
     waiting,
 )
 
 ROUTERS: list[APIRouter] = []
-for _module in (health, metrics, auth, recovery, village, account, history, records, profile, boards, me, premium, practice, tavern,
-                invitations, admin, mails, house, engine_room, surveillance, contests, chat, waiting, docs):
+for _module in (health, metrics, auth, recovery, twofactor, village, account, history, records, profile, boards, me,
+                premium, practice, tavern, invitations, admin, mails, house, engine_room, surveillance, contests, chat, waiting, docs):
     ROUTERS.extend(r for r in (getattr(_module, "pages", None), getattr(_module, "api", None),
                                getattr(_module, "admin_api", None), getattr(_module, "owner_api", None)) if r)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import ipaddress
+import time
 from dataclasses import dataclass
+from urllib.parse import quote
 
 from fastapi import Depends, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
@@ -12,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from tavern.catalogue import french
 from tavern.refusal import Refusal
-from tavern.services import accounts, ledger, passwords
+from tavern.services import accounts, ledger, passwords, twofactor
 from tavern.services import users as users_service
 from tavern.store.models import User
 from tavern.web.deps import CurrentUser, client_ip, optional_user, require_user, site_settings, write
@@ -60,6 +64,11 @@ class SessionOut(BaseModel):
 class Credentials(BaseModel):
     username: str = Field(max_length=40)
     password: str = Field(max_length=MAX_PASSWORD)
+
+
+class Login(Credentials):
+    code: str | None = Field(None, max_length=40, description="the authenticator app's code (or a recovery "
+                                                                "code), for an account with two-factor sign-in")
 
 
 class Registration(Credentials):
@@ -116,26 +125,73 @@ def check_password(request: Request, username: str, password: str) -> _Account:
 
 
 def start_session(request: Request, user: CurrentUser, new_hash: str | None = None) -> None:
-    """Open a server-side session for ``user`` and put it in the cookie."""
+    """Open a server-side session for ``user`` and put it in the cookie,
+    with the browser and the coarse network it comes from (« Mes sessions »)."""
+    agent, network = request.headers.get("user-agent", ""), coarse_network(client_ip(request))
+
     def work(s: Session) -> str:
         if new_hash:
             row = s.get(User, user.id)
             if row is not None:
                 row.password_hash = new_hash
-        return open_session(s, user.id)
+        return open_session(s, user.id, agent, network)
     token = write(request, work)
     get_session(request).login(user.id, token)
     request.state.user = user
 
 
-def attempt_login(request: Request, username: str, password: str) -> CurrentUser:
-    """Check the password (rate-limited); log the session in, or raise 401/403/429."""
+def attempt_login(request: Request, username: str, password: str,
+                  wait_for_code: bool = True) -> tuple[CurrentUser, str]:
+    """Check the password (rate-limited), or raise 401/403/429; then log the
+    session in (``none``), or leave it waiting for the second factor:
+    ``code`` (enrolled) or ``enrol`` (2FA required of him, not yet enrolled).
+    ``wait_for_code`` false (the API, which takes both at once): nothing waits."""
     account = check_password(request, username, password)
     settings = site_settings(request)
     rehash = (users_service.hash_password(password, settings)
               if users_service.needs_rehash(account.password_hash, settings) else None)
-    start_session(request, account.user, rehash)
-    return account.user
+    with services(request).read_sessions() as db:
+        second = twofactor.second_factor(db, account.user.id, settings.totp_required)
+    if second == "none":
+        start_session(request, account.user, rehash)
+    else:
+        if rehash:
+            write(request, lambda s: users_service.set_password_hash(s, account.user.id, rehash))
+        if wait_for_code:
+            get_session(request).await_code(account.user.id, int(time.time()))
+    return account.user, second
+
+
+CODE_LIMIT, CODE_WINDOW = 5, 300
+
+
+def check_code(request: Request, user_id: int, code: str) -> str:
+    """The second factor of ``user_id``: a TOTP code not used before, or a
+    recovery code (``totp`` or ``recovery``). Five wrong ones in five
+    minutes, then 429 (a six-digit code is guessed once in a million; ASVS 2.2.1)."""
+    throttles: Throttles = services(request).throttles
+    key = f"totp-user:{user_id}"
+    wait = throttles.hit((key,), CODE_LIMIT, CODE_WINDOW)
+    if wait:
+        raise too_many(wait, "too_many_codes")
+    now = dt.datetime.now(dt.UTC)
+    try:
+        used = write(request, lambda s: twofactor.check_code(s, user_id, code, now))
+    except twofactor.TwoFactorError as exc:
+        raise Refused(400, exc) from None
+    throttles.forgive(key)
+    return used
+
+
+def coarse_network(ip: str) -> str:
+    """The network an address belongs to, not the address: a /24 (IPv4) or
+    a /48 (IPv6) — enough to tell « chez moi » from elsewhere."""
+    try:
+        address = ipaddress.ip_address(ip)
+    except ValueError:
+        return "?"
+    prefix = 24 if address.version == 4 else 48
+    return str(ipaddress.ip_network(f"{address}/{prefix}", strict=False))
 
 
 def password_problem(username: str, password: str) -> str | None:
@@ -237,11 +293,13 @@ def login_form(request: Request, username: str = Form(""), password: str = Form(
                next: str = Form(""), _: CurrentUser | None = Depends(optional_user)) -> Response:
     username = username.strip()
     try:
-        user = attempt_login(request, username, password)
+        user, second = attempt_login(request, username, password)
     except HTTPException as exc:
         status = 429 if exc.status_code == 429 else 400
         return render(request, "login.html", {"errors": [exc.detail], "username": username,
                                                "next": next}, status_code=status)
+    if second != "none":  # the code next (routers/twofactor.py)
+        return RedirectResponse(f"/login/code?next={quote(safe_next(next))}", status_code=303)
     get_session(request).flash(f"Bienvenue, {user.username} !")
     return RedirectResponse(safe_next(next), status_code=303)
 
@@ -295,9 +353,17 @@ def api_session(request: Request, user: CurrentUser | None = Depends(optional_us
     return SessionOut(user=user_out(user) if user else None, csrf_token=get_session(request).csrf)
 
 
-@api.post("/login", response_model=SessionOut, summary="Log in (5 failures / 5 min, then 429)")
-def api_login(request: Request, body: Credentials) -> SessionOut:
-    user = attempt_login(request, body.username.strip(), body.password)
+@api.post("/login", response_model=SessionOut, summary="Log in (5 failures / 5 min, then 429); "
+          "an account with two-factor sign-in gives its code too")
+def api_login(request: Request, body: Login) -> SessionOut:
+    user, second = attempt_login(request, body.username.strip(), body.password, wait_for_code=False)
+    if second != "none":
+        if second == "enrol":
+            raise Refused(403, Refusal("totp_enrol_first"))
+        if not body.code:
+            raise Refused(401, Refusal("totp_needed"))
+        check_code(request, user.id, body.code)
+        start_session(request, user)
     return SessionOut(user=user_out(user), csrf_token=get_session(request).csrf)
 
 

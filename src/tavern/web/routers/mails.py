@@ -16,7 +16,7 @@ from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
-from tavern.catalogue import french
+from tavern.catalogue import MAIL_WORDS, french
 from tavern.refusal import Refusal
 from tavern.services import outbox
 from tavern.store.models import OutboxMail
@@ -60,8 +60,7 @@ def mails_out(request: Request, db: Session) -> list[MailOut]:
                     text=m.text if journal else None) for m in outbox.recent(db)]
 
 
-STATUS_LABELS = {"sent": "envoyé", "waiting": "en attente", "failing": "en échec, réessayé",
-                 "abandoned": "abandonné"}
+STATUS_LABELS = {status: MAIL_WORDS[f"status_{status}"] for status in ("sent", "waiting", "failing", "abandoned")}
 
 
 @pages.get("/courriers")
