@@ -1116,6 +1116,9 @@ MAIL_WORDS = {
     "status_failing": "en échec, réessayé",
     "status_abandoned": "abandonné",
 }
+#: The admin log's actions (tavern.services.adminlog), as its page names them.
+ADMIN_ACTIONS = {"credit": "crédit", "level": "niveau", "role": "rôle", "ban": "bannissement",
+                 "unban": "bannissement levé", "mute": "rendu muet", "2fa_lifted": "double authentification levée"}
 
 #: Beside a house player's name on the table page.
 HOUSE_WORD = "maison"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
 import os
 import re
@@ -115,7 +116,7 @@ def _services(settings: Settings) -> Services:
         write_sessions=write_sessions,
         read_sessions=read_sessions,
         codec=SessionCodec(settings.get_secret_key()),
-        socket_users=socket_users(read_sessions),  # web/ws.py: one lookup for many sockets
+        socket_users=socket_users(read_sessions, dt.timedelta(hours=settings.session_idle_hours)),  # web/ws.py: one lookup for many sockets
         throttles=Throttles(write_sessions),
         ws_limits=ConnectionLimits(settings.ws_per_account, settings.ws_per_address),
         push_limits=ConnectionLimits(settings.push_per_account, settings.push_per_address, prefix="push"),

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from itsdangerous import BadSignature, URLSafeTimedSerializer
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
@@ -163,10 +163,12 @@ def open_session(db: Session, user_id: int, user_agent: str = "", network: str =
 SessionUser = tuple[int, str, str, int]
 
 
-def session_users(db: Session, cookies: list[tuple[int, str]]) -> dict[tuple[int, str], SessionUser]:
+def session_users(db: Session, cookies: list[tuple[int, str]],
+                  idle: dt.timedelta | None = None) -> dict[tuple[int, str], SessionUser]:
     """For each cookie's (user id, session token), the user it speaks for
-    while the session still exists, is this user's and unexpired, and the
-    account is not banned; a cookie failing any of these is absent. One
+    while the session still exists, is this user's and unexpired (nor idle
+    longer than ``idle``: « Mes sessions »), and the account is not banned;
+    a cookie failing any of these is absent. One
     statement for them all: every page asks, and every table socket — a
     restart's thousands of reconnections at once (web/ws.py batches them)."""
     hashes = {token_hash(token) for _, token in cookies if token}
@@ -174,9 +176,11 @@ def session_users(db: Session, cookies: list[tuple[int, str]]) -> dict[tuple[int
         return {}
     now = utcnow()
     live = {r.token_hash: r for r in db.execute(
-        select(User.id, User.username, User.role, User.level, WebSession.token_hash, WebSession.expires)
+        select(User.id, User.username, User.role, User.level, WebSession.token_hash, WebSession.expires,
+               WebSession.created, WebSession.last_seen)
         .join(WebSession, WebSession.user_id == User.id)
-        .where(WebSession.token_hash.in_(list(hashes)), User.banned.is_(False))) if r.expires > now}
+        .where(WebSession.token_hash.in_(list(hashes)), User.banned.is_(False)))
+        if r.expires > now and (idle is None or (r.last_seen or r.created) + idle > now)}
     out = {}
     for uid, token in cookies:
         r = live.get(token_hash(token)) if token else None
@@ -185,11 +189,25 @@ def session_users(db: Session, cookies: list[tuple[int, str]]) -> dict[tuple[int
     return out
 
 
-def session_user(db: Session, user_id: int, token: str | None) -> SessionUser | None:
+def session_user(db: Session, user_id: int, token: str | None,
+                 idle: dt.timedelta | None = None) -> SessionUser | None:
     """:func:`session_users` for one cookie."""
     if not token:
         return None
-    return session_users(db, [(user_id, token)]).get((user_id, token))
+    return session_users(db, [(user_id, token)], idle).get((user_id, token))
+
+
+#: « Last seen » is written at most this often a session (not a write per page).
+SEEN_EVERY = dt.timedelta(seconds=60)
+
+
+def last_seen(db: Session, token: str) -> dt.datetime | None:
+    return db.scalar(select(WebSession.last_seen).where(WebSession.token_hash == token_hash(token)))
+
+
+def seen(db: Session, token: str, now: dt.datetime) -> None:
+    """The session ``token`` was used at ``now`` (« Mes sessions », the idle expiry)."""
+    db.execute(update(WebSession).where(WebSession.token_hash == token_hash(token)).values(last_seen=now))
 
 
 def end_session(db: Session, token: str | None) -> None:

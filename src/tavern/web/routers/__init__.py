@@ -7,6 +7,7 @@ from fastapi import APIRouter
 from tavern.web.routers import (
     account,
     admin,
+    adminlog,
     auth,
     boards,
     chat,
@@ -20,6 +21,7 @@ from tavern.web.routers import (
     mails,
     me,
     metrics,
+    my_sessions,
     practice,
     premium,
     profile,
@@ -34,6 +36,7 @@ from tavern.web.routers import (
 
 ROUTERS: list[APIRouter] = []
 for _module in (health, metrics, auth, recovery, twofactor, village, account, history, records, profile, boards, me,
-                premium, practice, tavern, invitations, admin, mails, house, engine_room, surveillance, contests, chat, waiting, docs):
+                my_sessions, premium, practice, tavern, invitations, admin, adminlog, mails, house, engine_room,
+                surveillance, contests, chat, waiting, docs):
     ROUTERS.extend(r for r in (getattr(_module, "pages", None), getattr(_module, "api", None),
                                getattr(_module, "admin_api", None), getattr(_module, "owner_api", None)) if r)
