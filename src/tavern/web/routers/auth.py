@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import ipaddress
+import logging
 import time
 from dataclasses import dataclass
 from urllib.parse import quote
@@ -36,6 +37,7 @@ from tavern.web.state import services
 
 pages = page_router()
 api = api_router("/api/auth", "comptes")
+log = logging.getLogger("tavern.auth")
 
 USERNAME_RULE = french("username_rule")
 PASSWORD_RULE = french("password_short", {"minimum": passwords.MIN_LENGTH})
@@ -178,6 +180,8 @@ def check_code(request: Request, user_id: int, code: str) -> str:
     try:
         used = write(request, lambda s: twofactor.check_code(s, user_id, code, now))
     except twofactor.TwoFactorError as exc:
+        if exc.code == "totp_replayed":  # ASVS 2.8.5: a code seen twice is logged
+            log.warning("a used TOTP code was given again for account %s from %s", user_id, client_ip(request))
         raise Refused(400, exc) from None
     throttles.forgive(key)
     return used
