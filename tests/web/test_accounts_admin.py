@@ -175,3 +175,37 @@ def test_the_network_is_coarse_and_the_browser_a_family() -> None:
     assert coarse_network("testclient") == "?"
     assert browser_of(FIREFOX) == "Firefox, Linux" and browser_of(CHROME) == "Chrome, Windows"
     assert browser_of(None) == "?"
+
+
+def test_the_new_forms_and_calls_need_the_csrf_token(site: TestClient, world) -> None:
+    """Every state change of issue 39 refused (403) without the session's token, nothing changed."""
+    with session_scope() as s:
+        make_user(s, "zoe")
+    admin = _admin(site)
+    before = _snapshot()
+    forms = ["/compte/courriel", "/compte/courriel/retirer", "/courriel/confirmer", "/mot-de-passe-oublie",
+             "/mot-de-passe/nouveau", "/login/code", "/compte/double-authentification/commencer",
+             "/compte/double-authentification/activer", "/compte/double-authentification/retirer",
+             "/compte/sessions/fermer-les-autres", "/compte/sessions/0123456789abcdef/fermer",
+             f"/admin/utilisateurs/{world.owner_id}/double-authentification/lever", "/admin/courriers/1/reessayer"]
+    for url in forms:
+        for token in (None, "forged"):
+            data = {"reason": "x", "email": "a@example.org", "password": "x", "who": "zoe"}
+            r = admin.post(url, data=data if token is None else {**data, "csrf_token": token}, follow_redirects=False)
+            assert r.status_code == 403, (url, token)
+    calls = [("put", "/api/me/email"), ("post", "/api/me/email/remove"), ("post", "/api/email/confirm"),
+             ("post", "/api/auth/password-reset"), ("post", "/api/auth/password-reset/confirm"),
+             ("post", "/api/me/sessions/end-others"), ("delete", "/api/me/sessions/0123456789abcdef"),
+             ("post", f"/api/admin/users/{world.owner_id}/2fa/lift"), ("post", "/api/admin/mails/1/retry")]
+    for method, url in calls:
+        r = admin.request(method, url, json={"reason": "x"}, headers={"X-CSRF-Token": "forged"})
+        assert r.status_code == 403, url
+    assert _snapshot() == before
+    assert admin.get("/api/me").status_code == 200  # still logged in: no session was ended
+
+
+def _snapshot() -> tuple[int, ...]:
+    from tavern.store.models import AccountToken, OutboxMail
+    with session_scope() as s:
+        return tuple(int(s.scalar(select(func.count()).select_from(m)) or 0)
+                     for m in (AdminAction, AccountToken, OutboxMail, WebSession, RecoveryCode))
