@@ -100,8 +100,14 @@ def claim_due(session: Session, now: dt.datetime, limit: int = 20) -> list[Mail]
 
 
 def mark_sent(session: Session, mail_id: int, now: dt.datetime, via: str) -> None:
-    session.execute(update(OutboxMail).where(OutboxMail.id == mail_id).values(
-        sent=now, via=via, attempts=OutboxMail.attempts + 1, last_error=None))
+    """Sent. Through SMTP its bodies are blanked: a confirmation or reset
+    link is a key, kept hashed in ``account_tokens`` and nowhere in clear
+    once delivered. Written to the log (no SMTP server), the admins' page
+    is where it is read, so it stays."""
+    values: dict[str, object] = {"sent": now, "via": via, "attempts": OutboxMail.attempts + 1, "last_error": None}
+    if via == "smtp":
+        values.update(text="", html="")
+    session.execute(update(OutboxMail).where(OutboxMail.id == mail_id).values(**values))
 
 
 def mark_failed(session: Session, mail_id: int, now: dt.datetime, error: str,
