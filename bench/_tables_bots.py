@@ -44,6 +44,8 @@ from websockets.exceptions import ConnectionClosed
 from tavern.games.base import lay_own
 
 CONNECT_CONCURRENCY = 25
+#: A chat message ends with this and the time it was said (time.time()): every reader's delay.
+SAID_AT = " à "
 #: Players per bot process whose frames are recorded for the echo, and how many frames each.
 STREAMS = 4
 STREAM_FRAMES = 400
@@ -72,6 +74,8 @@ class Stats:
     chat_said: int = 0  #: chat messages sent in the window
     chat_accepted: int = 0  #: of them, those whose frame came back to their author
     chat_frames: int = 0  #: chat frames received in the window (every reader's)
+    #: ms from a message said to each reader's chat frame (the text carries the time it was said)
+    chat_delays: list[float] = field(default_factory=list)
 
     def in_window(self, t: float) -> bool:
         return self.t0 <= t < self.t1
@@ -107,8 +111,9 @@ class TableBot:
 
     def __init__(self, ws: ClientConnection, name: str, seat: int, cave: int, stats: Stats,
                  rng: random.Random, think: float, counts_deals: bool,
-                 reopen: Callable[[], Awaitable[ClientConnection]]) -> None:
+                 reopen: Callable[[], Awaitable[ClientConnection]], sits_already: bool = False) -> None:
         self.ws, self.name, self.seat, self.cave = ws, name, seat, cave
+        self.sits_already = sits_already  #: a practice table's player holds his seat from its opening
         self.reopen = reopen  #: a new socket to the same table, as a page reconnects
         self.stopping = False
         self.stats, self.rng, self.think = stats, rng, think
@@ -135,7 +140,10 @@ class TableBot:
         await self.ws.send(json.dumps(msg, separators=(",", ":")))
 
     async def run(self) -> None:
-        await self.send({"type": "sit", "seat": self.seat, "cave": self.cave}, kind="sit")
+        if self.sits_already:
+            self.seated.set()
+        else:
+            await self.send({"type": "sit", "seat": self.seat, "cave": self.cave}, kind="sit")
         while True:
             with contextlib.suppress(ConnectionClosed):
                 async for raw in self.ws:
@@ -195,10 +203,14 @@ class TableBot:
                 p["ok"] = True  # sent without an id: this view is its answer
 
     def _on_chat(self, msg: dict[str, Any]) -> None:
-        if self.stats.in_window(time.time()):
+        now = time.time()
+        if self.stats.in_window(now):
             self.stats.chat_frames += 1
             if msg.get("author") == self.name:
                 self.stats.chat_accepted += 1
+            said = str(msg.get("text", "")).rpartition(SAID_AT)[2]
+            with contextlib.suppress(ValueError):
+                self.stats.chat_delays.append((now - float(said)) * 1000.0)
 
     async def say(self, text: str) -> None:
         """A chat message, sent beside the game as the page's chat box does (no ``id``)."""
@@ -358,7 +370,7 @@ async def _chatter(bots: list[TableBot], per_min: float, rng: random.Random) -> 
     n = 0
     while True:
         n += 1
-        await rng.choice(bots).say(f"Bien joué ! ({n})")
+        await rng.choice(bots).say(f"Bien joué ! ({n}){SAID_AT}{time.time():.3f}")
         await asyncio.sleep(rng.uniform(0.5, 1.5) * mean)
 
 
@@ -390,7 +402,8 @@ async def _worker(cfg: dict[str, Any], ready: Any, go: Any) -> dict[str, Any]:
                     return await _open(url, {"Cookie": cookie}, origin, sem)
 
                 bots.append(TableBot(ws, name, seat, cfg["cave"], stats, random.Random(rng.random()),
-                                     cfg["think"], counts_deals=seat == 0, reopen=reopen))
+                                     cfg["think"], counts_deals=seat == 0, reopen=reopen,
+                                     sits_already=table_id in cfg.get("seated", ())))
                 by_table[-1].append(bots[-1])
                 if seat == 0 and len(stats.streams) < STREAMS:
                     bots[-1].stream = []
@@ -421,8 +434,9 @@ async def _worker(cfg: dict[str, Any], ready: Any, go: Any) -> dict[str, Any]:
                 raise RuntimeError("the bots were not all seated after 150 s")
             await asyncio.sleep(0.05)
     if cfg.get("chat_per_min"):
+        # Tables of several players talk; a practice table's chat is off, a lone player has nobody to talk to.
         tasks += [asyncio.ensure_future(_chatter(table, cfg["chat_per_min"], random.Random(rng.random())))
-                  for table in by_table if table]
+                  for table in by_table if len(table) > 1]
     ready.put(len(conns))
     loop = asyncio.get_running_loop()
     stats.t0, stats.t1 = await loop.run_in_executor(None, go.get)
@@ -448,7 +462,8 @@ async def _worker(cfg: dict[str, Any], ready: Any, go: Any) -> dict[str, Any]:
             "frames": stats.frames, "frame_bytes": stats.frame_bytes, "deals": stats.deals,
             "streams": [x for x in stats.streams if x],
             "cpu": cpu, "connections": len(conns), "reconnects": stats.reconnects,
-            "chat_said": stats.chat_said, "chat_accepted": stats.chat_accepted, "chat_frames": stats.chat_frames}
+            "chat_said": stats.chat_said, "chat_accepted": stats.chat_accepted, "chat_frames": stats.chat_frames,
+            "chat_delays": stats.chat_delays}
 
 
 def worker_main(cfg: dict[str, Any], ready: Any, go: Any, results: Any) -> None:

@@ -193,7 +193,9 @@ def chat_line(n: int, r: dict[str, Any], args: argparse.Namespace) -> str:
     minutes = args.seconds / 60.0
     return (f"       chat: {r['chat_said']} messages said in the window ({r['chat_said'] / max(1, tables) / minutes:.2f} "
             f"per table per minute, asked {args.chat_per_min:g}), {r['chat_accepted']} accepted, "
-            f"{r['chat_frames']} chat frames received")
+            f"{r['chat_frames']} chat frames received"
+            + (f", delivered p50/p99 {pct(r['chat_delays'], 0.5):.1f}/{pct(r['chat_delays'], 0.99):.1f} ms"
+               if r.get("chat_delays") else ""))
 
 
 def compare(world: World, steps: list[int], args: argparse.Namespace, stop_over: float | None) -> \

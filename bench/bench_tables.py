@@ -179,6 +179,7 @@ def run_phase(server: Server, configs: list[dict[str, Any]], warmup: float, seco
         "streams": [x for o in outs for x in o.get("streams", ())],
         "server_cpu": (cpu1 - cpu0) / seconds, "bots_cpu": sum(o["cpu"] for o in outs) / seconds,
         **{k: sum(o.get(k, 0) for o in outs) for k in ("chat_said", "chat_accepted", "chat_frames")},
+        "chat_delays": sorted(x for o in outs for x in o.get("chat_delays", ())),
     }
 
 

@@ -162,6 +162,7 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="tavern-bench-village-"))
     env = {"TAVERN_DATA_DIR": str(tmp), "TAVERN_SECRET_KEY": secrets.token_urlsafe(32),
            "TAVERN_FREE_HANDS_PER_DAY": "1000000000", "TAVERN_WS_PER_ADDRESS": "100000",
+           "TAVERN_PUSH_PER_ADDRESS": "100000",  # every visitor opens /ws/village from 127.0.0.1
            "TAVERN_SIGNUPS_PER_HOUR": "1000000",
            "TAVERN_ARGON2_TIME_COST": "1", "TAVERN_ARGON2_MEMORY_KIB": "1024", "TAVERN_ARGON2_PARALLELISM": "1"}
     os.environ.update({"TAVERN_DATA_DIR": str(tmp)})

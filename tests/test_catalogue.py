@@ -216,3 +216,34 @@ def test_the_catalogue_names_every_game_as_its_spec_does_without_the_registry() 
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
                          env={**__import__("os").environ, "PYTHONPATH": str(SRC.parent)})
     assert out.stdout.strip() == "[]"
+
+
+def test_ecus_are_said_singular_below_two_by_one_helper() -> None:
+    """Issue 42 §7: « 0 écu », « 1 écu », « 2 écus » everywhere (French puts
+    the singular below two). The pages' ``|ecus`` filter and the messages'
+    ``{amount:écus}`` / ``{amount:money}`` say it through catalogue.ecus."""
+    from tavern.catalogue import ecus, money
+    from tavern.web.rendering import templates
+
+    assert [ecus(n) for n in (0, 1, 2, 150)] == ["0 écu", "1 écu", "2 écus", "150 écus"]
+    assert [money(n, c) for n, c in ((1, "tokens"), (3, "tokens"), (0, "chips"), (1, "ecus"))] == [
+        "1 token", "3 tokens", "0 jeton", "1 écu"]
+    assert french("insufficient_funds", {"needed": 1, "available": 0, "currency": "ecus"}) == (
+        "Fonds insuffisants : il faut 1 écu, vous n'en avez que 0. Rien n'a été débité.")
+    assert french("cave_out_of_range", {"minimum": 1, "maximum": 1}).endswith("entre 1 et 1 écu.")
+    assert french("house_purse_credited", {"amount": 0}) == "Versé à la caisse de la maison : 0 écu."
+    assert templates.env.from_string("{{ 1|ecus }} · {{ 0|ecus }} · {{ 2|ecus }}").render() == "1 écu · 0 écu · 2 écus"
+
+
+def test_no_page_script_or_message_writes_a_count_of_ecus_by_hand() -> None:
+    """Issue 42 §7: a count followed by a hand-written « écus » (« 0 écus
+    rendus ») is what the helper replaced; the templates, the page's scripts
+    and the catalogue's messages say an amount of écus only through it."""
+    web = SRC / "web"
+    by_hand = re.compile(r"(\}\}|\}|\d|fmt\([^)]*\)\s*\+\s*\")\s*écus\b")
+    found = []
+    for path in [*web.glob("templates/**/*.html"), *web.glob("static/**/*.js")]:
+        found += [f"{path.name}: {line.strip()}" for line in path.read_text(encoding="utf-8").splitlines()
+                  if by_hand.search(line) and not line.lstrip().startswith(("/*", "*", "//", "{#"))]
+    found += [f"catalogue {code}: {t}" for code, t in MESSAGES.items() if by_hand.search(t)]
+    assert found == []

@@ -168,6 +168,49 @@ def _joined(values: Any, each: Callable[[Any], str] = str) -> str:
     return each(values)
 
 
+def ecus(amount: Any) -> str:
+    """An amount of écus as French says it: « 0 écu », « 1 écu », « 2 écus »
+    (the singular below two). The one helper of the server side: the pages'
+    ``|ecus`` filter and the messages' ``{amount:écus}`` say it through here;
+    the browser's twin is ``ecus`` in static/cards.js (issue 42 §7)."""
+    return money(amount, "ecus")
+
+
+#: Each currency's name for one (CURRENCIES names several).
+ONE = {"ecus": "écu", "tokens": "token", "chips": "jeton"}
+
+
+def money(amount: Any, currency: Any) -> str:
+    """An amount of a currency (CURRENCIES' codes): « 1 token », « 0 jeton »,
+    « 2 écus ». A message says it with ``{needed:money}`` beside its ``currency``."""
+    code = str(currency)
+    return counted(amount, ONE.get(code, code), CURRENCIES.get(code, code))
+
+
+def counted(n: Any, one: str, many: str) -> str:
+    """« 0 pli », « 1 carte », « 3 jetons »: French puts the singular below two."""
+    return f"{n} {one}" if isinstance(n, int) and not isinstance(n, bool) and -2 < n < 2 else f"{n} {many}"
+
+
+#: A message's counted words: ``{amount:jetons}``, ``{cards:cartes}``, ``{tricks:plis}``.
+COUNTED = {"jetons": ("jeton", "jetons"), "cartes": ("carte", "cartes"), "plis": ("pli", "plis")}
+
+
+def _board_section(x: Any) -> str:
+    """A Rummoli section as its board names it (French faces: V, D, R)."""
+    if not isinstance(x, Mapping):
+        return str(x)
+    named = {"poker": "Pot du poker", "rummoli": "Pot Rummoli"}.get(str(x.get("id")))
+    return named or str(x.get("label", "")).replace("J", "V").replace("Q", "D").replace("K", "R")
+
+
+def _left(v: Any) -> str:
+    """What stays on a Rummoli board, section by section: « (10♠ 3, 7-8-9 3) »."""
+    if not isinstance(v, list) or not v:
+        return ""
+    return " (" + ", ".join(f"{_board_section(x)} {x.get('chips')}" for x in v if isinstance(x, Mapping)) + ")"
+
+
 def _held(x: Any) -> str:
     """One player's cards held at a Rummoli deadlock and what he paid for them."""
     if not isinstance(x, Mapping):
@@ -203,6 +246,8 @@ FORMATTERS: dict[str, Callable[[Any], str]] = {
     "given": lambda v: _joined(v) if v else "aucun",
     "per_card": lambda n: "un jeton" if n == 1 else f"{n} jetons",
     "held": lambda v: _joined(v, _held) if isinstance(v, list) else str(v),
+    "section": _board_section,
+    "left": _left,
     "refusal": lambda v: french(v.get("code", ""), v.get("params") or {}) if isinstance(v, Mapping) else str(v),
 }
 
@@ -217,12 +262,36 @@ def _say(key: str, value: Any) -> str:
     return str(value)
 
 
+class _Word(str):
+    """A parameter as said, which also knows its value: ``{amount:écus}`` in
+    a message says the amount with its unit (:func:`ecus`), ``{amount:money}``
+    with the message's ``currency`` (:func:`money`)."""
+
+    value: Any
+    currency: Any
+
+    def __new__(cls, said: str, value: Any, currency: Any = "ecus") -> _Word:
+        word = super().__new__(cls, said)
+        word.value, word.currency = value, currency
+        return word
+
+    def __format__(self, spec: str) -> str:
+        if spec == "écus":
+            return ecus(self.value)
+        if spec == "money":
+            return money(self.value, self.currency)
+        if spec in COUNTED:
+            return counted(self.value, *COUNTED[spec])
+        return super().__format__(spec)
+
+
 class _Said(dict[str, str]):
     def __init__(self, params: Mapping[str, Any]) -> None:
-        super().__init__({k: _say(k, v) for k, v in params.items()})
+        currency = params.get("currency", "ecus")
+        super().__init__({k: _Word(_say(k, v), v, currency) for k, v in params.items()})
 
     def __missing__(self, key: str) -> str:  # a template asking more than given
-        return "?"
+        return _Word("?", "?")
 
 
 def french(code: str, params: Mapping[str, Any] | None = None) -> str:
@@ -332,7 +401,7 @@ def validation_refusals(errors: list[Any], prefix: str = "") -> list[dict[str, A
 
 _section({
     # ledger
-    "insufficient_funds": "Fonds insuffisants : il faut {needed} {currency}, vous n'en avez que {available}. "
+    "insufficient_funds": "Fonds insuffisants : il faut {needed:money}, vous n'en avez que {available}. "
                           "Rien n'a été débité.",
     "unknown_owner_kind": "Ce genre de compte n'existe pas ({kind}).",
     "unknown_currency": "Cette monnaie n'existe pas ({currency}).",
@@ -447,7 +516,7 @@ _section({
     "closing_after_deal": "La table fermera à la fin de la donne en cours.",
     "no_such_seat": "Cette table a les places 1 à {seats}.",
     "already_seated": "Vous êtes déjà assis à cette table.",
-    "cave_out_of_range": "La cave à cette table est comprise entre {minimum} et {maximum} écus.",
+    "cave_out_of_range": "La cave à cette table est comprise entre {minimum} et {maximum:écus}.",
     "seat_taken": "Cette place est prise.",
     "top_up_too_much": "Vous pouvez ajouter jusqu'à {most} jetons (cave maximale : {maximum}).",
     "not_seated": "Vous n'êtes pas assis à cette table.",
@@ -491,7 +560,7 @@ _section({
     "not_your_deal": "Vous n'avez pas joué cette donne.",
     "deal_in_progress": "Cette donne est en cours : elle se rejouera pas à pas une fois finie.",
     "deal_voided_no_replay": "Cette donne a été annulée (le serveur s'est arrêté pendant la donne) : "
-                             "elle ne se rejoue pas, mais sa graine est révélée.",
+                             "elle ne se rejoue pas, mais ses cartes restent vérifiables.",
     "seed_not_revealed": "Cette donne n'a pas de graine révélée (elle est peut-être en cours).",
     # who may see what (tavern.web.deps and the routes)
     "admin_only": "Réservé aux administrateurs du site.",
@@ -511,7 +580,7 @@ _section({
     "credit_range": "Le montant est un nombre entier entre 1 et {maximum}.",
     # what the admin is told once done (the page's notice)
     "user_changed": "{username} : niveau {level}, rôle {role}.",
-    "user_credited": "{username} crédité de {amount} {currency}.",
+    "user_credited": "{username} crédité de {amount:money}.",
     "user_banned": "{username} est banni : ses sessions sont fermées.",
     "user_unbanned": "{username} peut de nouveau se connecter.",
     "tavern_entrusted": "Taverne « {name} » confiée à {username}.",
@@ -534,6 +603,7 @@ _section({
                           "Demandez le lien actuel à qui vous a invité.",
     "private_table_needs_invitation": "Table privée : il faut le lien d'invitation pour s'y asseoir.",
     "private_table_no_spectators": "Table privée : seuls les invités peuvent la regarder.",
+    "practice_table_no_spectators": "Table d'entraînement : seul son joueur peut la regarder.",
     # what the owner and the invited player are told once done
     "table_opened_private": "Table privée ouverte : elle n'apparaît dans le village que pour vous et ceux qui "
                             "ont ouvert son lien.",
@@ -579,12 +649,14 @@ _section({
     "practice_seats_set": "À l'entraînement, les places sont données à l'ouverture : ouvrez une autre table.",
     "practice_no_cave": "À l'entraînement, pas de cave : vos jetons d'entraînement sont remis quand vous n'en avez plus.",
     "practice_closes_on_leave": "Une table d'entraînement ferme quand vous la quittez.",
+    "practice_left": "Vous avez quitté votre table d'entraînement.",
     "house_seats_range": "De 0 à {high} joueurs de la maison à cette table (une place au moins reste à un joueur).",
     "house_seat_after_deal": "Un joueur de la maison vous cède sa place à la fin de la donne : vous vous y assiérez alors.",
     "house_seat_yours": "Le joueur de la maison vous a cédé sa place : vous êtes assis.",
     "house_seat_failed": "Le joueur de la maison est parti, mais votre place n'a pu être prise : {why}",
-    "house_purse_credited": "{amount} écus versés à la caisse de la maison.",
+    "house_purse_credited": "Versé à la caisse de la maison : {amount:écus}.",
     "practice_opponents": "Nombre d'adversaires impossible pour ce jeu : entre {low} et {high}.",
+    "practice_opponents_only": "Nombre d'adversaires impossible pour ce jeu : il se joue contre {count} adversaire.",
     "practice_no_level": "Choisissez le niveau des joueurs de la maison ({choices}).",
     "hands_practice": "Entraînement : aucune donne quotidienne comptée, jetons d'entraînement.",
 })
@@ -802,7 +874,7 @@ _section({
     "contest_not_registered": "Vous n'êtes pas inscrit à ce concours.",
     "contest_table_closes_empty": 'Une table de concours ne ferme que vide.',
     "contest_not_registering": 'Ce concours a déjà commencé ou est terminé.',
-    "contest_fee_funds": "Fonds insuffisants : le droit d'entrée est de {fee} écus, vous en avez {available}.",
+    "contest_fee_funds": "Fonds insuffisants : le droit d'entrée est de {fee:écus}, vous en avez {available}.",
     "contest_form_integer": "{label} : un nombre entier.",
     "contest_form_start": "L'heure de début : une date et une heure (heure de Paris).",
 })
@@ -848,6 +920,27 @@ _section({
                         "et compte ses donnes (« deals »).",
     "rami_sheet_scores": "La feuille de marque reportée donne à chaque joueur un nombre entier de points.",
     "rami_sheet_deals": "La feuille de marque reportée compte ses donnes.",
+    # The account of a deal in the result panel (issue 42 §10): each chip that moved, in the game's words.
+    "rams_account_stake": ("{player} donne et met {amount:jetons} au pot, qui en tenait {carried} de la donne "
+                           "précédente : le pot de la donne est de {pot:jetons}."),
+    "rams_account_share": "{player} fait {tricks:plis} sur {n_tricks} : sa part du pot, {amount:jetons}.",
+    "rams_account_remainder": "Le reste du partage, {amount:jetons}, reste au pot.",
+    "rams_account_rams": "{player} est rams (aucun pli) : il paie au pot suivant autant que le pot tenait, {amount:jetons}.",
+    "rams_account_all_passed": ("Tous ont passé jusqu'au dernier : {player} ramasse le pot, {amount:jetons}, "
+                                "et la donne suivante est forcée."),
+    "rams_account_general_won": "Rams général réussi : {player} paie à {announcer} autant que le pot, {amount:jetons}.",
+    "rams_account_general_lost": "Rams général manqué : {announcer} paie à {player} autant que le pot, {amount:jetons}.",
+    "rams_account_general_pot": "On ne touche pas au pot : ses {amount:jetons} restent pour la donne suivante.",
+    "rams_account_next_pot": "Reste au pot pour la donne suivante : {amount:jetons}.",
+    "rams_account_partie_lost": "{loser} a perdu la partie : il paie {amount:jetons} à {player}.",
+    "rummoli_account_antes": ("Mises : chacun met {unit:jetons} sur chacune des {sections} sections du tableau, "
+                              "{amount:jetons} en tout."),
+    "rummoli_account_widow": "{player} achète la veuve {amount:jetons}, payés au donneur, {dealer}.",
+    "rummoli_account_bet": "{player} mise {amount:jetons} au pot du poker.",
+    "rummoli_account_won": "{section} : {amount:jetons} pour {player}.",
+    "rummoli_account_cards": "{player} paie {amount:jetons} à {winner} pour {n_cards:cartes} restées en main.",
+    "rummoli_account_deadlock": "Blocage : {player} met {amount:jetons} au pot Rummoli pour {n_cards:cartes} gardées.",
+    "rummoli_account_board": "Restent sur le tableau pour la donne suivante : {amount:jetons}{left}.",
     "rams_carry_shape": "Le report du Rams « au coup » tient le pot (« pot », en jetons) et dit si la "
                         "donne est forcée (« forced »).",
     "rams_partie_carry": "Le report du Rams « à la partie » tient les jetons des joueurs.",
@@ -980,6 +1073,20 @@ _section({
     "fair_seed_ok": "Graine du serveur conforme à l'engagement ({commitment}…).",
     "fair_shuffle_ok": "Mélange n° {index} : {size} cartes, identiques à celles tirées des graines.",
     "fair_shuffle_mismatch": "Le mélange n° {index} ({size} cartes) ne découle pas des graines.",
+    # the per-card commitments (tavern.fair_cards): a player's openings
+    "fair_opening_malformed": "Ouverture de cartes mal formée ({kind} : {detail}).",
+    "fair_cards_digest": "Les empreintes des cartes du mélange n° {index} ne sont pas celles annoncées avant "
+                         "la donne : ouverture refusée.",
+    "fair_opening_position": "Aucune carte n'a été engagée en position {position} du mélange n° {index} : "
+                             "ouverture refusée.",
+    "fair_opening_mismatch": "La carte {card} en position {position} du mélange n° {index} ne correspond pas à "
+                             "l'empreinte annoncée avant la donne : carte échangée ou falsifiée, ouverture refusée.",
+    "fair_openings_ok": "{count} carte(s) ouverte(s), conformes aux empreintes des {digests} mélange(s) annoncées "
+                        "avant la donne.",
+    "fair_cards_mismatch": "Les empreintes des cartes publiées pour le mélange n° {index} ne découlent pas de la "
+                           "graine et du paquet du relevé.",
+    "fair_cards_ok": "Empreintes des cartes : les {count} mélange(s) annoncés avant la donne découlent de la "
+                     "graine et du paquet.",
 })
 
 
@@ -1042,6 +1149,9 @@ _section({
     "cli_unreadable": "ILLISIBLE : {why}",
     "cli_verify_failed": "ÉCHEC : {why}",
     "cli_verify_ok": "La donne découle bien des graines publiées.",
+    "cli_verify_openings_ok": ("Les cartes ouvertes sont bien celles engagées avant la donne (comparez ces empreintes "
+                               "à celles notées avant elle) ; la graine, qui prouve tout le paquet, vient après le "
+                               "délai de la taverne."),
     "cli_pg_backup": "La base est PostgreSQL : sauvegardez-la avec ses outils, serveur en marche :\n"
                      "  pg_dump --format=custom --file=tavern.dump \"$DATABASE_URL\"\n"
                      "et restaurez, serveurs arrêtés, avec pg_restore --clean --if-exists puis "

@@ -100,7 +100,8 @@ def _verify(args: argparse.Namespace) -> int:
     0 when it matches, 1 when it does not, 2 when the file is not a record
     (missing, unreadable, not UTF-8, empty, not JSON, not an object) — one
     French line on standard error, never a traceback."""
-    from tavern.fair import FairError, verify
+    from tavern.fair import FairError
+    from tavern.fair_cards import verify  # a whole record, or a player's openings (docs/fairness.md)
     from tavern.refusal import Refusal
 
     try:
@@ -115,7 +116,8 @@ def _verify(args: argparse.Namespace) -> int:
         return 1
     for line in said:
         print(VERIFY_OK_LINE.format(what=_lower_first(line)))
-    print(french("cli_verify_ok"))
+    early = "server_seed" not in record.get("fair", {})  # a player's openings, before the seed (fair_cards.verify)
+    print(french("cli_verify_openings_ok" if early else "cli_verify_ok"))
     return 0
 
 

@@ -103,6 +103,8 @@ class FairStream:
         self._block = 0
         self._buffer = b""
         self.shuffles: list[int] = []
+        #: Each shuffle's cards, in order (the per-card commitments, fair_cards.py).
+        self.outputs: list[list[str]] = []
 
     def _word(self) -> int:
         if len(self._buffer) < 4:
@@ -127,6 +129,7 @@ class FairStream:
             j = self.randbelow(i + 1)
             out[i], out[j] = out[j], out[i]
         self.shuffles.append(len(out))
+        self.outputs.append(list(out))
         return out
 
 

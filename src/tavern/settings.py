@@ -176,6 +176,12 @@ class Settings(BaseSettings):
     price_deck52_ecus: int = 100
     price_deck32_ecus: int = 80
 
+    # --- fair play (docs/fairness.md)
+    #: Days after a deal before its players receive its server seed (and so
+    #: its whole deck, every folded hand); 0: never. Meanwhile they have the
+    #: openings of the cards they saw; the admins have the seed at once.
+    fair_reveal_days: int = Field(default=30, ge=0)
+
     # --- the collusion report (docs/surveillance.md): its thresholds
     surveillance_min_deals: int = Field(default=30, ge=1)
     surveillance_min_faced: int = Field(default=20, ge=1)

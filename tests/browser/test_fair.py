@@ -13,7 +13,7 @@ from sqlalchemy import select
 from tests.browser.test_table_page import ARTIFACTS, LIVE, passive, play, result_shown, start_server
 from tests.test_fair import TABLE_DECKS, _fair_deal, _forgeries, _packs, _shuffles_of_seeds
 
-from tavern import cards, fair
+from tavern import cards, fair, fair_cards
 from tavern.games import registry
 from tavern.store.db import make_engine, session_factory
 from tavern.store.models import ArchivedHand
@@ -67,6 +67,7 @@ def test_a_player_seeds_plays_and_verifies_his_deal(browser, players, db_url, tm
             p.sit(k, 200)
         for p in ps.values():
             p.page.wait_for_selector(f"{LIVE}[data-phase=bet]", timeout=15_000)
+        shown = ana.text_content("#fair-cards")  # deal 1's digests, shown with its first state
         play(ps, passive, result_shown(ps, 1))
 
         ana.wait_for_selector("#fair-check:not([disabled])")
@@ -76,7 +77,10 @@ def test_a_player_seeds_plays_and_verifies_his_deal(browser, players, db_url, tm
         ana.locator("#fair-panel").screenshot(path=str(ARTIFACTS / "fair-verified.png"))
         assert ana.get_attribute("#fair-result", "data-ok") == "1", ana.text_content("#fair-result")
         text = ana.text_content("#fair-result")
-        assert "Donne n° 1 vérifiée" in text and "avant la donne" in text
+        # Issue 42 §6: what she checked are the openings of the cards she saw,
+        # against the digests her page was shown before the deal — no seed.
+        assert "les cartes que vous avez vues sont celles engagées avant la donne" in text, text
+        assert "conformes aux empreintes" in text and "Cette page n'a pas vu" not in text
 
         # The same deal in the archive: ana's seed went in, and it verifies.
         engine = make_engine(db_url)
@@ -87,6 +91,30 @@ def test_a_player_seeds_plays_and_verifies_his_deal(browser, players, db_url, tm
         assert record["fair"]["commitment"] == promised
         assert {"player": "ana", "seed": "graine_d_ana-16"} in record["fair"]["client_seeds"]
         assert fair.verify(record)
+
+        # Issue 42 §6: « the page's check refuses a swapped card » — her own
+        # reveal checks out in the page's code; the same with two of her cards
+        # swapped, a card replaced by one she never saw, a forged salt or a
+        # rewritten leaf is refused in French, in the panel too.
+        mine = _own_reveal(record, "ana")
+        digests = record["fair"]["cards"]
+        assert shown == f"Empreintes des cartes de la donne en cours : {digests[0]}"
+        assert ana.evaluate(JS_OPENINGS, [mine, digests])["ok"] is True
+        refused = {}
+        for name, forged in _forged_openings(record, mine).items():
+            refused[name] = ana.evaluate(JS_OPENINGS, [forged, digests])
+        assert not any(r["ok"] for r in refused.values()), refused
+        assert "carte échangée ou falsifiée, ouverture refusée" in refused["swapped"]["lines"][-1]
+        assert "carte échangée ou falsifiée" in refused["another card"]["lines"][-1]
+        assert "carte échangée ou falsifiée" in refused["forged salt"]["lines"][-1]
+        assert "ne sont pas celles annoncées avant la donne" in refused["rewritten leaf"]["lines"][-1]
+        assert "mal formée" in refused["malformed"]["lines"][-1]
+        ana.evaluate("""(f) => document.dispatchEvent(new CustomEvent("tavern:state",
+            { detail: { type: "state", table: {}, fair: f } }))""", _forged_openings(record, mine)["swapped"])
+        ana.click("#fair-check")
+        ana.wait_for_selector("#fair-result[data-ok='0']")
+        ana.locator("#fair-panel").screenshot(path=str(ARTIFACTS / "fair-swapped.png"))
+        assert "carte échangée ou falsifiée" in ana.text_content("#fair-result")
 
         # « Mes donnes »: the deal is listed and replays step by step in the
         # page, showing ana her own cards, nobody else's before a showdown.
@@ -110,6 +138,47 @@ def test_a_player_seeds_plays_and_verifies_his_deal(browser, players, db_url, tm
         assert ok is False
     finally:
         srv.stop()
+
+
+JS_OPENINGS = """async ([f, digests]) => {
+  const m = await import('/static/fair.js');
+  return await m.verify(f, new Set([f.commitment]), new Map([[f.commitment, digests]]));
+}"""
+
+
+def _own_reveal(record: dict, player: str) -> dict:
+    """What ``player`` receives at the deal's end (tables/deals.py): the
+    common block without the seed, his openings and every shuffle's leaves."""
+    common = {k: v for k, v in record["fair"].items() if k not in ("server_seed", "seen")}
+    own = fair_cards.deal_cards(record).reveal(map(tuple, record["fair"]["seen"][player]))
+    return json.loads(json.dumps({**common, "game": record["game"], **own}))
+
+
+def _forged_openings(record: dict, mine: dict) -> dict[str, dict]:
+    """His reveal with two of his cards swapped, one replaced by a card he
+    never saw (at its place, with its salt), a salt forged, a leaf rewritten
+    to fit a forged card, an opening with no card."""
+    out = {}
+    swapped = json.loads(json.dumps(mine))
+    a, b = swapped["openings"][0], swapped["openings"][1]
+    a["card"], b["card"] = b["card"], a["card"]
+    out["swapped"] = swapped
+    other = json.loads(json.dumps(mine))
+    unseen = next(c for c in record["deck"] if c not in {o["card"] for o in mine["openings"]})
+    other["openings"][0]["card"] = unseen
+    out["another card"] = other
+    salted = json.loads(json.dumps(mine))
+    salted["openings"][0]["salt"] = "00" * 32
+    out["forged salt"] = salted
+    leafed = json.loads(json.dumps(other))
+    o = leafed["openings"][0]
+    leafed["leaves"][o["shuffle"] - 1][o["position"]] = fair_cards.leaf(o["shuffle"], o["position"], o["card"],
+                                                                          o["salt"])
+    out["rewritten leaf"] = leafed
+    broken = json.loads(json.dumps(mine))
+    del broken["openings"][0]["card"]
+    out["malformed"] = broken
+    return out
 
 
 def _revealed(record: dict) -> dict:

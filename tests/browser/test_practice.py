@@ -15,6 +15,8 @@ from tests.browser import watch
 from tests.browser.test_table_page import ARTIFACTS, LIVE, Player, rams_move
 from tests.tables.liveserver import LiveServer
 
+from tavern.catalogue import ecus
+
 pytestmark = [pytest.mark.browser, pytest.mark.db]
 
 PASSWORD = "une nuit au village"
@@ -81,9 +83,21 @@ def test_a_newcomer_plays_a_whole_rams_deal_against_the_house(browser, db_url, t
         ARTIFACTS.mkdir(exist_ok=True)
         p.page.screenshot(path=str(ARTIFACTS / "practice-rams-end.png"), full_page=True, animations="disabled")
         watch.check_french(p.page, p.name)
-        # He leaves: the table closes.
+        # The page's « écus » helper says what the server's does (issue 42 §7:
+        # « 0 écu », « 1 écu », « 2 écus » everywhere).
+        said = p.page.evaluate("() => import('/static/cards.js').then(m => [0, 1, 2, 150].map(m.ecus))")
+        assert said == [ecus(n) for n in (0, 1, 2, 150)] == ["0 écu", "1 écu", "2 écus", "150 écus"]
+        # He leaves: the table closes, and the page says he left his practice
+        # table (issue 42 §7) — not the owner's closing, no « 0 écus rendus ».
         p.page.locator(f"{LIVE} .tl-controls button[data-action=leave]").click()
-        p.page.locator(f"{LIVE} .tl-status", has_text="Table fermée").wait_for()
+        p.page.locator(f"{LIVE} .tl-status", has_text="Entraînement terminé").wait_for()
+        center = p.page.locator(f"{LIVE} .tl-center").text_content() or ""
+        assert center == "Vous avez quitté votre table d'entraînement."
+        page = p.page.locator(LIVE).text_content() or ""
+        assert "patron" not in page and "rendus" not in page and "écus" not in page, page
+        expect(p.page.locator(f"{LIVE} .tl-closed a[href='/entrainement']")).to_have_text("S'entraîner encore")
+        p.page.screenshot(path=str(ARTIFACTS / "practice-left.png"), full_page=True, animations="disabled")
+        watch.check_french(p.page, p.name)
         assert p.errors == []
     finally:
         if p is not None:

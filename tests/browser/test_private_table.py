@@ -37,7 +37,8 @@ def test_private_table_joined_by_link_and_refused_without_it(browser, db_url, tm
     try:
         ana, bob = Player(browser, srv, "ana"), Player(browser, srv, "bob")
         # ana opens the link: back at the table, told she is invited, and she sits.
-        ana.page.goto(f"/invitation/{token}")
+        ana.page.goto(f"/invitation/{token}")  # the link's page grants nothing: its button does
+        ana.page.get_by_role("button", name="Accepter l'invitation et rejoindre la table").click()
         ana.page.wait_for_url(re.compile(rf"/tables/{srv.table_id}$"))
         expect(ana.page.get_by_text(french("invitation_accepted", {"name": "t1"}))).to_be_visible()
         ana.page.wait_for_selector(f"{LIVE}[data-seq]")

@@ -368,7 +368,7 @@ def seat_buttons(p: Player) -> None:
     page.locator(f"{LIVE} .tl-note", has_text="Vous poserez la grosse blinde").wait_for()
     assert page.locator(f"{LIVE} .tl-controls button[data-action=post]").count() == 0
     page.click(f"{LIVE} .tl-controls button[data-action=leave]")
-    page.locator(f"{LIVE} .tl-notice", has_text="200 écus rendus").wait_for()
+    page.locator(f"{LIVE} .tl-notice", has_text="Rendu à votre compte : 200 écus.").wait_for()
     page.wait_for_selector(f"{LIVE} button.tl-sit[data-seat='4']")  # the seat is free again
     assert page.locator(f"{LIVE} .tl-seat.me").count() == 0
     # The cave box offers a cave the table accepts again (it showed 0).
@@ -546,7 +546,7 @@ def test_a_closed_table_shows_its_closing_and_stops_reconnecting(browser, player
         close_as_owner(srv)
         closed = ana.page.locator(f"{LIVE} .tl-closed")
         closed.wait_for(timeout=10_000)
-        assert "ana : 150 écus rendus" in closed.text_content()
+        assert "Rendu à chacun :ana : 150 écus" in closed.text_content()
         assert ana.page.locator(f"{LIVE} button.tl-sit").count() == 0
         assert ana.page.locator(f"{LIVE} .tl-center").text_content() == "Table fermée par le patron."
         assert ana.page.locator(f"{LIVE} .tl-status").text_content() == "Table fermée"

@@ -10,6 +10,7 @@ import asyncio
 import json
 import random
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -102,3 +103,17 @@ def test_a_table_says_per_min_messages_a_minute_from_its_own_players(monkeypatch
     assert len(said) == 40 and set(said) == {"ana", "bob", "cid"}
     assert 0 <= waits[0] <= 30 and all(15 <= w <= 45 for w in waits[1:])
     assert 25 <= sum(waits[1:]) / len(waits[1:]) <= 35  # 2 a minute: one every 30 s on average
+
+
+def test_a_readers_delay_is_read_from_the_time_the_message_carries() -> None:
+    """Issue 41 §2: "chat delivered p99 < 100 ms" — each reader's delay is
+    the frame's arrival less the time written in the text when it was said."""
+    stats = _window()
+    said = time.time() - 0.25
+    frames = [{"type": "chat", "table_id": 1, "id": 7, "author": "bob", "text": f"Bien joué ! (3){bots.SAID_AT}{said:.3f}"},
+              {"type": "chat", "table_id": 1, "id": 8, "author": "bob", "text": "Merci"}]  # no time: no delay
+    bot = _bot(FakeSocket(frames), "ana", stats)
+    bot.stopping = True
+    asyncio.run(bot.run())
+    assert stats.chat_frames == 2 and len(stats.chat_delays) == 1
+    assert 249 <= stats.chat_delays[0] < 250 + 60_000  # the time is written to the millisecond

@@ -7,6 +7,8 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sqlalchemy import delete, func, select
 from tests.services.helpers import make_table, make_tavern, make_user
 
@@ -56,10 +58,50 @@ def refused(session, code, fn, *args, **kwargs):
     ("deux\nlignes", "chat_control_chars"),
     ("\x1b[31mrouge", "chat_control_chars"),
     ("abc\u202edcba", "chat_control_chars"),  # a right-to-left override would show another text
+    # Issue 42 §9: nothing visible is an empty message (a blank line shown to everyone).
+    ("\u200b\u200b", "chat_empty"),  # zero-width spaces
+    ("\u2800", "chat_empty"),  # the blank Braille pattern
+    ("\u3164 \u115f\u1160\uffa0", "chat_empty"),  # the Hangul fillers
+    ("\u2060\ufeff\u200d\u200e\u200f", "chat_empty"),  # word joiner, BOM, joiner, bidi marks
+    ("\ufe0f\U000e0100", "chat_empty"),  # variation selectors
+    ("\u0301\u0308", "chat_empty"),  # combining marks with no letter to sit on
+    ("\u3000\u00a0\u2003", "chat_empty"),  # ideographic, no-break, em spaces
 ])
 def test_bad_messages_are_refused_and_nothing_is_stored(session, world, text, code):
     """Issue 30: "Bad input: an empty, oversized or binary chat message … a French refusal, nothing changed"."""
     refused(session, code, chat.say, session, world.table.id, world.ana.id, text, NOW)
+
+
+#: Characters that draw nothing (issue 42 §9), as a player would paste them.
+INVISIBLE = ("\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff\u00ad\u061c\u180e"
+             "\u2800\u3164\u115f\u1160\uffa0\u034f\u0301\u0327\u20dd\ufe00\ufe0f\U000e0100\U000e0001"
+             "\u3000\u00a0\u2002\u2003\u2009\u202f\u205f ")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(INVISIBLE), min_size=1, max_size=40))
+def test_a_message_of_invisible_characters_is_refused_as_empty(text):
+    """Issue 42 §9: "refuse a message with nothing visible in it, as an empty one"."""
+    with pytest.raises(ChatError) as exc:
+        chat.normalise(text)
+    assert exc.value.code == "chat_empty"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(INVISIBLE), max_size=20),
+       st.text(alphabet=st.characters(categories=("L", "N", "P", "S"), exclude_characters="\u115f\u1160\u3164\uffa0\u2800"),
+               min_size=1, max_size=5),
+       st.text(alphabet=st.sampled_from(INVISIBLE), max_size=20))
+def test_one_drawn_character_among_invisible_ones_is_a_message(before, drawn, after):
+    """A letter, digit, sign or emoji amid the invisible ones is a message, kept as written (stripped)."""
+    text = before + drawn + after
+    assert chat.normalise(text) == text.strip()
+
+
+def test_an_invisible_message_at_the_table_is_refused_and_nothing_is_stored(session, world):
+    """Issue 42, bad input: "a chat message of invisible characters — a French refusal, nothing changed"."""
+    err = refused(session, "chat_empty", chat.say, session, world.table.id, world.ana.id, "\u200b\u3164\u2800", NOW)
+    assert french(err.code, err.params) == "Message vide : écrivez quelque chose."
 
 
 def test_300_characters_pass_and_markup_is_kept_as_plain_text(session, world):

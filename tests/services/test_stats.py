@@ -59,3 +59,40 @@ def test_matches_won_and_rams_made_come_from_the_result() -> None:
     assert [deal_figures("rams", rams, made)[p].rams_made for p in ("ana", "bob", "cid")] == [1, 0, 0]
     made["pots"][0]["general"]["success"] = False
     assert deal_figures("rams", rams, made)["ana"].rams_made == 0
+
+
+def test_a_rams_dealer_who_loses_his_stake_still_took_his_shares_of_the_pot() -> None:
+    """Issue 42 §11; docs/statistics.md: biggest pot is "the most he took from
+    the pots of one deal". RULES.md (Rams): "the dealer puts 5 units in the
+    pot (one per trick). Players who take part share the pot in proportion to
+    their tricks; each one who took no trick is "rams" and pays into the next
+    pot as much as this pot held." Settled by the engine's own stakes."""
+    from tavern.games.rams import stakes
+
+    chips = {"ana": 50, "bob": 50, "cid": 50}
+    start = dict(chips)
+    pot = stakes.pay(chips, "ana", None, 5)  # ana deals: her stake is the pot (a forced deal)
+    outcome = stakes.settle_tricks(chips, pot, {"ana": 4, "bob": 1, "cid": 0}, 5)
+    result = {"delta": {p: chips[p] - start[p] for p in chips}, "pots": [outcome.as_pot()]}
+    assert result["delta"] == {"ana": -1, "bob": 1, "cid": -5}  # ana took 4 back of her 5
+    rams = {"game": "rams", "seats": [{"player": p, "chips": 50} for p in chips]}
+    fig = deal_figures("rams", rams, result)
+    assert [fig[p].biggest_pot for p in ("ana", "bob", "cid")] == [4, 1, 0]
+    assert (fig["ana"].won, fig["ana"].chips_lost) == (0, 1)  # she lost the deal all the same
+    # Everybody passed to the last speaker: he takes the whole pot.
+    chips = dict(start)
+    pot = 20 + stakes.pay(chips, "ana", None, 5)
+    taken = stakes.settle_all_pass(chips, pot, "cid")
+    fig = deal_figures("rams", rams, {"delta": {"ana": -5, "bob": 0, "cid": 25}, "pots": [taken.as_pot()]})
+    assert [fig[p].biggest_pot for p in ("ana", "bob", "cid")] == [0, 0, 25]
+
+
+def test_rummoli_sections_and_a_split_poker_pot_count_as_taken() -> None:
+    """Rummoli's pots name their winners: a section won whole, the poker pot
+    split as the engine splits it ("the odd chips go to the first winner")."""
+    record = {"game": "rummoli", "seats": [{"player": p, "chips": 50} for p in ("ana", "bob", "cid")]}
+    result = {"delta": {"ana": -2, "bob": 6, "cid": -4},
+              "pots": [{"section": "poker", "amount": 5, "winners": ["ana", "bob"]},
+                       {"section": "10s", "amount": 3, "winners": ["bob"]}]}
+    fig = deal_figures("rummoli", record, result)
+    assert [fig[p].biggest_pot for p in ("ana", "bob", "cid")] == [3, 5, 0]

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import select
 from tests.tables.conftest import Harness, build_world, passive
 
-from tavern import fair
+from tavern import fair, fair_cards
 from tavern.store.models import ArchivedHand
 from tavern.tables.actor import CommandError
 from tavern.tables.commands import ClientSeed
@@ -44,9 +44,9 @@ def test_a_deal_is_committed_seeded_revealed_and_verifiable(session_factory) -> 
         assert "fair" not in during or during["fair"]["commitment"] != promised  # not revealed yet
         await h.play_deal(passive)
         await h.settle()
-        return actor, h
+        return actor, h, during, promised
 
-    actor, h = asyncio.run(scenario())
+    actor, h, during, promised = asyncio.run(scenario())
     asyncio.run(actor.stop())
 
     with world.factory() as s:
@@ -55,12 +55,20 @@ def test_a_deal_is_committed_seeded_revealed_and_verifiable(session_factory) -> 
     block = record["fair"]
     assert [c["seed"] for c in block["client_seeds"]] == ["graine-d-ana", "b0b", ""]
     assert fair.verify(record)  # raises on a mismatch
-    # Revealed to the deal's players, with the deck; never to spectators.
+    # Issue 42 §6: the deal's players receive the openings of the cards they
+    # saw — never the seed nor the deck (« the reveal gives every folded hand
+    # away ») — and each opening checks against the digests shown with the
+    # deal's state, before its first card was shown.
+    shown_before = during["table"]["fair"]["cards"]
+    assert shown_before == block["cards"] and len(shown_before) == 1
     for name in ("ana", "bob", "cid"):
-        assert h.held(name)["fair"]["server_seed"] == block["server_seed"]
-        assert h.held(name)["fair"]["deck"] == record["deck"]
-        # and the game with its config: the page starts each shuffle from its packs (issue 33)
-        assert (h.held(name)["fair"]["game"], h.held(name)["fair"]["config"]) == (record["game"], record["config"])
+        got = h.held(name)["fair"]
+        assert "server_seed" not in got and "deck" not in got and block["server_seed"] not in json.dumps(h.inbox[name])
+        assert got["game"] == record["game"] and got["commitment"] == promised
+        assert fair_cards.check_openings(got, shown_before, promised)
+        opened = {o["card"] for o in got["openings"]}
+        assert opened == {record["deck"][i] for k, i in block["seen"][name]}
+        assert len(opened) >= 2  # his hole cards at least
     assert all(block["server_seed"] not in json.dumps(m) for m in h.inbox[None])
     assert all(block["server_seed"] not in json.dumps(m) for m in h.inbox["dan"])
     # Another client seed would have given another deck from the same server seed.

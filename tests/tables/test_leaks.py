@@ -170,3 +170,57 @@ def test_no_message_leaks_a_hidden_card(session_factory, game, stakes, variant):
     assert checked["village"] > 5 and checked["pots"] > 0
     assert not leaks, leaks[:5]
     assert world.audit_ok()
+
+
+EVERY_CARD = re.compile(r'"([2-9TJQKA][cdhs]|X\d+)"')
+
+
+@pytest.mark.parametrize("game", ["ramponneau", "draw", "rams", "rummoli", "rami", "double_rami", "remigio", "gin"])
+def test_the_reveal_at_a_deals_end_gives_no_card_he_did_not_see(session_factory, game):
+    """Issue 42 §6: « The reveal gives every folded hand away » — at a deal's
+    end each of its players receives the openings of the cards he saw, never
+    the server seed nor the deck: no card in his reveal that no earlier
+    message showed him, and each opening checks against the digests his page
+    was shown before the deal. Spectators get no reveal."""
+    from tavern import fair_cards
+
+    stakes = {"ramponneau": {"small_blind": 1, "big_blind": 2}, "draw": {"small_bet": 2}}.get(game, {"unit": 1})
+    names = ("ana", "bob") if game == "gin" else ("ana", "bob", "cid")
+    world = build_world(session_factory, game=game, stakes=stakes, rake_percent=0)
+
+    async def scenario():
+        h = Harness(world)
+        actor = await h.start(seated=names)
+        for _ in range(2):
+            await h.play_deal(lambda name, legal: actor.engine.timeout_action(name))
+            await h.settle()
+        await actor.stop()
+        return h
+
+    h = asyncio.run(scenario())
+    with world.factory() as s:
+        seeds = [hand.record["fair"]["server_seed"] for hand in s.query(ArchivedHand) if hand.record.get("fair")]
+    assert seeds
+    reveals = opened_total = 0
+    for name in names:
+        shown: set[str] = set()
+        digests: dict[str, list[str]] = {}
+        for msg in h.inbox[name]:
+            text = json.dumps(msg)
+            assert not any(seed in text for seed in seeds), f"{name} received a server seed"
+            f = (msg.get("table") or {}).get("fair") or {}
+            if f.get("deal") and f.get("cards"):  # they only grow (a rebuilt stock's, before its cards)
+                had = digests.get(f["deal"], [])
+                assert f["cards"][:len(had)] == had, f"{name} was shown other digests for the same deal"
+                digests[f["deal"]] = f["cards"]
+            shown |= set(EVERY_CARD.findall(json.dumps({k: v for k, v in msg.items() if k != "fair"})))
+            if msg.get("fair"):
+                reveal = msg["fair"]
+                assert "deck" not in reveal and "reshuffles" not in reveal and "server_seed" not in reveal
+                opened = set(EVERY_CARD.findall(json.dumps(reveal)))
+                assert opened <= shown, f"{name} is revealed {sorted(opened - shown)}, never shown to him"
+                assert fair_cards.check_openings(reveal, digests[reveal["commitment"]], reveal["commitment"])
+                reveals += 1
+                opened_total += len(reveal["openings"])
+    assert reveals >= len(names) and opened_total > 0, "each player received his reveal, with his cards"
+    assert not any(m.get("fair") for m in h.inbox[None]), "spectators get no reveal"

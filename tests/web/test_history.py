@@ -5,6 +5,7 @@ else's deal."""
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 import re
 
@@ -86,7 +87,7 @@ def test_a_player_replays_his_deal_seeing_only_what_he_saw(settings, client: Tes
 def test_a_voided_deal_still_reveals_its_seed_to_its_players(settings, client: TestClient, session_factory) -> None:
     """Issue 16: "A deal voided by a crash still reveals its seed" — to the
     deal's players, never while the deal is being played."""
-    from tavern import fair
+    from tavern import fair, fair_cards
     from tavern.tables.bank import SqlBank
 
     world = deal_stopped_mid_hand(session_factory, settings)
@@ -97,9 +98,23 @@ def test_a_voided_deal_still_reveals_its_seed_to_its_players(settings, client: T
     SqlBank(session_factory, settings).void_interrupted(world.table_id)  # the restart voids it
     revealed = client.get(f"/api/me/deals/{deal}/fair")
     assert revealed.status_code == 200
+    # Issue 42 §6: before TAVERN_FAIR_REVEAL_DAYS (30 by default) the openings
+    # of the cards he saw, never the seed nor the deck (every folded hand).
+    early = revealed.json()
+    assert "server_seed" not in early["fair"] and "deck" not in early and early["seed_after"]
+    with session_factory() as s:
+        hand = s.get(ArchivedHand, deal)
+        record = hand.record
+        assert record["fair"]["server_seed"] not in revealed.text
+        assert {o["card"] for o in early["fair"]["openings"]} == set(record["deck"][:4]) & {
+            o["card"] for o in early["fair"]["openings"]}
+        assert fair_cards.check_openings(early["fair"], record["fair"]["cards"], record["fair"]["commitment"])
+        hand.ended = hand.ended - dt.timedelta(days=settings.fair_reveal_days, seconds=1)
+        s.commit()
+    revealed = client.get(f"/api/me/deals/{deal}/fair")  # the delay past: the seed and the deck
     assert fair.verify(revealed.json())  # what `tavern verify` reads
     assert revealed.json()["config"]["big_blind"] > 0  # the table's config: its packs (issue 33)
-    assert "sa graine" in client.get("/mes-donnes").text
+    assert "ses cartes vérifiables" in client.get("/mes-donnes").text
     client.post("/logout")
     client.cookies.clear()
     login(client, "cid")  # not dealt in
@@ -127,7 +142,7 @@ def test_a_deal_in_progress_is_listed_en_cours_without_its_steps(settings, clien
     page = client.get(f"/mes-donnes/{deal}")
     assert page.status_code == 409 and "Cette donne est en cours" in page.text
     mine = client.get("/mes-donnes").text
-    assert "en cours" in mine and f'href="/mes-donnes/{deal}"' not in mine and "sa graine" not in mine
+    assert "en cours" in mine and f'href="/mes-donnes/{deal}"' not in mine and "ses cartes vérifiables" not in mine
     # Voided by the restart: now it has ended, voided, with its seed and no replay.
     SqlBank(session_factory, settings).void_interrupted(world.table_id)
     listed = client.get("/api/me/deals").json()
@@ -135,7 +150,7 @@ def test_a_deal_in_progress_is_listed_en_cours_without_its_steps(settings, clien
     assert listed[0]["ended"] is not None
     refused = client.get(f"/api/me/deals/{deal}")
     assert refused.status_code == 409 and refused.json()["code"] == "deal_voided_no_replay"
-    assert "sa graine" in client.get("/mes-donnes").text
+    assert "ses cartes vérifiables" in client.get("/mes-donnes").text
     # Somebody else's deal is still not his to see.
     client.post("/logout")
     client.cookies.clear()

@@ -73,7 +73,7 @@ def test_a_setting_outside_its_bounds_is_refused_in_french_and_nothing_stored(cl
 def test_the_admin_funds_the_purse_and_reads_its_results(client: TestClient, world: World) -> None:
     login(client, "admin")
     r = client.get("/admin/maison")
-    assert r.status_code == 200 and "Caisse de la maison" in r.text and "0 écus" in r.text
+    assert r.status_code == 200 and "Caisse de la maison" in r.text and "0 écu<" in r.text  # issue 42 §7: « 0 écu »
     r = post_form(client, "/admin/maison/crediter", {"amount": "5000"}, page="/admin/maison")
     assert r.status_code == 303
     r = client.post("/api/admin/house/credit", json={"amount": 700}, headers={"X-CSRF-Token": api_csrf(client)})

@@ -89,7 +89,8 @@ def test_the_forms_default_opponents_fit_the_chosen_games_seats(client: TestClie
 @pytest.mark.parametrize(("fields", "words"), [
     ({"opponents": "1"}, "Nombre d'adversaires impossible pour ce jeu : entre 2 et 7."),
     ({"opponents": "8"}, "Nombre d'adversaires impossible pour ce jeu : entre 2 et 7."),
-    ({"game": "gin", "opponents": "2"}, "Nombre d'adversaires impossible pour ce jeu : entre 1 et 1."),
+    ({"game": "gin", "opponents": "2"}, "Nombre d'adversaires impossible pour ce jeu : il se joue contre 1 adversaire."),
+    ({"game": "gin", "opponents": "un"}, "Nombre d'adversaires impossible pour ce jeu : il se joue contre 1 adversaire."),
     ({"opponents": "deux"}, "Nombre d'adversaires impossible pour ce jeu : entre 2 et 7."),
     ({"game": "belote"}, "Jeu inconnu : « belote »."),
     ({"level": "champion"}, "Choisissez le niveau des joueurs de la maison (« débutant », « habitué »)."),
@@ -167,7 +168,7 @@ def test_the_api_opens_a_practice_table_and_refuses_in_french(client: TestClient
     headers = {"X-CSRF-Token": api_csrf(client)}
     before = _counts()
     for body, code in (({"game": "rams", "opponents": 8, "level": "débutant"}, "practice_opponents"),
-                       ({"game": "gin", "opponents": 2, "level": "habitué"}, "practice_opponents"),
+                       ({"game": "gin", "opponents": 2, "level": "habitué"}, "practice_opponents_only"),
                        ({"game": "rams", "opponents": 2, "level": "expert"}, "practice_no_level")):
         r = client.post("/api/practice", json=body, headers=headers)
         assert r.status_code == 400 and code in r.text, r.text
@@ -180,3 +181,59 @@ def test_the_api_opens_a_practice_table_and_refuses_in_french(client: TestClient
     with session_scope() as s:
         table = s.get_one(TableConfig, r.json()["id"])
         assert (table.game, table.seats, table.options["practice"]) == ("gin", 2, {"level": "habitué", "fast": True})
+
+
+def test_a_practice_table_is_watched_by_its_player_only(client: TestClient, new_client, world) -> None:
+    """Issue 42 §12: "A practice table can be watched by any logged-in account
+    that knows its id: only its player." The page, the API and the socket
+    refuse anyone else in French; the player's own table answers him."""
+    from starlette.websockets import WebSocketDisconnect
+
+    from tavern.catalogue import french
+    from tavern.web.state import services
+
+    register(client, "novice")
+    table_id = int(_open(client).headers["location"].rsplit("/", 1)[1])
+    curious = new_client()
+    register(curious, "curieux")
+    r = curious.get(f"/tables/{table_id}")
+    assert r.status_code == 403 and french("practice_table_no_spectators") in page(r)
+    assert curious.get(f"/api/tables/{table_id}").json()["code"] == "practice_table_no_spectators"
+    mine = dict(client.cookies)
+    client.cookies.clear()
+    client.cookies.update(dict(curious.cookies))  # his cookies, through the client whose loop runs the tables
+    try:
+        with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(
+                f"/ws/tables/{table_id}", headers={"Origin": services(client.app).settings.allowed_origins[0]}) as ws:
+            ws.receive_json()
+        assert closed.value.reason == french("practice_table_no_spectators")
+    finally:
+        client.cookies.clear()
+        client.cookies.update(mine)
+    assert client.get(f"/tables/{table_id}").status_code == 200
+    assert client.get(f"/api/tables/{table_id}").json()["practice"] is True
+
+
+def test_the_practice_table_says_its_level_and_fast_play_and_the_menu_leads_there(client: TestClient, world) -> None:
+    """Issue 42 §13: « S'entraîner » gets a place in the menu; the form says
+    « Gin rami (1 adversaire) »; the table's title shows the level and the
+    fast play chosen, not « Entraînement : Rams · entraînement »."""
+    register(client, "novice")
+    for where in ("/", "/compte", "/concours", "/mes-donnes"):
+        nav = page(client.get(where)).split("<main>")[0]
+        assert 'href="/entrainement"' in client.get(where).text.split("<main>")[0], where
+        assert "S'entraîner" in nav
+    form = page(client.get("/entrainement"))
+    assert "Gin rami (1 adversaire)" in form and "(1 à 1 adversaires)" not in form
+    assert "Rams (2 à 7 adversaires)" in form
+    table_id = int(_open(client, fast="1", level="habitué").headers["location"].rsplit("/", 1)[1])
+    shown = page(client.get(f"/tables/{table_id}"))
+    assert "<title>Entraînement : Rams · niveau habitué · jeu rapide · tavern</title>" in shown
+    assert "· entraînement" not in shown
+    heading = shown.split("<h1>")[1].split("</h1>")[0]
+    assert heading == "Entraînement : Rams <small>· niveau habitué · jeu rapide</small>"
+    api = client.get(f"/api/tables/{table_id}").json()
+    assert (api["practice_level"], api["practice_fast"]) == ("habitué", True)
+    slow = int(_open(client, level="débutant").headers["location"].rsplit("/", 1)[1])
+    heading = page(client.get(f"/tables/{slow}")).split("<h1>")[1].split("</h1>")[0]
+    assert heading == "Entraînement : Rams <small>· niveau débutant</small>"

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from starlette.websockets import WebSocketDisconnect
 from tests.dbtools import session_scope
-from webtools import World, api_csrf, login, make_user, page, post_form
+from webtools import World, api_csrf, csrf_of, login, make_user, page, post_form
 
 from tavern.catalogue import french
 from tavern.services import private_tables, seats
@@ -58,6 +58,16 @@ def as_user(make: Callable[[], TestClient], name: str, ecus: int = 1000) -> Test
     return c
 
 
+def accept(c: TestClient, link: str):
+    """Open the link as a player does: its page (which writes nothing), then
+    its button (a POST with the CSRF token). The button's answer."""
+    path = link.replace("http://testserver", "")
+    shown = c.get(path)
+    assert shown.status_code == 200, page(shown)
+    assert f'action="{path}"' in shown.text
+    return post_form(c, path, page=path)
+
+
 def listed_ids(c: TestClient) -> set[int]:
     return {t["id"] for v in c.get("/api/village").json() for tv in v["taverns"] for t in tv["tables"]}
 
@@ -78,7 +88,7 @@ def test_link_grants_the_seat_and_the_village_row_to_its_holder_only(
     assert table_id not in listed_ids(ana) and table_id not in listed_ids(anonymous)
     assert f"/tables/{table_id}\"" not in ana.get("/").text
 
-    r = ana.get(link.replace("http://testserver", ""), follow_redirects=False)
+    r = accept(ana, link)
     assert r.status_code == 303 and r.headers["location"] == f"/tables/{table_id}"
     assert french("invitation_accepted", {"name": "Entre amis"}) in page(ana.get(r.headers["location"]))
     assert table_id in listed_ids(ana)
@@ -152,7 +162,7 @@ def test_socket_sit_refused_without_grant_and_taken_with_it(
     assert answer["message"] == french("private_table_needs_invitation")
     assert bob.get(f"/api/tables/{table_id}").json()["seated"] == []
 
-    bob.get(link.replace("http://testserver", ""), follow_redirects=False)
+    accept(bob, link)
     with _socket(client, bob, table_id) as ws:
         assert ws.receive_json()["type"] == "state"
         ws.send_json({"type": "sit", "id": 2, "seat": 0, "cave": 100})
@@ -173,7 +183,7 @@ def test_spectating_is_the_creators_choice(
     assert closed.value.reason == french("private_table_no_spectators")
     assert client.get(f"/tables/{table_id}").status_code == 200  # the owner watches his own table
 
-    bob.get(link.replace("http://testserver", ""), follow_redirects=False)
+    accept(bob, link)
     assert bob.get(f"/tables/{table_id}").status_code == 200
 
 
@@ -183,7 +193,7 @@ def test_revoked_and_forged_links_are_refused_in_french_nothing_written(
     nothing changed, never a 5xx"; a new link kills the old one."""
     table_id, old = open_private(client, world)
     ana = as_user(new_client, "ana")
-    assert ana.get(old.replace("http://testserver", ""), follow_redirects=False).status_code == 303
+    assert accept(ana, old).status_code == 303
     base = f"/ma-taverne/{world.tavern_id}"
     r = post_form(client, f"{base}/tables/{table_id}/invitation", page=base)
     assert r.status_code == 303
@@ -196,6 +206,9 @@ def test_revoked_and_forged_links_are_refused_in_french_nothing_written(
     token = old.rsplit("/", 1)[1]
     for bad in (old.replace("http://testserver", ""), "/invitation/forged-token-123", "/invitation/" + "x" * 500):
         r = bob.get(bad, follow_redirects=False)
+        assert r.status_code == 403, bad
+        assert french("invitation_invalid") in page(r)
+        r = bob.post(bad, data={"csrf_token": csrf_of(bob, "/")}, follow_redirects=False)
         assert r.status_code == 403, bad
         assert french("invitation_invalid") in page(r)
     csrf = api_csrf(bob)
@@ -218,7 +231,7 @@ def test_only_the_owner_renews_the_link(
     with session_scope() as s, pytest.raises(InvitationError) as refused:
         private_tables.new_invitation(s, table_id, _user_id(s, "bob"))
     assert refused.value.code == "owner_only_invites"
-    assert bob.get(link.replace("http://testserver", ""), follow_redirects=False).status_code == 303
+    assert accept(bob, link).status_code == 303
     r = client.post(f"/api/taverns/{world.tavern_id}/tables/{table_id}/invitation",
                     headers={"X-CSRF-Token": api_csrf(client)})
     assert r.status_code == 200 and r.json()["link"] != link
@@ -254,3 +267,26 @@ def test_village_feed_carries_public_tables_never_a_private_one(
     with pytest.raises(WebSocketDisconnect), client.websocket_connect(
             "/ws/village", headers={"Origin": "http://evil.example"}) as ws:
         ws.receive_json()
+
+
+def test_opening_the_link_grants_nothing_only_its_button_does(
+        client: TestClient, new_client: Callable[[], TestClient], world: World) -> None:
+    """Issue 42 §12: "`/invitation/{token}` grants the seat on a GET (mail
+    scanners and link previews open links): grant on a button (POST) of the
+    page the link opens"."""
+    table_id, link = open_private(client, world)
+    ana = as_user(new_client, "ana")
+    path = link.replace("http://testserver", "")
+    for _ in range(3):  # a scanner, a preview, the player himself
+        r = ana.get(path, follow_redirects=False)
+        assert r.status_code == 200 and "Entre amis" in page(r)
+        assert "Accepter l'invitation" in page(r)
+    assert grants() == 0 and table_id not in listed_ids(ana)
+    # The button without the session's CSRF token: refused, nothing written.
+    r = ana.post(path, data={"csrf_token": "forged"}, follow_redirects=False)
+    assert r.status_code == 403 and grants() == 0
+    r = post_form(ana, path, page=path)
+    assert r.status_code == 303 and r.headers["location"] == f"/tables/{table_id}"
+    assert grants() == 1 and table_id in listed_ids(ana)
+    assert "déjà invité" in page(ana.get(path))  # the link's page says so, and writes nothing more
+    assert grants() == 1

@@ -9,6 +9,7 @@ import re
 
 import pytest
 from fastapi.testclient import TestClient
+from poker.room.pokerstars import PokerStarsHandHistory
 from tests.dbtools import session_scope
 from webtools import login
 
@@ -38,7 +39,7 @@ def _range(days: int = 0) -> dict[str, str]:
 
 def test_a_player_downloads_his_deals_in_his_own_view(client: TestClient, deal: int) -> None:
     with session_scope() as s:
-        record = s.get(ArchivedHand, deal).record
+        record, ended = s.get(ArchivedHand, deal).record, s.get(ArchivedHand, deal).ended
     *_, (engine, _) = registry.replay_steps(record)
     unshown = {c for i, p in enumerate(engine.players) if p != "ana" and i not in engine.shown for c in engine.hole[i]}
     login(client, "ana")  # she folded at once: the others' cards she saw are only those shown down
@@ -49,6 +50,12 @@ def test_a_player_downloads_his_deals_in_his_own_view(client: TestClient, deal: 
     assert list(hh.players) == engine.players
     assert list(list(hh)[-1].stacks) == [engine.b.stack[i] for i in range(len(engine.players))]
     assert f"Dealt to ana [{' '.join(engine.hole[engine.index['ana']])}]" in got.text
+    # Issue 42 §3: the site's time with its zone, then ET in brackets, the form
+    # the poker package's PokerStars parser reads (it takes the ET time).
+    assert re.search(r" - \d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d CES?T \[\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d ET\]", got.text)
+    stars = PokerStarsHandHistory(got.text)
+    stars.parse()
+    assert stars.date == (ended if ended.tzinfo else ended.replace(tzinfo=dt.UTC)).replace(microsecond=0)
     assert not set(CARD.findall(got.text)) & unshown
     phh = client.get("/mes-donnes-export", params={**_range(0), "format": "phh"})
     assert phh.status_code == 200

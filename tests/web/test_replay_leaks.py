@@ -109,13 +109,14 @@ def rami_move(offer: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return {"action": kind, "card": rng.choice(offer["cards"])}
 
 
-def random_deal(game: str, seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
+def random_deal(game: str, seed: int, source: Any = None) -> tuple[dict[str, Any], dict[str, Any]]:
     """One deal of ``game`` played to its end by random legal moves: its
-    record and its result."""
+    record and its result. ``source``: the deal's shuffles (the table's fair
+    stream), else the moves' own generator."""
     config, n, _ = PLAYED[game]
     rng = random.Random(seed)
     seats = [{"player": p, "chips": 500} for p in NAMES[:n]]
-    engine = registry.load(game).new_deal(config, seats, seed % n, rng=SeededSource(rng))
+    engine = registry.load(game).new_deal(config, seats, seed % n, rng=source or SeededSource(rng))
     for _ in range(3000):
         if engine.over:
             break
@@ -197,3 +198,97 @@ def test_another_players_draw_is_only_counted() -> None:
                 assert told[drawer] == {"player": drawer, "action": "draw", "hidden": len(discard)}
         # The bets, checks and calls are as recorded.
         assert [m for m in moves if m["action"] != "draw"] == [a for a in record["actions"] if a["action"] != "draw"]
+
+
+def fair_deal(game: str, seed: int, table: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A random deal shuffled by the fair stream and archived as the table
+    archives it (tables/deals.py): its ``fair`` block with the server seed,
+    the per-card digests and the positions each player saw."""
+    from tavern import fair, fair_cards
+
+    _, n, _ = PLAYED[game]
+    names, seeds = list(NAMES[:n]), [f"graine-{p}" for p in NAMES[:n]]
+    dealt = fair.DealSeed(bytes(random.Random(seed).randrange(256) for _ in range(32)))
+    stream = dealt.stream(table, seed + 1, seeds)
+    record, result = random_deal(game, seed, source=stream)
+    block = dealt.block(table, seed + 1, names, seeds, stream)
+    block["cards"] = fair_cards.DealCards(dealt.server_seed, dealt.commitment, table, seed + 1,
+                                          stream.outputs).digests()
+    record["fair"] = block
+    block["seen"] = {p: [list(at) for at in ats] for p, ats in fair_cards.seen_positions(record).items()}
+    return json.loads(json.dumps(record)), result
+
+
+BRACKETED = re.compile(r"\[([^\]]*)\]")
+
+
+def export_cards(text: str) -> set[str]:
+    """The cards of a PokerStars hand history: written bare, in brackets."""
+    return {c for group in BRACKETED.findall(text) for c in group.split() if re.fullmatch(r"[2-9TJQKA][cdhs]", c)}
+
+
+@pytest.mark.parametrize("game", sorted(PLAYED))
+def test_no_reveal_export_or_archive_gives_a_card_he_did_not_see(game: str, settings, client: TestClient,
+                                                                  session_factory) -> None:
+    """Issue 42 §6: « The reveal gives every folded hand away » — no reveal
+    of « Mes donnes » (``/api/me/deals/{id}/fair``), replay, hand-history
+    export nor RGPD archive gives a player a card he did not see, before
+    ``TAVERN_FAIR_REVEAL_DAYS``; what he gets checks against the digests
+    shown before the deal, and the seed comes with the delay."""
+    import datetime as dt
+
+    from tavern import fair, fair_cards
+    from tavern.services import users
+    from tavern.store.models import ArchivedHand
+
+    _, n, deals = PLAYED[game]
+    world = build_world(session_factory, game=game, names=NAMES,
+                        password_hash=users.hash_password("correct horse battery", settings))
+    records = {}
+    with session_scope() as s:
+        for seed in range(deals):
+            record, result = fair_deal(game, seed, world.table_id)
+            records[archive.archive_hand(s, world.table_id, record, result).id] = record
+    found: list[str] = []
+    opened = folded = 0
+    today = dt.date.today().isoformat()
+    for viewer in NAMES[:n]:
+        client.cookies.clear()
+        login(client, viewer)
+        everything = client.get("/api/me/data").text  # the RGPD archive
+        if game in ("ramponneau", "draw"):
+            everything += str(export_cards(client.get("/api/me/export/deals", params={
+                "start": today, "end": today, "fmt": "pokerstars"}).text))
+        for deal, record in records.items():
+            saw = allowed(record, viewer)[-1]
+            got = client.get(f"/api/me/deals/{deal}/fair")
+            assert got.status_code == 200
+            reveal = got.json()
+            everything += got.text
+            assert "server_seed" not in reveal["fair"] and "deck" not in reveal and reveal["seed_after"]
+            fair_cards.verify(reveal)  # raises on an opening that does not check
+            fair_cards.check_openings(reveal["fair"], record["fair"]["cards"], record["fair"]["commitment"])
+            # (its config names no dealt card: Rummoli's board names its pay cards)
+            assert set(reveal) == {"game", "config", "fair", "seed_after"}
+            if cards_in(reveal["fair"]) - saw:
+                found.append(f"{viewer}, deal {deal}: reveal {sorted(cards_in(reveal['fair']) - saw)}")
+            opened += len(reveal["fair"]["openings"])
+            folded += len(set(record["deck"]) - saw)
+        leaked = {c for r in records.values() for c in r["deck"]} - set().union(
+            *(allowed(r, viewer)[-1] for r in records.values()))
+        assert record["fair"]["server_seed"] not in everything
+        found += [f"{viewer}: archive or export names {sorted(cards_in(everything) & leaked)}"] \
+            if cards_in(everything) & leaked else []
+    assert not found, found[:5]
+    # Cards were opened; cards stayed hidden (long rami deals may show them all)
+    assert opened > 0 and (folded > 0 or game in RAMI)
+    # TAVERN_FAIR_REVEAL_DAYS after the deal, the seed and the whole deck,
+    # which `tavern verify` checks (and never with 0).
+    deal, record = next(iter(records.items()))
+    with session_scope() as s:
+        hand = s.get(ArchivedHand, deal)
+        hand.ended = hand.ended - dt.timedelta(days=settings.fair_reveal_days, seconds=1)
+    late = client.get(f"/api/me/deals/{deal}/fair").json()
+    assert late["fair"]["server_seed"] == record["fair"]["server_seed"] and late["deck"] == record["deck"]
+    assert "seen" not in late["fair"]
+    assert fair.verify(late) and fair_cards.verify(late)

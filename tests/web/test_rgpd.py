@@ -62,6 +62,27 @@ def test_his_data_come_out_as_one_json_archive(client: TestClient, deal: int) ->
     assert "combien de temps" in client.get("/confidentialite").text.lower()
 
 
+def test_mes_donnees_says_what_the_export_holds_of_his_chat(client: TestClient, deal: int) -> None:
+    """Issue 42 §8: « Mes données » said « La taverne ne garde aucun message de
+    discussion » while the export holds his messages and /confidentialite says
+    they are kept 30 days. The page now says what the export holds, for as
+    long as the privacy page says (services/chat.py KEEP_DAYS)."""
+    from tavern.services import chat
+
+    ana = _id("ana")
+    with session_scope() as s:
+        table_id = s.scalars(select(Seat.table_id).where(Seat.user_id == ana)).first()
+        chat.say(s, table_id, ana, "bien joué, bob")
+    login(client, "ana")
+    data = json.loads(client.get("/mes-donnees/archive").text)
+    assert [m["text"] for m in data["chat_messages"]] == ["bien joué, bob"]
+    page = " ".join(client.get("/mes-donnees").text.split())
+    assert "ne garde aucun message" not in page
+    assert f"vos messages dans la discussion des tables des {chat.KEEP_DAYS} derniers jours" in page
+    privacy = " ".join(client.get("/confidentialite").text.split())
+    assert f"<td>{chat.KEEP_DAYS} jours ; effacés à la suppression du compte" in privacy
+
+
 def test_deleting_his_account_puts_a_pseudonym_everywhere_and_keeps_the_books_whole(client: TestClient,
                                                                                      deal: int) -> None:
     bob = _id("bob")

@@ -16,7 +16,7 @@ from tests.services.test_surveillance import dumper, honest, receiver, simulate
 from tests.tables.liveserver import PASSWORD, seed_table
 from webtools import World, login, page
 
-from tavern import fair
+from tavern import fair, fair_cards
 from tavern.cards import CSPRNG
 from tavern.games import registry
 from tavern.services import archive
@@ -88,11 +88,22 @@ def test_a_fair_deal_shows_its_check(client: TestClient, world: World, table) ->
                                                   0, rng=stream)
     engine.act(engine.to_act()[0], "fold")
     record = {**engine.record(), "fair": seed.block(table_id, 1, ["ana", "bruno"], ["x", ""], stream)}
+    record["fair"]["cards"] = fair_cards.DealCards(seed.server_seed, seed.commitment, table_id, 1,
+                                                   stream.outputs).digests()
     with session_scope() as s:
         deal = archive.archive_hand(s, table_id, record, engine.result()).id
+    # Issue 42 §6: the server seed goes to the admins' audit and `tavern verify`
+    # at once — its players wait TAVERN_FAIR_REVEAL_DAYS.
+    login(client, "ana", PASSWORD)
+    assert "server_seed" not in client.get(f"/api/me/deals/{deal}/fair").json()["fair"]
+    assert client.get(f"/api/admin/deals/{deal}/record").status_code == 403
     login(client, "admin")
     html = page(client.get(f"/admin/donnes/{deal}"))
     assert 'id="deal-fair" data-ok="1"' in html and "vérifié" in html
+    assert "Empreintes des cartes" in html and f'<code id="deal-seed">{seed.server_seed.hex()}</code>' in html
+    whole = client.get(f"/api/admin/deals/{deal}/record").json()
+    assert whole["fair"]["server_seed"] == seed.server_seed.hex() and fair_cards.verify(whole)
+    assert client.get("/api/admin/deals/999999/record").status_code == 404
 
 
 def test_two_accounts_from_one_browser_are_noted(client: TestClient, world: World, table) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import importlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
 
@@ -71,7 +71,8 @@ def check_record(record: Any) -> HandRecord:
     return checked
 
 
-def replay_steps(record: Any) -> Iterator[tuple[Any, dict[str, Any] | None]]:
+def replay_steps(record: Any, mark: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+                 ) -> Iterator[tuple[Any, dict[str, Any] | None]]:
     """A deal rebuilt from its record, one action at a time: yields the deal
     before the first action, then after each one, with that action — what the
     replayer shows a player step by step (``engine.view(player)``) and what
@@ -81,8 +82,12 @@ def replay_steps(record: Any) -> Iterator[tuple[Any, dict[str, Any] | None]]:
     action (:meth:`GameSpec.replay_act`: a move, or the table's protection).
 
     A refusal names the action counted from 1 in the record's ``actions``,
-    with its player and kind (docs/hand-records.md)."""
+    with its player and kind (docs/hand-records.md). ``mark``: the deal
+    handed in changed first (``fair_cards.seen_positions`` tags its cards
+    with their positions)."""
     deal = check_record(record).deal()
+    if mark is not None:
+        deal = mark(deal)
     game = spec(deal["game"])
     setup = game.replay_setup
     seats, actions = setup(deal) if setup is not None else (deal["seats"], deal["actions"])

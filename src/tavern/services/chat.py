@@ -7,7 +7,9 @@ what a reader is shown, and the moderation (hide, report, delete, mute).
 * A message is stripped; empty, past :data:`MAX_CHARS` characters, or
   holding a control character (a NUL, a line break, a bidirectional
   override that would turn the line around) it is refused — in French, and
-  nothing is stored. It is kept as plain text: the pages write it with
+  nothing is stored. A message with nothing visible in it (zero-width
+  spaces, fillers, marks with no letter to sit on: :func:`visible`) is
+  refused as an empty one. It is kept as plain text: the pages write it with
   ``textContent``, so markup stays text.
 * A reader sees the last :data:`HISTORY` messages of the last
   :data:`KEEP_DAYS` days, minus the deleted ones and those of the authors he
@@ -43,6 +45,15 @@ MAX_MUTE_MINUTES = 30 * 24 * 60
 #: isolates): a line could show another text than it holds.
 _BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
 _PARIS = ZoneInfo("Europe/Paris")
+#: Unicode categories whose characters draw something: letters, digits,
+#: punctuation, symbols. Spaces (Z*), format characters (Cf: zero-width
+#: spaces and joiners, bidi marks, the BOM, word joiner, tags), combining
+#: marks (M*: variation selectors, a lone accent) and the unassigned or
+#: private draw nothing by themselves.
+_DRAWN = ("L", "N", "P", "S")
+#: Characters of those categories that are drawn blank all the same: the
+#: Hangul fillers (letters, Lo) and the blank Braille pattern (a symbol, So).
+_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
 class ChatError(Refusal, ValueError):
@@ -76,7 +87,16 @@ def normalise(text: Any) -> str:
     for ch in said:
         if unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI:
             raise ChatError("chat_control_chars")
+    if not visible(said):
+        raise ChatError("chat_empty")
     return said
+
+
+def visible(text: str) -> bool:
+    """Whether ``text`` shows anything: one character at least of a drawn
+    category (:data:`_DRAWN`) that is not drawn blank (:data:`_BLANK`). A
+    line of zero-width spaces or fillers would show everyone a blank line."""
+    return any(unicodedata.category(ch)[0] in _DRAWN and ch not in _BLANK for ch in text)
 
 
 def paris_time(when: dt.datetime) -> str:

@@ -14,6 +14,7 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import String, cast, select
 from sqlalchemy.orm import Session
@@ -106,8 +107,10 @@ class Export:
 
 
 def export(db: Session, player: str, start: dt.date, end: dt.date, fmt: str,
-           ids: Iterable[int] | None = None) -> Export:
-    """The text of his deals in ``fmt`` (``phh`` or ``pokerstars``)."""
+           ids: Iterable[int] | None = None, *, zone: str = "Europe/Paris") -> Export:
+    """The text of his deals in ``fmt`` (``phh`` or ``pokerstars``); the
+    PokerStars header tells each deal's time in ``zone`` (the site's,
+    ``settings.timezone``) and in ET."""
     if fmt not in FORMATS:
         raise ExportError("export_format", formats=", ".join(FORMATS))
     hands = his_deals(db, player, start, end, FORMATS[fmt], ids)
@@ -123,7 +126,8 @@ def export(db: Session, player: str, start: dt.date, end: dt.date, fmt: str,
                 parts.append(f"[{hand.id}]\n{to_phh(hand.record, hidden=others)}")
             else:
                 parts.append(to_pokerstars(hand.record, hero=player, shown=shown, number=hand.id, when=hand.ended,
-                                           table=tables.get(hand.table_id) or f"Table {hand.table_id}"))
+                                           table=tables.get(hand.table_id) or f"Table {hand.table_id}",
+                                           zone=ZoneInfo(zone)))
         except IllegalAction:
             out.skipped.append(hand.id)
     out.text = "\n\n".join(parts) + ("\n" if parts and fmt == "pokerstars" else "")

@@ -54,13 +54,22 @@ def stack_of(game: str, stakes: dict[str, Any]) -> int:
     return STACK_UNITS * registry.spec(game).cave_unit(stakes)
 
 
+def opponents_refused(low: int, high: int) -> PracticeError:
+    """The refusal of a number of opponents for a game of ``low``–``high``
+    seats: « entre 2 et 7 », or « 1 adversaire, pas plus ni moins » at Gin
+    (never « entre 1 et 1 »)."""
+    if max(1, low - 1) == high - 1:
+        return PracticeError("practice_opponents_only", count=high - 1)
+    return PracticeError("practice_opponents", low=max(1, low - 1), high=high - 1)
+
+
 def check(choice: PracticeChoice) -> None:
     """Refuse a game, number of opponents or level the table cannot have."""
     if choice.game not in registry.GAMES:
         raise PracticeError("unknown_game", game=choice.game)
     low, high = registry.spec(choice.game).seats
     if not low - 1 <= choice.opponents <= high - 1 or choice.opponents < 1:
-        raise PracticeError("practice_opponents", low=max(1, low - 1), high=high - 1)
+        raise opponents_refused(low, high)
     if choice.level not in LEVELS:
         raise PracticeError("practice_no_level", choices=list(LEVELS))
 

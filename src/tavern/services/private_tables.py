@@ -68,14 +68,23 @@ def new_invitation(session: Session, table_id: int, user_id: int) -> str:
     return token
 
 
-def accept(session: Session, token: str, user_id: int) -> TableConfig:
-    """Open an invitation link: the table it invites to, the grant written.
-    A revoked, forged or malformed token is refused and writes nothing."""
+def invited_to(session: Session, token: str) -> TableConfig:
+    """The open private table an invitation link invites to, read only (the
+    page the link opens: a mail scanner or a link preview opening it grants
+    nothing). A revoked, forged or malformed token is refused."""
     if not token or len(token) > MAX_TOKEN_LENGTH:
         raise InvitationError("invitation_invalid")
     table = session.scalars(select(TableConfig).where(TableConfig.invitation_hash == token_hash(token))).one_or_none()
     if table is None or table.status != "open" or not table.private:
         raise InvitationError("invitation_invalid")
+    return table
+
+
+def accept(session: Session, token: str, user_id: int) -> TableConfig:
+    """Accept an invitation (the button of the link's page, a POST): the
+    table it invites to, the grant written. A revoked, forged or malformed
+    token is refused and writes nothing."""
+    table = invited_to(session, token)
     if not has_grant(session, table.id, user_id):
         try:
             with session.begin_nested():
@@ -122,14 +131,20 @@ def check_sit(session: Session, table: TableConfig, user_id: int) -> None:
         raise InvitationError("private_table_needs_invitation")
 
 
-def may_watch(session: Session, table_id: int, user_id: int) -> bool:
-    """Whether ``user_id`` may open the table's page or socket."""
+def watch_refusal(session: Session, table_id: int, user_id: int) -> str | None:
+    """Why ``user_id`` may not open the table's page or socket (a catalogue
+    code), or None: he may. A practice table is its player's alone (issue 42
+    §12: its id is no secret); a private table without spectators, its
+    invited players' and its seated ones'."""
     table = session.get(TableConfig, table_id)
-    if table is None or not table.private or table.spectators:
-        return True
-    if may_sit(session, table, user_id):
-        return True
-    return session.scalar(select(Seat.id).where(Seat.table_id == table_id, Seat.user_id == user_id)) is not None
+    if table is None:
+        return None
+    if table.practice_user_id is not None:
+        return None if table.practice_user_id == user_id else "practice_table_no_spectators"
+    if not table.private or table.spectators or may_sit(session, table, user_id):
+        return None
+    seated = session.scalar(select(Seat.id).where(Seat.table_id == table_id, Seat.user_id == user_id)) is not None
+    return None if seated else "private_table_no_spectators"
 
 
 def visible_private(session: Session, user_id: int | None) -> set[int]:

@@ -30,6 +30,7 @@ from sqlalchemy.orm import Session
 
 from tavern.games import registry
 from tavern.games.base import IllegalAction
+from tavern.games.rummoli.poker_phase import split
 from tavern.store.db import bound, listed
 from tavern.store.direct import Direct
 from tavern.store.models import PlayerStats, PlayerWeek, User
@@ -89,7 +90,8 @@ def deal_figures(game: str, record: dict[str, Any], result: dict[str, Any]) -> d
         fig.won = int(d > 0)
         fig.chips_won = max(d, 0)
         fig.chips_lost = max(-d, 0)
-        fig.biggest_pot = max(d, 0) + (_committed(result, p) if d > 0 else 0)
+        taken = _taken(result, p)
+        fig.biggest_pot = max(d, 0) if taken is None else taken
     scoring = result.get("scoring") or {}
     match = scoring.get("match") if isinstance(scoring, dict) else None
     if isinstance(match, dict) and match.get("winner") in out:
@@ -103,13 +105,31 @@ def deal_figures(game: str, record: dict[str, Any], result: dict[str, Any]) -> d
     return out
 
 
-def _committed(result: dict[str, Any], player: str) -> int:
-    """What a winner put in himself (the pot he took is his net plus it):
-    the share of each pot he won, less his net, counted from the pots."""
-    shares = sum(int(pot.get("shares", {}).get(player, 0) or 0) for pot in result.get("pots") or []
-                 if isinstance(pot, dict) and isinstance(pot.get("shares"), dict))
-    delta = (result.get("delta") or {}).get(player, 0)
-    return max(shares - delta, 0) if isinstance(delta, int) else 0
+def _taken(result: dict[str, Any], player: str) -> int | None:
+    """What ``player`` took from the pots of one deal (docs/statistics.md
+    "the most he took from the pots of one deal"), whatever he paid in
+    besides — a Rams dealer who takes 4 from the pot his stake of 5 went
+    into took 4 — or None for a game without pots (the rami games: his net
+    win counts). A pot says it by its ``shares`` (poker, Rams), its
+    ``taken_by`` (Rams: everybody passed to the last speaker) or its
+    ``winners`` (Rummoli: a section won whole, the poker pot split as the
+    engine splits it)."""
+    pots = [pot for pot in result.get("pots") or [] if isinstance(pot, dict)]
+    if not pots:
+        return None
+    taken = 0
+    for pot in pots:
+        amount = pot.get("amount", 0)
+        amount = amount if isinstance(amount, int) else 0
+        shares, winners = pot.get("shares"), pot.get("winners")
+        if isinstance(shares, dict):
+            share = shares.get(player, 0)
+            taken += share if isinstance(share, int) else 0
+        elif isinstance(winners, list) and player in winners:
+            taken += split(amount, [str(w) for w in winners]).get(player, 0)
+        if pot.get("taken_by") == player:
+            taken += amount
+    return taken
 
 
 _STATS = cast(Table, PlayerStats.__table__)

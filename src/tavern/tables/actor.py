@@ -27,7 +27,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from tavern import fair, logs, metrics
+from tavern import fair, fair_cards, logs, metrics
 from tavern.cards import CSPRNG, CardError, RandomSource
 from tavern.games import registry
 from tavern.games.base import Engine, IllegalAction
@@ -150,15 +150,15 @@ class TableActor:
         #: A graceful stop: the running deal ends, no new one starts, then
         #: the table moves to another worker (TableManager.drain).
         self.draining = False
-        #: The provably fair shuffle (docs/fairness.md): the next deal's
-        #: secret seed, whose commitment every view shows before the deal,
-        #: the players' client seeds, and the running deal's seed and stream.
+        #: The provably fair shuffle (docs/fairness.md): the next deal's secret seed, whose commitment every
+        #: view shows before the deal, the players' client seeds, the running deal's seed, stream, cards.
         self.next_seed = fair.DealSeed(fair.new_server_seed(rng))
         self.client_seeds: dict[str, str] = {}
         self.deal_seed: fair.DealSeed | None = None
+        self.deal_cards: fair_cards.DealCards | None = None
         self.fair_block: dict[str, Any] | None = None
         self.fair_stream: fair.FairStream | None = None
-        #: The last finished deal's seed, for its players: {"players", "fair"}.
+        #: The last deal's reveal, for its players: {"players", "fair", "own"}.
         self.revealed: dict[str, Any] | None = None
         #: The deal's move that ended it is shown; its settlement is running.
         self.settling = False

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from tavern import fair, logs, metrics
+from tavern import fair, fair_cards, logs, metrics
 from tavern.cards import RandomSource
 from tavern.catalogue import french
 from tavern.games import registry
@@ -66,6 +66,7 @@ class Dealing(Protocol):
     deal_seed: fair.DealSeed | None
     fair_block: dict[str, Any] | None
     fair_stream: fair.FairStream | None
+    deal_cards: fair_cards.DealCards | None
     revealed: dict[str, Any] | None
     publisher: Publisher
     turns: Turns
@@ -106,6 +107,9 @@ async def start(t: Dealing) -> bool:
         stream = t.next_seed.stream(t.info.id, number, client_seeds)
         engine = t.game.new_deal(engine_config(t.info), seats, lineup.button, rng=stream, carry=t.carry)
         block = t.next_seed.block(t.info.id, number, names, client_seeds, stream)
+        # Each card committed to apart before any is shown (issue 42 §6): the digests go out with the first state.
+        cards = fair_cards.DealCards.of(t.next_seed, t.info.id, number, stream)
+        block["cards"] = cards.digests()
         candidates = {s.name: s.user_id for s in lineup.players}
         archive_id, answer = await asyncio.to_thread(
             t.bank.begin_deal, t.info.id, t.info.tavern_id, candidates,
@@ -126,6 +130,7 @@ async def start(t: Dealing) -> bool:
                            "dealer": lineup.players[lineup.button].name})
     t.deal_seed, t.fair_block = t.next_seed, block
     t.fair_stream = stream
+    t.deal_cards = cards
     t.next_seed = fair.DealSeed(fair.new_server_seed(t.rng))  # a seed serves one deal only
     t.dealt = {s.name: s for s in lineup.players}
     t.button_seat = lineup.players[lineup.button].seat_no
@@ -151,7 +156,12 @@ async def finish(t: Dealing) -> None:
     result = t.engine.result()
     # The reshuffles made during the deal came from the same stream.
     block = {**(t.fair_block or {}), "shuffles": list(t.fair_stream.shuffles)}
+    if t.deal_cards is not None:  # a rebuilt stock's digest too
+        block["cards"] = t.deal_cards.digests()
     record = registry.check_record(t.engine.record()).with_table(fair=block, story=t.publisher.story).dump()
+    # Which positions each player was shown (a replay of the deal: off the loop).
+    block["seen"] = await asyncio.to_thread(fair_cards.seen_positions, record)
+    record["fair"] = block
     chips = result["chips"]
     deltas = {t.dealt[name].user_id: chips[name] - t.dealt[name].chips for name in t.dealt}
     rake = int(result.get("rake", 0) or 0)
@@ -166,12 +176,15 @@ async def finish(t: Dealing) -> None:
     t.carry = result.get("carry")
     t.last_result = {"deal": t.deals, "result": public_result(result, t.game)}
     t.settling = False
-    # Revealed to the deal's players only (message_for): the seed and
-    # everything the page needs to recompute the deck itself — the game
-    # and its config too, since each shuffle starts from that game's packs.
-    t.revealed = {"players": set(t.dealt),
-                  "fair": {**block, "game": record["game"], "config": record["config"],
-                           "deck": record["deck"], "reshuffles": record.get("reshuffles") or []}}
+    # Revealed to the deal's players only (message_for), each his own: the
+    # openings of the cards he saw, checked by his page against the digests
+    # it saw before the deal — never the server seed nor the deck, which
+    # would give away every folded hand (issue 42 §6; the seed reaches him
+    # after TAVERN_FAIR_REVEAL_DAYS through « Mes donnes »).
+    common = {k: v for k, v in block.items() if k not in ("server_seed", "seen")}
+    cards = t.deal_cards or fair_cards.deal_cards(record)
+    t.revealed = {"players": set(t.dealt), "fair": {**common, "game": record["game"]},
+                  "own": {p: cards.reveal(map(tuple, block["seen"].get(p, []))) for p in t.dealt}}
     t.archive_id = None
     logs.bind(deal=None)
     metrics.deal(t.info.game, "settled")

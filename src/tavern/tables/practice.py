@@ -298,7 +298,8 @@ class PracticePolicy:
         if not any(s.name == username and s.user_id == self.terms.player_id for s in actor.seats.values()):
             raise CommandError("not_seated")
         await self.close(actor)
-        return {"ecus": 0}
+        # No « écus rendus »: practice chips are worth none (issue 42 §7).
+        return {"notice": french("practice_left")}
 
     async def close(self, actor: PolicyTable) -> None:
         if actor.closed:

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 import orjson
 
-from tavern import fair, metrics
+from tavern import fair, fair_cards, metrics
 from tavern.catalogue import french
 from tavern.games.base import Engine, Own, public_and_own, views
 from tavern.games.spec import GameSpec
@@ -82,6 +82,7 @@ class Published(Protocol):
     deals: int
     next_seed: fair.DealSeed
     deal_seed: fair.DealSeed | None
+    deal_cards: fair_cards.DealCards | None
     last_result: dict[str, Any] | None
     revealed: dict[str, Any] | None
     client_seeds: dict[str, str]
@@ -159,7 +160,9 @@ class Publisher:
             "clock": {name: round(max(0.0, d - now), 1) for name, d in t.deadlines.items()},
             # The commitments: the running deal's (if any) and the next one's.
             "fair": {"scheme": fair.SCHEME, "next": t.next_seed.commitment,
-                     "deal": t.deal_seed.commitment if t.engine is not None and t.deal_seed else None},
+                     "deal": t.deal_seed.commitment if t.engine is not None and t.deal_seed else None,
+                     # the running deal's per-card digests, one per shuffle (fair_cards.py)
+                     "cards": t.deal_cards.digests() if t.engine is not None and t.deal_cards else None},
         }
         if t.waiting.line:  # how many wait, the seats held: never who (absent: nobody waits)
             table["waiting"] = t.waiting.public()
@@ -180,10 +183,8 @@ class Publisher:
         ``own``: what only he sees, sent beside the shared public view
         (``shared["deal"]``) instead of a view of his own."""
         if shared is None:
-            revealed = self.table.revealed
             shared = {"table": table or self.public_table(), "last_result": self.table.last_result,
-                      "result": True, "story": self.story[story_at:], "deal": None,
-                      "fair": revealed and revealed["fair"]}
+                      "result": True, "story": self.story[story_at:], "deal": None}
         return {**self._alike(story_at, shared), **self._recipients(username, shared, view, own)}
 
     def _alike(self, story_at: int, shared: dict[str, Any]) -> dict[str, Any]:
@@ -223,7 +224,8 @@ class Publisher:
                               "legal": self._legal_for(username, dealt),
                               "client_seed": t.client_seeds.get(username, "")}
             if shared["result"] and t.revealed is not None and username in t.revealed["players"]:
-                msg["fair"] = shared["fair"]
+                # his own openings beside the deal's common block (issue 42 §6)
+                msg["fair"] = {**t.revealed["fair"], **t.revealed["own"].get(username, {})}
             waits = t.waiting.own(username, t.clock()) if t.waiting.line else None
             if waits is not None:  # his place in line and his offer, to him only
                 msg["waiting"] = waits
@@ -302,8 +304,7 @@ class Publisher:
         shared = {"table": encoded(self.public_table()), "result": result,
                   "last_result": encoded(t.last_result) if result else None,
                   "story": encoded(self.story[at:]),
-                  "deal": public_deal,
-                  "fair": encoded(t.revealed["fair"]) if result and t.revealed is not None else None}
+                  "deal": public_deal}  # the reveal: each player's own (_recipients)
         alike = _dumps(self._alike(at, shared))
         recipients: list[str | None] = [None, *names] if watched else [*names]
         messages = {SPECTATORS if name is None else name:
@@ -337,4 +338,10 @@ def public_result(result: dict[str, Any], game: GameSpec) -> dict[str, Any]:
         # The engine says how the deal ended with catalogue codes (e.g. a
         # Rummoli deadlock): the page shows the French sentence as it is.
         out["said"] = [{**line, "text": french(line["code"], line.get("params"))} for line in result["said"]]
+    if isinstance(out.get("account"), dict):
+        # The deal's account (Rams, Rummoli: games/*/account.py): each line
+        # of chips moved, with its French sentence for the result panel.
+        acc = out["account"]
+        out["account"] = {**acc, "lines": [{**line, "text": french(line["code"], line.get("params"))}
+                                           for line in acc.get("lines", [])]}
     return out

@@ -143,6 +143,8 @@ class Closed(_Message):
     method: str | None = None
     winners: list[str] | None = None
     contest_id: int | None = None
+    #: A practice table, closed because its player left it (or was gone past the grace).
+    practice: bool | None = None
 
 
 class Contest(_Message):

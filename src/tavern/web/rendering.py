@@ -44,6 +44,8 @@ def duration(seconds: float) -> str:
 
 
 templates.env.filters["duration"] = duration
+#: « 0 écu », « 1 écu », « 2 écus » (catalogue.ecus, the one helper; issue 42 §7).
+templates.env.filters["ecus"] = catalogue.ecus
 
 
 BROWSER_COOKIE = "tavern_browser"

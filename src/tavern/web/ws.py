@@ -97,8 +97,9 @@ async def _open(ws: WebSocket, table_id: int, opened: Callable[[], None]) -> Non
     if user is None:
         await ws.close(code=1008, reason=french("ws_login_required"))
         return
-    if not await private_gate.may_watch(ws, table_id, user.id):  # a table among friends (issue 30 §2)
-        await ws.close(code=1008, reason=french("private_table_no_spectators"))
+    refused = await private_gate.watch_refusal(ws, table_id, user.id)  # among friends; a practice table
+    if refused is not None:
+        await ws.close(code=1008, reason=french(refused))
         return
     manager = services(ws).tables
     try:

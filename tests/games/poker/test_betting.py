@@ -6,7 +6,13 @@ contract (``new_deal``, ``act``, ``legal_actions``, ``result``).
 
 from __future__ import annotations
 
+import math
+from decimal import Decimal
+from fractions import Fraction
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from tests.refusals import refused
 
 from tavern.games.base import IllegalAction
@@ -209,6 +215,15 @@ def test_rake_rounded_down_and_capped():
     assert Rake(5).take(19, first_round_only=False) == 0
     assert Rake("2.5").take(200, first_round_only=False) == 5
     assert Rake(10, cap=3).take(100, first_round_only=False) == 3
+    assert Rake("3.75").take(199, first_round_only=False) == 7  # 7.4625 -> 7
+
+
+@given(st.integers(0, 10**7), st.decimals("0", "100", places=2, allow_nan=False, allow_infinity=False))
+def test_rake_is_the_pot_times_the_percent_rounded_down(amount: int, percent: Decimal) -> None:
+    """RULES.md: "a percentage set by the owner, taken from every pot ...
+    rounded down" — exactly, for any pot and any percent the owner may set
+    to the hundredth (the take is computed in integers, never a float)."""
+    assert Rake(str(percent)).take(amount, first_round_only=False) == math.floor(amount * Fraction(str(percent)) / 100)
 
 
 def test_rake_no_flop_no_drop():

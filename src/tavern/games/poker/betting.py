@@ -401,18 +401,22 @@ class Rake:
     ``cap`` a pot; with ``no_flop_no_drop`` no rake when the deal ends in its
     first betting round."""
 
-    __slots__ = ("cap", "no_flop_no_drop", "percent")
+    __slots__ = ("_of_hundred", "cap", "no_flop_no_drop", "percent")
 
     def __init__(self, percent: Any = 0, cap: int | None = None, no_flop_no_drop: bool = True) -> None:
         # Fraction(str(..)): 2.5 % stays exactly 5/200, never a binary float.
         self.percent = Fraction(str(percent))
+        # The take as integers (numerator, denominator × 100): Fraction
+        # arithmetic on every pot was a visible share of a deal's end.
+        self._of_hundred = (self.percent.numerator, self.percent.denominator * 100)
         self.cap = cap
         self.no_flop_no_drop = no_flop_no_drop
 
     def take(self, amount: int, *, first_round_only: bool) -> int:
         if not self.percent or (first_round_only and self.no_flop_no_drop):
             return 0
-        r = int(amount * self.percent / 100)  # int() of a positive Fraction rounds down
+        num, den = self._of_hundred
+        r = amount * num // den  # rounded down, exactly amount × percent / 100
         if self.cap is not None and r > self.cap:
             r = self.cap
         return r

@@ -70,10 +70,24 @@ def _document(engine: Any, players: list[str], lines: list[str]) -> str:
         f"actions = [\n{''.join(f'  {_toml(line)},{chr(10)}' for line in lines)}]",
         f"players = {_toml(players)}",
         f"finishing_stacks = {_toml(end)}",
+        f"winnings = {_toml(_winnings(engine, n))}",
     ]
     if engine.rake_taken:
-        out.append(f"# rake taken by the tavern: {engine.rake_taken}")
+        # PHH has no rake field (pokerkit takes the rake as a function its
+        # reader supplies): the file says what the tavern took in a field of
+        # its own, the underscore the format asks of them, so that its actions,
+        # ``winnings`` and ``finishing_stacks`` agree (docs/records/poker.md).
+        out.append(f"_rake = {engine.rake_taken}")
     return "\n".join(out) + "\n"
+
+
+def _winnings(engine: Any, n: int) -> list[int]:
+    """What each player took from the pots, after the rake."""
+    won = [0] * n
+    for pot in engine.pots:
+        for i, chips in pot["shares"].items():
+            won[i] += chips
+    return won
 
 
 def to_phh(record: dict[str, Any], *, hidden: Collection[str] = ()) -> str:

@@ -396,8 +396,9 @@ class GinEngine(DrawDiscardDeal):
     # --------------------------------------------------------------- ending
     def _finish(self, winner: str | None, pts: int, cocottes: int, details: dict[str, Any]) -> list[Event]:
         factor = 2 if (self.doubled and winner is not None) else 1
+        # ``unit`` (chips per point) lets the result panel show how the points became chips.
         scoring = {**details, "winner": winner, "turned": self.turned, "factor": factor,
-                   "points": pts * factor, "cocottes": cocottes * factor}
+                   "points": pts * factor, "cocottes": cocottes * factor, "unit": self.config.unit}
         chips = {s["player"]: s["chips"] for s in self.seats}
         unit = self.config.unit
         if self.sheet is not None:

@@ -69,5 +69,5 @@ SPEC = GameSpec(
     name="rams", label="Rams", rules="rams", seats=(3, 8), deck_kind="deck32",
     stakes=("unit",), cave_unit=lambda s: 5 * s["unit"], turns_right=True,
     carried_chips=carried_chips, view="rams", config=RamsConfig,
-    new_deal=new_deal, replay_output=replay_output, deck_composition=deck_composition, result_story=("tricks",),
+    new_deal=new_deal, replay_output=replay_output, deck_composition=deck_composition, result_story=("tricks", "account"),
 )

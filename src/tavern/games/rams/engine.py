@@ -16,7 +16,7 @@ from typing import Any
 
 from tavern.cards import suit
 from tavern.games.base import Event, IllegalAction, LegalAction, hidden
-from tavern.games.rams import stakes
+from tavern.games.rams import account, stakes
 from tavern.games.rams.config import RamsConfig
 from tavern.games.rams.layout import Layout, deal, layout
 from tavern.games.records import hand_record
@@ -61,6 +61,7 @@ class RamsEngine:
         self.dead: dict[str, list[str]] = {}  # thrown hands and hands of players who passed
         self.n_tricks = self.plan.hand_size
 
+        self.carried = self.stake = 0  # set au coup by _dealers_stake
         self.forced, self.pot = self._dealers_stake(carry)
 
         self.speeches: dict[str, str] = {}
@@ -81,7 +82,9 @@ class RamsEngine:
         if self.partie is None:
             carried, forced = stakes.coup_carry(carry)
             stake = self.config.unit * self.config.stake_units(self.n_tricks)
-            return forced, carried + stakes.pay(self.chips, self.dealer, None, stake)
+            # The pot carried in and the dealer's stake paid: the deal's account.
+            self.carried, self.stake = carried, stakes.pay(self.chips, self.dealer, None, stake)
+            return forced, carried + self.stake
         # À la partie there is no pot, hence no forced deal: "chaque joueur qui, prenant
         # part à ce coup" — taking part is a choice.
         return False, 0
@@ -339,6 +342,11 @@ class RamsEngine:
             out["tokens"] = dict(self.partie["tokens"])
             out["out"] = list(self.gone)
             out["loser"] = self.partie["loser"]
+            loser = self.partie["loser"]
+            out["account"] = account.partie_account(loser, {p: d for p, d in out["delta"].items() if d and p != loser})
+        else:
+            out["account"] = account.coup_account(self.dealer, self.carried, self.stake, self.outcome,
+                                                  out["tricks"], self.n_tricks)
         return out
 
     def record(self) -> dict[str, Any]:

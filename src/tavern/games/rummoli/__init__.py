@@ -38,7 +38,7 @@ SPEC = GameSpec(
     name=GAME, label="Rummoli", rules="rummoli", seats=SEATS, deck_kind="deck52",
     stakes=("unit",), cave_unit=lambda s: 9 * s["unit"], share_carry=_share_board,
     carried_chips=carried_chips, view="rummoli", config=RummoliConfig,
-    new_deal=new_deal, replay_output=replay_output, deck_composition=deck_composition, result_story=("outcome",),
+    new_deal=new_deal, replay_output=replay_output, deck_composition=deck_composition, result_story=("outcome", "account"),
 )
 
 

@@ -23,6 +23,7 @@ from typing import Any
 from tavern.cards import CardError, check_deck_order, deck52, shuffle
 from tavern.games.base import Event, IllegalAction, LegalAction
 from tavern.games.records import hand_record
+from tavern.games.rummoli.account import deal_account
 from tavern.games.rummoli.board import board_from_carry, pay_what_he_has
 from tavern.games.rummoli.config import POKER_POT, RummoliConfig
 from tavern.games.rummoli.poker_phase import best_five, split
@@ -79,6 +80,7 @@ class RummoliDeal(WidowPhase, RamyPhase):
         self.carry_in = copy.deepcopy(carry)
         self.chips = dict(self.start_chips)
         self.board, self.log = board_from_carry(config, carry)
+        self.board_before = sum(self.board.values())  # the deal's account starts from it
         #: what the deal paid to whom, by section (pots of the result)
         self.awards: list[dict[str, Any]] = []
         self.actions: list[dict[str, Any]] = []
@@ -338,6 +340,7 @@ class RummoliDeal(WidowPhase, RamyPhase):
             "outcome": self.outcome,
             "winner": self.winner,
             "carry": {"board": dict(self.board)},
+            "account": deal_account(self.config, self.log, self.board_before, self.board),
             **self._said(),
         }
 

@@ -8,6 +8,7 @@ replay would have nothing to add that the table did not show (issue 33)."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from fastapi import Depends, Request
@@ -15,9 +16,10 @@ from fastapi.responses import Response
 from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
+from tavern import fair_cards
 from tavern.refusal import Refusal
 from tavern.services import archive, house_seats
-from tavern.web.deps import CurrentUser, Id, read_db, require_user
+from tavern.web.deps import CurrentUser, Id, SiteSettings, read_db, require_user
 from tavern.web.refusals import Refused
 from tavern.web.rendering import GAME_LABELS, render
 from tavern.web.routing import api_router, page_router
@@ -71,9 +73,10 @@ def _steps(db: Session, user: CurrentUser, deal_id: int) -> list[dict[str, Any]]
 
 
 @pages.get("/mes-donnes")
-def deals_page(request: Request, user: CurrentUser = Depends(require_user),
+def deals_page(request: Request, settings: SiteSettings, user: CurrentUser = Depends(require_user),
                db: Session = Depends(read_db)) -> Response:
-    return render(request, "my_deals.html", {"deals": _deals(db, user), "labels": GAME_LABELS})
+    return render(request, "my_deals.html", {"deals": _deals(db, user), "labels": GAME_LABELS,
+                                             "reveal_days": settings.fair_reveal_days})
 
 
 @pages.get("/mes-donnes/{deal_id}")
@@ -90,12 +93,15 @@ def api_deals(user: CurrentUser = Depends(require_user), db: Session = Depends(r
     return _deals(db, user)
 
 
-@api.get("/deals/{deal_id}/fair", summary="The revealed seed and deck of one of my deals (docs/fairness.md)")
-def api_fair(deal_id: Id, user: CurrentUser = Depends(require_user), db: Session = Depends(read_db)) -> dict[str, Any]:
-    """What ``tavern verify`` reads: the deal's game and config, its ``fair``
-    block, its deck and its rebuilt stocks — for a deal he was dealt in, finished or voided by a
-    crash (« a deal voided by a crash still reveals its seed »), never while
-    it is being played."""
+@api.get("/deals/{deal_id}/fair", summary="The openings of the cards I saw in one of my deals; "
+                                           "its seed and deck after TAVERN_FAIR_REVEAL_DAYS (docs/fairness.md)")
+def api_fair(deal_id: Id, settings: SiteSettings, user: CurrentUser = Depends(require_user),
+             db: Session = Depends(read_db)) -> dict[str, Any]:
+    """For a deal he was dealt in, finished or voided by a crash, never while
+    it is being played: the openings of the cards he saw (issue 42 §6), and
+    ``TAVERN_FAIR_REVEAL_DAYS`` after its end what ``tavern verify`` reads —
+    the deal's game and config, its ``fair`` block with the server seed, its
+    deck and its rebuilt stocks."""
     hand = archive.get_hand(db, deal_id)
     if hand is None or user.username not in (hand.players or []):
         raise Refused(404, Refusal("not_your_deal"))
@@ -103,8 +109,8 @@ def api_fair(deal_id: Id, user: CurrentUser = Depends(require_user), db: Session
     if archive.in_progress(hand) or "fair" not in record:
         raise Refused(404, Refusal("seed_not_revealed"))
     # The game and its config: verify starts each shuffle from that game's packs.
-    return {"game": hand.game, "config": record.get("config"), "fair": record["fair"], "deck": record.get("deck"),
-            "reshuffles": record.get("reshuffles") or []}
+    return fair_cards.player_reveal({**record, "game": hand.game}, user.username, hand.ended,
+                                    settings.fair_reveal_days, dt.datetime.now(dt.UTC))
 
 
 @api.get("/deals/{deal_id}", summary="One of my deals, step by step, as I saw it")

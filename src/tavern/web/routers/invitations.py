@@ -1,8 +1,11 @@
 """Tables among friends (issue 30 §2): the invitation link and its renewal.
 
 ``GET /invitation/{token}`` is the link a tavern's owner gives his friends:
-opened by a logged-in player, it writes his grant and takes him to the
-table (the token leaves the address bar: it is not sent on as a Referer).
+opened by a logged-in player, it shows the table it invites to and a button;
+the GET writes nothing (mail scanners and link previews open links, issue
+42 §12). The button (``POST``, with the CSRF token) writes his grant and
+takes him to the table (the token leaves the address bar: it is not sent on
+as a Referer).
 The owner renews the link from « Gérer sa taverne » (the old one dies), or
 invites a player by name: his grant written, and a notice on his pages
 (web/notices.py).
@@ -36,6 +39,7 @@ from tavern.web.deps import (
     write,
 )
 from tavern.web.refusals import Refused
+from tavern.web.rendering import render
 from tavern.web.session import get_session
 from tavern.web.state import services
 
@@ -90,7 +94,22 @@ def renew(request: Request, user: CurrentUser, tavern_id: int, table_id: int) ->
 
 
 @pages.get("/invitation/{token}")
-def invitation_page(request: Request, token: str, user: CurrentUser = Depends(require_user)) -> Response:
+def invitation_page(request: Request, token: str, user: CurrentUser = Depends(require_user),
+                    db: Session = Depends(read_db)) -> Response:
+    """The link's page: the table and the button that accepts; nothing written."""
+    try:
+        table = private_tables.invited_to(db, token)
+    except InvitationError as exc:
+        raise Refused(403, exc) from None
+    owner = table.tavern.owner.username if table.tavern is not None else ""
+    return render(request, "invitation.html", {"table_name": table.name, "owner": owner, "token": token,
+                                               "invited": private_tables.has_grant(db, table.id, user.id),
+                                               "table_id": table.id})
+
+
+@pages.post("/invitation/{token}")
+def invitation_accept(request: Request, token: str, user: CurrentUser = Depends(require_user)) -> Response:
+    """The link page's button: the grant written, then the table."""
     accepted = _accept(request, user, token)
     get_session(request).flash(french("invitation_accepted", {"name": accepted.name}))
     return RedirectResponse(f"/tables/{accepted.table_id}", status_code=303)

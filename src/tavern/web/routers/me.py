@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
 from tavern.catalogue import french
-from tavern.services import rgpd, users
+from tavern.services import chat, rgpd, users
 from tavern.store.models import User
 from tavern.web.deps import CurrentUser, act, form_fields, read_db, require_user
 from tavern.web.rendering import render
@@ -52,7 +52,7 @@ def _delete(request: Request, user: CurrentUser, password: str) -> str:
 
 @pages.get("/mes-donnees")
 def data_page(request: Request, user: CurrentUser = Depends(require_user)) -> Response:
-    return render(request, "my_data.html", {})
+    return render(request, "my_data.html", {"chat_days": chat.KEEP_DAYS})
 
 
 @pages.get("/mes-donnees/archive")
@@ -70,7 +70,7 @@ def delete_form(request: Request, user: CurrentUser = Depends(require_user),
 
 @pages.get("/confidentialite")
 def privacy_page(request: Request) -> Response:
-    return render(request, "privacy.html", {})
+    return render(request, "privacy.html", {"chat_days": chat.KEEP_DAYS})
 
 
 @api.get("/data", summary="All my data, as one JSON archive (RGPD)")

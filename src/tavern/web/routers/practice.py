@@ -57,7 +57,7 @@ def _choice(form: dict[str, str]) -> practice.PracticeChoice:
     if not raw.isdigit() or len(raw) > 3:
         game = form.get("game", "")
         low, high = registry.spec(game).seats if game in registry.GAMES else (2, 2)
-        raise practice.PracticeError("practice_opponents", low=max(1, low - 1), high=high - 1)
+        raise practice.opponents_refused(low, high)
     return practice.PracticeChoice(game=form.get("game", ""), opponents=int(raw), level=form.get("level", ""),
                                    fast=form.get("fast") in {"1", "on", "true"})
 

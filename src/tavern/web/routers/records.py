@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from tavern.bounds import MAX_ID
 from tavern.services import hand_export
-from tavern.web.deps import CurrentUser, read_db, require_user
+from tavern.web.deps import CurrentUser, SiteSettings, read_db, require_user
 from tavern.web.refusals import Refused
 from tavern.web.routing import api_router, page_router
 
@@ -41,9 +41,10 @@ def _ids(raw: str | None) -> list[int] | None:
     return out
 
 
-def _download(db: Session, user: CurrentUser, start: dt.date, end: dt.date, fmt: str, ids: str | None) -> Response:
+def _download(db: Session, user: CurrentUser, start: dt.date, end: dt.date, fmt: str, ids: str | None,
+              zone: str) -> Response:
     try:
-        done = hand_export.export(db, user.username, start, end, fmt, _ids(ids))
+        done = hand_export.export(db, user.username, start, end, fmt, _ids(ids), zone=zone)
     except hand_export.ExportError as exc:
         raise Refused(400, exc) from None
     suffix = "phhs" if fmt == "phh" else "txt"
@@ -54,13 +55,13 @@ def _download(db: Session, user: CurrentUser, start: dt.date, end: dt.date, fmt:
 
 
 @pages.get("/mes-donnes-export")
-def download_page(start: dt.date, end: dt.date, fmt: Fmt = "pokerstars", ids: Ids = None,
+def download_page(settings: SiteSettings, start: dt.date, end: dt.date, fmt: Fmt = "pokerstars", ids: Ids = None,
                   user: CurrentUser = Depends(require_user), db: Session = Depends(read_db)) -> Response:
     """The form of « Mes donnes »: the file, or the refusal as a page."""
-    return _download(db, user, start, end, fmt, ids)
+    return _download(db, user, start, end, fmt, ids, settings.timezone)
 
 
 @api.get("/export/deals", summary="My poker deals in a date range, as PHH or PokerStars text (my view only)")
-def api_download(start: dt.date, end: dt.date, fmt: Fmt = "pokerstars", ids: Ids = None,
+def api_download(settings: SiteSettings, start: dt.date, end: dt.date, fmt: Fmt = "pokerstars", ids: Ids = None,
                  user: CurrentUser = Depends(require_user), db: Session = Depends(read_db)) -> Response:
-    return _download(db, user, start, end, fmt, ids)
+    return _download(db, user, start, end, fmt, ids, settings.timezone)

@@ -3,12 +3,14 @@ admins only (docs/surveillance.md)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import Depends, Request
 from fastapi.responses import Response
 from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
-from tavern import fair
+from tavern import fair, fair_cards
 from tavern.refusal import Refusal
 from tavern.services import archive, surveillance
 from tavern.web.deps import CurrentUser, Id, read_db, require_admin
@@ -80,15 +82,26 @@ def player_page(request: Request, name: str, _: CurrentUser = Depends(require_ad
 def deal_page(request: Request, deal_id: Id, _: CurrentUser = Depends(require_admin),
               db: Session = Depends(read_db)) -> Response:
     """An archived deal as the admin sees it: every card, every move in order,
-    the result, and whether its deck checks against its revealed seed."""
+    the result, its server seed at once (its players wait
+    ``TAVERN_FAIR_REVEAL_DAYS``, issue 42 §6), and whether its deck and its
+    per-card digests check against that seed."""
     hand = archive.get_hand(db, deal_id)
     if hand is None:
         raise Refused(404, Refusal("no_such_deal"))
     try:
-        checked, verdict = fair.verify(hand.record), True
+        checked, verdict = fair_cards.verify(hand.record), True
     except fair.FairError as exc:
         checked, verdict = [str(exc)], False
     return render(request, "admin/deal.html", {"hand": hand, "checked": checked, "verdict": verdict})
+
+
+@api.get("/deals/{deal_id}/record", summary="An archived deal's whole record, server seed and deck included: "
+                                            "what `tavern verify` reads (docs/fairness.md)")
+def api_record(deal_id: Id, _: CurrentUser = Depends(require_admin), db: Session = Depends(read_db)) -> dict[str, Any]:
+    hand = archive.get_hand(db, deal_id)
+    if hand is None:
+        raise Refused(404, Refusal("no_such_deal"))
+    return {**(hand.record or {}), "game": hand.game}
 
 
 @api.get("/surveillance", response_model=list[PairOut],

@@ -100,6 +100,9 @@ class TableOut(TableBrief):
     contest_id: int | None = None
     #: A practice table (issue 29): against the house players, practice chips.
     practice: bool = False
+    #: A practice table's choices: the house players' level, and whether they play fast.
+    practice_level: str | None = None
+    practice_fast: bool = False
     status: str
     buy_in_min: int
     buy_in_max: int
@@ -156,12 +159,21 @@ def _contest_stakes(db: Session, contest_id: int, b: TableBrief) -> TableBrief:
     return b.model_copy(update={"stakes": stakes | ({"ante": level.ante} if level.ante else {}), "stakes_text": text})
 
 
+def _practice_choices(table: TableConfig) -> dict[str, Any]:
+    """The level and the fast play a practice table was opened with (its row's options)."""
+    chosen = (table.options or {}).get("practice") if table.practice_user_id is not None else None
+    if not isinstance(chosen, dict):
+        return {}
+    return {"practice_level": str(chosen.get("level", "")) or None, "practice_fast": bool(chosen.get("fast"))}
+
+
 def table_out(db: Session, table_id: int, viewer: CurrentUser) -> TableOut:
     table = taverns.get_table(db, table_id)
     if table is None:
         raise Refused(404, Refusal("no_such_table"))
-    if not private_tables.may_watch(db, table_id, viewer.id):
-        raise Refused(403, Refusal("private_table_no_spectators"))
+    refused = private_tables.watch_refusal(db, table_id, viewer.id)
+    if refused is not None:
+        raise Refused(403, Refusal(refused))
     # A practice table's chips are no ledger balance: each seat's practice stack (the live table has the rest).
     seated = [SeatOut(seat=s.seat_no, seat_no=s.seat_no + 1, player=s.user.username,
                       chips=table.buy_in_max if table.practice_user_id is not None else ledger.chips(db, s.user_id, table.id),
@@ -175,7 +187,7 @@ def table_out(db: Session, table_id: int, viewer: CurrentUser) -> TableOut:
         tavern_name=table.tavern.name if table.tavern is not None else
         catalogue.PRACTICE_WORD if table.practice_user_id is not None else "Concours",
         contest_id=table.contest_id, practice=table.practice_user_id is not None,
-        status=table.status,
+        **_practice_choices(table), status=table.status,
         buy_in_min=table.buy_in_min, buy_in_max=table.buy_in_max, rake_percent=table.rake_percent,
         rake_cap=table.rake_cap, action_timer_seconds=table.action_timer_seconds, seated=seated,
     )

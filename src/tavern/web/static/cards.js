@@ -27,6 +27,10 @@ export function add(el, child) {
 }
 export function clear(el) { while (el.firstChild) el.removeChild(el.firstChild); }
 export function fmt(n) { return Number(n).toLocaleString("fr-FR"); }
+/** An amount of écus as French says it: « 0 écu », « 1 écu », « 2 écus »
+ *  (the singular below two) — the page's one helper, twin of the server's
+ *  catalogue.ecus (issue 42 §7). */
+export function ecus(n) { return fmt(n) + (Math.abs(Number(n)) < 2 ? " écu" : " écus"); }
 
 export var SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
 export var RANKS = { T: "10", J: "V", Q: "D", K: "R", A: "A" };  // French faces: Valet, Dame, Roi

@@ -1,7 +1,11 @@
 // « Donne vérifiable »: the player's own seed and the page's own check of a
 // finished deal's deck (docs/fairness.md, scheme tavern-fair-1). Everything
 // is computed here with Web Crypto, without asking the server anything: the
-// scheme must stay byte for byte the one of src/tavern/fair.py.
+// scheme must stay byte for byte the one of src/tavern/fair.py. At a deal's
+// end a player receives the openings of the cards he saw (fair_cards.js), the
+// seed only in « Mes donnes », TAVERN_FAIR_REVEAL_DAYS later.
+
+import { CARDS_SCHEME, checkOpenings } from "./fair_cards.js";
 
 const SCHEME = "tavern-fair-1";
 const SUITS = "cdhs";
@@ -152,8 +156,29 @@ function outputs(fair) {
   return out.concat(fair.reshuffles || []);
 }
 
-/** Check a revealed deal; ``seen``: the commitments this page saw before deals. */
-export async function verify(fair, seen) {
+/** A player's reveal at the deal's end: the openings of the cards he saw,
+ * checked against the per-card digests this page was shown before the deal
+ * (``digests``: commitment → digests); the reveal's own, said so, when the
+ * page was not open then. */
+async function verifyOpenings(fair, seen, digests) {
+  if (fair.cards_scheme !== CARDS_SCHEME) return { ok: false, lines: [`Schéma inconnu : ${fair.cards_scheme}`] };
+  const lines = [];
+  const before = digests && digests.get(fair.commitment);
+  if ((seen && seen.has(fair.commitment)) || before) lines.push("Cet engagement était affiché ici avant la donne.");
+  if (!before) {
+    lines.push("Cette page n'a pas vu les empreintes des cartes avant la donne : elle vérifie celles de la révélation, " +
+               "à comparer avec celles que vous avez notées.");
+  }
+  const { ok, lines: more } = await checkOpenings(fair, before || fair.cards || [], fair.commitment,
+                                                  (c) => said([c]));
+  return { ok, lines: lines.concat(more) };
+}
+
+/** Check a revealed deal; ``seen``: the commitments this page saw before
+ * deals; ``digests``: the per-card digests it saw, by commitment. Without
+ * the server seed (a deal just ended), its openings; with it, the deck. */
+export async function verify(fair, seen, digests) {
+  if (!("server_seed" in fair) && "openings" in fair) return verifyOpenings(fair, seen, digests);
   const lines = [];
   if (fair.scheme !== SCHEME) return { ok: false, lines: [`Schéma inconnu : ${fair.scheme}`] };
   try {
@@ -229,6 +254,7 @@ function panel(root) {
   root.replaceChildren();
   const sum = el("summary", {}, "Donne vérifiable");
   const next = el("p", { id: "fair-next" }, "Engagement de la prochaine donne : …");
+  const cards = el("p", { id: "fair-cards", class: "muted" }, "");
   const form = el("form", { id: "fair-seed-form" });
   const input = el("input", { id: "fair-seed", name: "seed", maxlength: "64", pattern: "[A-Za-z0-9_-]*",
                               size: "34", "aria-label": "Votre graine" });
@@ -237,16 +263,18 @@ function panel(root) {
   const out = el("div", { id: "fair-result", "aria-live": "polite" });
   const help = el("p", { class: "muted" },
     "Le paquet de chaque donne découle de la graine du serveur, annoncée par son empreinte avant la donne, " +
-    "et des graines des joueurs. Après la donne, la graine est révélée et cette page refait le mélange elle-même.");
+    "et des graines des joueurs ; chaque carte est engagée à part avant la donne. Après la donne, cette page vérifie " +
+    "les cartes que vous avez vues ; la graine, qui donne tout le paquet, vient plus tard dans « Mes donnes ».");
   const box = el("details", { class: "fair" });
-  box.append(sum, next, form, check, out, help);
+  box.append(sum, next, cards, form, check, out, help);
   root.append(box);
-  return { next, form, input, check, out };
+  return { next, cards, form, input, check, out };
 }
 
 export function start(root) {
   const ui = panel(root);
   const seen = new Set();   // commitments shown before their deal
+  const digests = new Map();  // a running deal's per-card digests, by its commitment
   let revealed = null;
   let mustSend = true;      // (again) after each (re)connection
   ui.input.value = mySeed();
@@ -267,11 +295,13 @@ export function start(root) {
   ui.check.addEventListener("click", async () => {
     if (!revealed) return;
     ui.out.textContent = "Vérification…";
-    const { ok, lines } = await verify(revealed, seen);
+    const { ok, lines } = await verify(revealed, seen, digests);
     ui.out.replaceChildren();
     const head = document.createElement("p");
     head.className = ok ? "fair-ok" : "fair-ko";
-    head.textContent = ok ? `Donne n° ${revealed.deal} vérifiée : le paquet découle des graines.`
+    const what = revealed.openings ? "les cartes que vous avez vues sont celles engagées avant la donne"
+                                   : "le paquet découle des graines";
+    head.textContent = ok ? `Donne n° ${revealed.deal} vérifiée : ${what}.`
                           : `Donne n° ${revealed.deal} : la vérification échoue.`;
     const list = document.createElement("ul");
     for (const line of lines) {
@@ -291,8 +321,17 @@ export function start(root) {
       seen.add(f.next);
       ui.next.textContent = `Engagement de la prochaine donne : ${f.next}`;
     }
+    // A deal's digests only grow (a rebuilt stock's, before its cards are
+    // shown): a list that rewrites one the page saw is not taken.
+    const had = digests.get(f.deal) || [];
+    if (f.deal && Array.isArray(f.cards) && had.every((d, k) => f.cards[k] === d)) {
+      digests.set(f.deal, f.cards);
+      // shown as the seed's commitment is, for a player who notes them before the cards
+      ui.cards.textContent = `Empreintes des cartes de la donne en cours : ${f.cards.join(" · ")}`;
+    }
     if (mustSend) { mustSend = false; sendSeed(); }
-    if (m.fair && (!revealed || revealed.commitment !== m.fair.commitment)) {
+    // A new reveal (each state repeats the last one): another deal's, or other openings.
+    if (m.fair && (!revealed || JSON.stringify(revealed) !== JSON.stringify(m.fair))) {
       revealed = m.fair;
       ui.check.disabled = false;
       ui.check.textContent = `Vérifier la donne n° ${m.fair.deal}`;

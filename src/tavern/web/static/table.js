@@ -13,7 +13,7 @@
  * (see docs/protocol.md); this file only draws it and never guesses hidden
  * cards. The mapping from the protocol to the page is in docs/table-ui.md.
  */
-import { h, add, clear, fmt, card, cards, cardText, btn, CATEGORY, SAID } from "./cards.js";
+import { h, add, clear, fmt, ecus, card, cards, cardText, btn, CATEGORY, SAID } from "./cards.js";
 import * as poker from "./games/poker.js";
 import * as rami from "./games/rami.js";
 import * as rummoli from "./games/rummoli.js";
@@ -73,7 +73,7 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
     ws.onclose = function (ev) {
       ws = null;
       root.setAttribute("data-connected", "0");
-      if (S.closed) { setStatus("Table fermée", "ko"); return; }  // nothing to come back to
+      if (S.closed) { setStatus(S.closed.practice ? "Entraînement terminé" : "Table fermée", "ko"); return; }  // nothing to come back to
       // Back off: 0.5 s, 1 s, 2 s … up to 15 s, so a dead server is not hammered.
       var delay = Math.min(15000, 500 * Math.pow(2, attempt++));
       var why = ev.reason ? " (" + ev.reason + ")" : "";
@@ -144,7 +144,7 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
       showError(null);
       var r = m.result || {};
       if (r.notice) showNotice(r.notice);
-      if (r.ecus !== undefined) showNotice("Vos gains : " + fmt(r.ecus) + " écus rendus.");
+      if (r.ecus !== undefined) showNotice("Rendu à votre compte : " + ecus(r.ecus) + ".");
     }
   }
 
@@ -161,22 +161,34 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
   }
 
   /** The owner closed the table: say so, show what each player was paid,
-   *  and stop (no controls, no reconnecting to a table that is gone). */
+   *  and stop (no controls, no reconnecting to a table that is gone). A
+   *  practice table closes when its player leaves it: that is what it says. */
   function onClosed(m) {
     S.closed = m;
     if (retryTimer) { clearTimeout(retryTimer); retryTimer = null; }
     if (ws) ws.close();
-    setStatus("Table fermée", "ko");
     root.setAttribute("data-closed", "1");
     clear(elControls); clear(elActions); clear(elSeats);  // nobody sits at a closed table
-    clear(elCenter); add(elCenter, h("p", { cls: "tl-wait", text: "Table fermée par le patron." }));
+    clear(elCenter);
+    if (m.practice) {
+      setStatus("Entraînement terminé", "ko");
+      add(elCenter, h("p", { cls: "tl-wait", text: "Vous avez quitté votre table d'entraînement." }));
+      add(elControls, [h("div", { cls: "tl-closed" },
+        h("p", { cls: "tl-note", text: "Les jetons d'entraînement ne valent aucun écu : rien n'est rendu, rien n'est perdu." }),
+        h("p", {}, h("a", { href: "/entrainement", text: "S'entraîner encore" }), " · ",
+          h("a", { href: "/", text: "Retour au village" })))]);
+      return;
+    }
+    setStatus("Table fermée", "ko");
+    add(elCenter, h("p", { cls: "tl-wait", text: "Table fermée par le patron." }));
     var lines = Object.keys(m.ecus || {}).sort().map(function (name) {
       var won = (m.awards || {})[name];
-      return h("li", { "data-player": name }, name + " : " + fmt(m.ecus[name]) + " écus rendus" +
+      return h("li", { "data-player": name }, name + " : " + ecus(m.ecus[name]) +
         (won ? " (dont " + fmt(won) + " jetons du pot partagé" + (m.method ? ", " + (METHODS[m.method] || m.method) : "") + ")" : ""));
     });
     add(elControls, [h("div", { cls: "tl-closed" },
       h("p", { cls: "tl-note", text: "Le patron a fermé cette table : chacun a ramassé ses gains." }),
+      lines.length ? h("p", { text: "Rendu à chacun :" }) : null,
       lines.length ? h("ul", {}, lines) : null,
       h("p", {}, h("a", { href: "/", text: "Retour au village" })))]);
   }
@@ -626,7 +638,7 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
       var seat = S.seatChoice !== null ? S.seatChoice : free;
       add(elControls, [
         h("p", { text: seat === null ? "Toutes les places sont prises." :
-          "Place " + (seat + 1) + " : choisissez votre cave (entre " + fmt(lo) + " et " + fmt(hi) + " écus)." }),
+          "Place " + (seat + 1) + " : choisissez votre cave (entre " + fmt(lo) + " et " + ecus(hi) + ")." }),
         h("div", { cls: "tl-buttons" }, caveInput,
           seat === null ? null : btn("Cave", "cave", function () {
             var v = clampCave(lo, hi);

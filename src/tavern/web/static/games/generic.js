@@ -171,7 +171,7 @@ export function story(r) {
       return p + " " + fmt(sc.points[p]); }).join(", ") + "." }));
   } else if (typeof sc.points === "number" && sc.ending && sc.ending !== "void") {
     box.appendChild(h("p", { cls: "tl-points", text: "Points de la donne : " + fmt(sc.points) +
-      (sc.cocottes ? " (cocotte)" : "") + "." }));
+      (sc.cocottes ? " et " + sc.cocottes + " cocotte" + (sc.cocottes > 1 ? "s" : "") : "") + "." }));
   }
   if (sc.paid) box.appendChild(h("p", { text: "Payé : " + Object.keys(sc.paid).map(function (p) {
     return p + " " + fmt(sc.paid[p]) + " jetons"; }).join(", ") + "." }));
@@ -182,5 +182,24 @@ export function story(r) {
   });
   return box;
 }
+/** A deal's account (Rams, Rummoli; issue 42 §10): every chip that moved
+ *  between the players and the pot, one sentence a line (the server's
+ *  catalogue words them), then the sum a newcomer can check: what the
+ *  players won and lost and what the pot kept add up to zero. `title` names
+ *  the game's pot (« le pot », « le tableau »). */
+export function account(acc, delta, title, potName) {
+  if (!acc || !Array.isArray(acc.lines) || !acc.lines.length) return null;
+  var players = Object.keys(delta || {}).reduce(function (t, p) { return t + (delta[p] || 0); }, 0);
+  var kept = (acc.after || 0) - (acc.before || 0);
+  var signed = function (n) { return (n > 0 ? "+" : n < 0 ? "−" : "") + fmt(Math.abs(n)); };
+  return h("div", { cls: "tl-account", "data-before": acc.before, "data-after": acc.after },
+    h("h4", { text: title }),
+    h("ol", {}, acc.lines.map(function (l) {
+      return h("li", { "data-code": l.code, "data-pot": l.pot || 0 }, l.text || l.code);
+    })),
+    h("p", { cls: "tl-account-sum muted", text: "Bilan : joueurs " + signed(players) + ", " + potName + " " + signed(kept) +
+      " (de " + fmt(acc.before || 0) + " à " + fmt(acc.after || 0) + ") — " + (players + kept === 0 ? "le compte est juste." : "écart de " + fmt(players + kept) + ".") }));
+}
+
 /** A story box, or nothing when it says nothing. */
 export function done(box) { return box.childNodes.length ? box : null; }

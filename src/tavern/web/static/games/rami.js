@@ -71,8 +71,56 @@ function knockChoice(ctx, row, a, sel) {
 /** Who went out and how, each count, what was paid; at Gin the sheet. */
 export function story(r) {
   var box = G.story(r), sc = r.scoring || {};
+  var gin = ginAccount(sc, Object.keys(r.delta || r.chips || {}));
+  if (gin) box.appendChild(gin);
   if (sc.sheet && sc.sheet.points) box.appendChild(ginSheet(sc.sheet));
   return G.done(box);
+}
+
+/** Gin (issue 42 §10): how the deal's points are made, what a cocotte is,
+ *  and how points and cocottes become the chips paid — « Payé 113 jetons »
+ *  is 63 points + 2 cocottes × 25, at 1 jeton the point. RULES.md, Gin. */
+var COCOTTE = 25, BONUS = { "petit gin": 25, "grand gin": 50 };
+function n(x, one, many) { return fmt(x) + " " + (Math.abs(x) < 2 ? one : many); }
+function ginAccount(sc, players) {
+  if (sc.turned === undefined || !sc.ending || sc.ending === "void" || !sc.winner) return null;
+  var w = sc.winner, other = players.filter(function (p) { return p !== w; })[0] || "l'adversaire";
+  var f = sc.factor > 1 ? sc.factor : 1, base = sc.points / f, lines = [];
+  if (sc.ending === "knock") {
+    var k = sc.knocker, o = k === w ? other : w;
+    var said = "Frappe de " + k + " : " + k + " garde " + n(sc.knocker_points, "point", "points") + " hors combinaisons, " +
+      o + " " + n(sc.opponent_points, "point", "points") + " après ses ajouts";
+    lines.push(said + (k === w ? " : " + w + " marque la différence, " + n(base, "point", "points") + "."
+      : sc.tie ? " : égalité, " + w + " marque 20 points de pénalité."
+        : " : " + w + " a moins, il marque la différence + 20, " + n(base, "point", "points") + "."));
+  } else if (BONUS[sc.ending] !== undefined) {
+    lines.push((sc.ending === "petit gin" ? "Petit gin" : "Grand gin") + " de " + w + " : les " +
+      n(sc.opponent_points, "point", "points") + " restés à " + other + " + " + BONUS[sc.ending] + " = " +
+      n(base, "point", "points") + ".");
+  }
+  var coc = sc.cocottes / f;
+  lines.push(w + " gagne " + n(coc, "cocotte", "cocottes") + (sc.ending === "knock" ? " (une donne gagnée)" :
+    " (" + sc.ending + ")") + ". Une cocotte marque une donne gagnée — 1 par donne, 2 au petit gin, 4 au grand gin — " +
+    "et vaut " + COCOTTE + " points au compte du match.");
+  if (f > 1) lines.push("La retournée est un pique : points et cocottes doublés (×" + f + "), soit " +
+    n(sc.points, "point", "points") + " et " + n(sc.cocottes, "cocotte", "cocottes") + ".");
+  var unit = sc.unit === undefined ? 1 : sc.unit, paid = sc.paid || {}, payer = Object.keys(paid)[0];
+  var chips = payer === undefined ? 0 : paid[payer], perPoint = " × " + n(unit, "jeton", "jetons") + " le point";
+  if (sc.match_change) {
+    var change = Math.abs(sc.match_change[w] || 0), made = sc.points + COCOTTE * sc.cocottes, bonus = change - made;
+    lines.push("Au compte du match (les colonnes, " + COCOTTE + " points par cocotte, les primes), l'écart entre " +
+      players.join(" et ") + " change de " + n(change, "point", "points") + " (" + n(sc.points, "point", "points") + " + " +
+      n(sc.cocottes, "cocotte", "cocottes") + " × " + COCOTTE + (bonus ? (bonus > 0 ? " + " : " − ") + fmt(Math.abs(bonus)) + " de primes" : "") + ")" +
+      (payer === undefined ? " : rien n'est payé." :
+        " : " + payer + " paie " + fmt(change) + perPoint + " = " + n(chips, "jeton", "jetons") + "."));
+  } else if (payer !== undefined) {
+    var owed = (sc.points + COCOTTE * sc.cocottes) * unit;
+    lines.push(payer + " paie (" + n(sc.points, "point", "points") + " + " + n(sc.cocottes, "cocotte", "cocottes") +
+      " × " + COCOTTE + ")" + perPoint + " = " + n(owed, "jeton", "jetons") +
+      (chips < owed ? " ; il n'en avait que " + fmt(chips) + "." : "."));
+  }
+  return h("div", { cls: "tl-account tl-gin-account" }, h("h4", { text: "Les points de la donne, jeton par jeton" }),
+    h("ol", {}, lines.map(function (t) { return h("li", { text: t }); })));
 }
 
 /** Gin's match sheet: three columns of points per player, cocottes. */
@@ -81,7 +129,7 @@ function ginSheet(sheet) {
   for (var c = 0; c < (sheet.ncols || 3); c++) cols.push(c);
   return h("table", { cls: "tl-sheet" },
     h("tr", {}, h("th", { text: "Feuille" }), cols.map(function (c) { return h("th", { text: "Colonne " + (c + 1) }); }),
-      h("th", { text: "Cocottes" })),
+      h("th", { text: "Cocottes", title: "Une cocotte par donne gagnée (2 au petit gin, 4 au grand gin) ; 25 points chacune au compte final" })),
     (sheet.players || []).map(function (p) {
       return h("tr", { "data-player": p }, h("th", { text: p }),
         cols.map(function (c) { return h("td", { cls: "money", text: fmt((sheet.points[p] || [])[c] || 0) }); }),

@@ -48,5 +48,8 @@ export function story(r) {
     box.appendChild(h("p", { cls: "tl-tricks", text: "Plis : " + Object.keys(r.tricks).map(function (p) {
       return p + " " + r.tricks[p] + (r.tricks[p] === 0 ? " (rams)" : ""); }).join(", ") + "." }));
   }
+  // Every chip of the deal: the dealer's stake, the shares, the rams, what stays (issue 42 §10).
+  var acc = G.account(r.account, r.delta, "Le pot, jeton par jeton", "pot");
+  if (acc) box.appendChild(acc);
   return G.done(box);
 }

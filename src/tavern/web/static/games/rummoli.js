@@ -49,6 +49,10 @@ export function felt(ctx) { return G.felt(ctx, board); }
 /** Each section paid and to whom: the Rummoli pot's winner is named. */
 export function story(r) {
   var box = G.story(r);
+  // Every chip of the deal, the board's included (issue 42 §10); the list of
+  // sections won is for a result archived before the account was kept.
+  var acc = G.account(r.account, r.delta, "Le tableau, jeton par jeton", "tableau");
+  if (acc) { box.appendChild(acc); return G.done(box); }
   if (Array.isArray(r.pots) && r.pots.some(function (x) { return x.section; })) {
     box.appendChild(h("ul", { cls: "tl-sections" }, r.pots.map(function (x) {
       var label = x.section === "poker" ? "pot du poker" : x.section === "rummoli" ? "pot du Rummoli" :
