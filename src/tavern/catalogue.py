@@ -456,6 +456,13 @@ _section({
     "mail_retried": "Le courriel repart tout de suite.",
     "password_reset_done": "Mot de passe changé, et toutes les sessions du compte fermées : connectez-vous.",
     # the site's mails (tavern.services.outbox): subject, paragraphs, button
+    "mail_password_changed_body": ("Bonjour {username},\n\nLe mot de passe de votre compte sur {site} vient d'être "
+                                   "changé depuis « Mon compte », et ses autres sessions ont été fermées.\n\nSi ce "
+                                   "n'est pas vous, demandez un nouveau mot de passe (« Mot de passe oublié ») et "
+                                   "écrivez aux administrateurs du site."),
+    "mail_totp_changed_body": ("Bonjour {username},\n\nLa double authentification de votre compte sur {site} vient "
+                               "d'être activée, retirée ou levée par un administrateur.\n\nSi ce n'est pas vous, "
+                               "changez votre mot de passe et écrivez aux administrateurs du site."),
     "mail_copy_link": "Ou copiez cette adresse dans votre navigateur :",
     "mail_confirm_body": ("Bonjour {username},\n\nPour confirmer que cette adresse est bien la vôtre sur {site}, "
                           "ouvrez le lien ci-dessous dans les 24 heures. Elle servira à retrouver votre compte si "
@@ -1221,6 +1228,8 @@ MAIL_WORDS = {
     "reset_subject": "Nouveau mot de passe",
     "reset_button": "Choisir un nouveau mot de passe",
     "password_reset_subject": "Votre mot de passe a changé",
+    "password_changed_subject": "Votre mot de passe a changé",
+    "totp_changed_subject": "Votre double authentification a changé",
     "status_sent": "envoyé",
     "status_waiting": "en attente",
     "status_failing": "en échec, réessayé",

@@ -312,3 +312,25 @@ def test_without_a_server_each_mail_goes_to_the_log_and_the_admins_page(settings
         # a player does not read the admins' page
         assert client.get("/admin/courriers").status_code == 403
     services(client.app).engine.dispose()  # type: ignore[arg-type]
+
+
+def test_a_password_change_and_a_2fa_change_are_told_to_the_address(site: TestClient, mail_server: MailServer) -> None:
+    """ASVS 2.2.3 / 2.5.5 (docs/web.md): the owner of the address hears of a change of his credentials."""
+    import re
+
+    import pyotp
+    register(site, "ana", "ana@example.org")
+    confirm(site, link_of(mail_server.wait_for(1)[0]))
+    changed = post_form(site, "/compte/mot-de-passe", {"current": PASSWORD, "new": NEW_PASSWORD, "new2": NEW_PASSWORD})
+    assert changed.status_code == 303
+    told = mail_server.wait_for(2)[1]
+    assert told["To"] == "ana@example.org" and "Votre mot de passe a changé" in told["Subject"]
+    assert "depuis « Mon compte »" in parts(told)[0]
+    started = post_form(site, "/compte/double-authentification/commencer", {"password": NEW_PASSWORD},
+                        page="/compte/double-authentification")
+    secret = re.search(r'id="totp-secret">([A-Z2-7 ]+)<', started.text).group(1).replace(" ", "")  # type: ignore[union-attr]
+    on = post_form(site, "/compte/double-authentification/activer", {"code": pyotp.TOTP(secret).now()},
+                   page="/compte/double-authentification")
+    assert on.status_code == 200
+    totp = mail_server.wait_for(3)[2]
+    assert "Votre double authentification a changé" in totp["Subject"] and secret not in parts(totp)[0]

@@ -184,6 +184,12 @@ def reset_password(session: Session, token: str, new_hash: str, as_user: int | N
     return link
 
 
+def tell_owner(session: Session, user: User, kind: str, *, site: str) -> None:
+    """Mail ``kind`` (a change of his credentials) to his confirmed address, if any."""
+    if user.email:
+        outbox.enqueue(session, kind, user.email, site=site, user_id=user.id, username=user.username)
+
+
 def pending_email(session: Session, user_id: int) -> str | None:
     """The address waiting for its confirmation, if any."""
     return session.scalar(select(AccountToken.email).where(

@@ -63,7 +63,8 @@ def _text(site: str, paragraphs: list[str], link: str | None) -> str:
 #: by a blank line); ``MAIL_WORDS`` has its subject and, for a mail with a
 #: link, its button.
 KINDS: dict[str, str] = {"confirm": "mail_confirm_body", "changed": "mail_changed_body", "reset": "mail_reset_body",
-                         "password_reset": "mail_password_reset_body"}
+                         "password_reset": "mail_password_reset_body", "password_changed": "mail_password_changed_body",
+                         "totp_changed": "mail_totp_changed_body"}
 
 
 def enqueue(session: Session, kind: str, to_addr: str, *, site: str, user_id: int | None,

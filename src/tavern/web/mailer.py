@@ -109,6 +109,7 @@ class Mailer:
         self.settings = settings
         self.transport = SmtpTransport(settings.smtp_url) if settings.smtp_url else None
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake = asyncio.Event()
 
@@ -119,16 +120,23 @@ class Mailer:
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._wake = asyncio.Event()
+        self._stopping = False
         self._task = asyncio.create_task(self._run(), name="mailer")
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
-            self._task = None
+        """Stop the task. Cancelled again until it is done: on Python 3.11 an
+        ``asyncio.wait_for`` whose inner wait ends as the cancel comes swallows
+        the cancel, and a single one left the lifespan's exit waiting forever."""
+        task, self._task = self._task, None
+        if task is None:
+            return
+        self._stopping = True
+        self._wake.set()
+        while not task.done():
+            task.cancel()
+            await asyncio.wait({task}, timeout=1.0)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("the mailer stopped on an error", exc_info=task.exception())
 
     def wake(self) -> None:
         """A mail was just committed: send it now (safe from a request's thread)."""
@@ -137,14 +145,16 @@ class Mailer:
             loop.call_soon_threadsafe(self._wake.set)
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             try:
                 await asyncio.wait_for(self._wake.wait(), POLL_SECONDS)
             except TimeoutError:
                 pass
             self._wake.clear()
+            if self._stopping:
+                return
             try:
-                while await self.send_due():
+                while not self._stopping and await self.send_due():
                     pass
             except asyncio.CancelledError:
                 raise

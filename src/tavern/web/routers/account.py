@@ -94,13 +94,17 @@ def change_password(request: Request, user: CurrentUser, current: str, new: str)
     new_hash = users_service.hash_password(new, site_settings(request))  # outside the write transaction
     keep = get_session(request).token
 
+    site = site_settings(request).site_name
+
     def work(s: Session) -> int:
         row = s.get(User, user.id)
         if row is not None:
             row.password_hash = new_hash
+            accounts.tell_owner(s, row, "password_changed", site=site)  # ASVS 2.2.3
         return end_all_sessions(s, user.id, keep=keep)
     ended = write(request, work)
     services(request).ws_limits.end_sessions(user.id, keep=keep)
+    services(request).mailer.wake()
     return ended
 
 

@@ -16,9 +16,9 @@ from sqlalchemy.orm import Session
 
 from tavern.catalogue import ADMIN_ACTIONS, french
 from tavern.refusal import Refusal
-from tavern.services import adminlog, twofactor
+from tavern.services import accounts, adminlog, twofactor
 from tavern.store.models import User
-from tavern.web.deps import CurrentUser, Id, form_fields, read_db, require_admin, write
+from tavern.web.deps import CurrentUser, Id, form_fields, read_db, require_admin, site_settings, write
 from tavern.web.refusals import Refused
 from tavern.web.rendering import render
 from tavern.web.routers.admin import users_page_with
@@ -61,10 +61,13 @@ def lift_2fa(request: Request, admin: CurrentUser, user_id: int, reason: str) ->
         if lifted:
             adminlog.record(s, admin.id, user_id, "2fa_lifted", "", reason)
             end_all_sessions(s, user_id)
+            accounts.tell_owner(s, target, "totp_changed", site=site)
         return LiftOut(username=target.username, lifted=lifted)
+    site = site_settings(request).site_name
     out = write(request, work)
     if out.lifted:
         services(request).ws_limits.end_sessions(user_id)
+        services(request).mailer.wake()
     return out
 
 

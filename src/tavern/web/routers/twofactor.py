@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from tavern.catalogue import french
 from tavern.refusal import Refusal
-from tavern.services import twofactor
+from tavern.services import accounts, twofactor
 from tavern.store.models import User
 from tavern.web.deps import CurrentUser, form_fields, optional_user, require_user, site_settings, write
 from tavern.web.ratelimit import Throttles
@@ -67,16 +67,20 @@ def _finish_enrolment(request: Request, user_id: int, code: str) -> list[str]:
     if wait:
         raise too_many(wait, "too_many_codes")
     now = dt.datetime.now(dt.UTC)
+    site = site_settings(request).site_name
 
     def work(s: Session) -> list[str]:
         user = s.get(User, user_id)
         assert user is not None
-        return twofactor.finish_enrolment(s, user, code, now)
+        codes = twofactor.finish_enrolment(s, user, code, now)
+        accounts.tell_owner(s, user, "totp_changed", site=site)  # ASVS 2.5.5
+        return codes
     try:
         codes = write(request, work)
     except twofactor.TwoFactorError as exc:
         raise Refused(400, exc) from None
     throttles.forgive(f"totp-user:{user_id}")
+    services(request).mailer.wake()
     return codes
 
 
@@ -201,6 +205,14 @@ def disable_form(request: Request, user: CurrentUser = Depends(require_user),
         check_code(request, user.id, form.get("code", "")[:40])
     except HTTPException as exc:
         return _account_page(request, user, [exc.detail], status=exc.status_code)
-    write(request, lambda s: twofactor.turn_off(s, user.id))
+    site = site_settings(request).site_name
+
+    def work(s: Session) -> None:
+        twofactor.turn_off(s, user.id)
+        row = s.get(User, user.id)
+        assert row is not None
+        accounts.tell_owner(s, row, "totp_changed", site=site)
+    write(request, work)
+    services(request).mailer.wake()
     get_session(request).flash(french("totp_off"))
     return RedirectResponse("/compte/double-authentification", status_code=303)
