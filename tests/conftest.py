@@ -107,6 +107,9 @@ def fresh_db(
     monkeypatch.setenv("TAVERN_ARGON2_TIME_COST", "1")
     monkeypatch.setenv("TAVERN_ARGON2_MEMORY_KIB", "1024")
     monkeypatch.setenv("TAVERN_ARGON2_PARALLELISM", "1")
+    # Two-factor sign-in off for the admins and owners of the other tests;
+    # tests/web/test_twofactor.py turns it on and signs in with codes.
+    monkeypatch.setenv("TAVERN_TOTP_REQUIRED", "0")
     # The apps built in this process keep Python's collection schedule (a
     # full collection and a freeze at each of hundreds of starts cost the
     # suite minutes); tests/web/test_collector.py tests the server's, and the

@@ -30,6 +30,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "web/routers/tavern.py": ("ma taverne",),
     # The demonstration data `tavern seed` writes: names of things, not messages.
     "services/seed.py": ("Au Lapin Agile", "Rami français", " écus, "),
+    # The site's default name, said in its mails' sender and subjects (issue 39): a name, not a sentence.
+    "settings.py": ("La taverne",),
     # The house players' level names: identifiers players choose from, named in French (issue 29).
     "bots/levels.py": ("débutant", "habitué"),
 }

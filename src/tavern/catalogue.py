@@ -441,6 +441,64 @@ _section({
     "logged_out": "Vous êtes déconnecté. À bientôt !",
     "logged_out_everywhere": "Vous êtes déconnecté partout ({ended} session(s) fermée(s)).",
     "password_changed": "Mot de passe changé. {ended} autre(s) session(s) de ce compte fermée(s).",
+    # the address and « Mot de passe oublié » (tavern.services.accounts, web/routers/recovery.py)
+    "email_malformed": "Cette adresse électronique n'est pas valable (par exemple : nom@exemple.fr).",
+    "email_taken": "Cette adresse électronique est déjà celle d'un autre compte.",
+    "email_already_yours": "Cette adresse est déjà celle de votre compte.",
+    "email_link_sent": "Un lien de confirmation vient de partir vers {email} : l'adresse servira une fois confirmée.",
+    "email_confirmed": "Adresse {email} confirmée.",
+    "email_removed": "Adresse retirée de votre compte.",
+    "link_invalid": "Ce lien n'est pas valable : il a déjà servi, il a expiré, ou il est mal recopié.",
+    "link_other_account": "Ce lien est celui d'un autre compte : déconnectez-vous d'abord.",
+    "too_many_resets": "Trop de demandes de nouveau mot de passe. Réessayez dans {minutes} minute(s).",
+    "reset_asked": ("Si un compte correspond et qu'il a une adresse confirmée, un courriel vient d'y partir "
+                    "avec un lien valable une heure."),
+    "no_such_mail": "Ce courriel n'existe pas ou est déjà parti.",
+    "mail_retried": "Le courriel repart tout de suite.",
+    "password_reset_done": "Mot de passe changé, et toutes les sessions du compte fermées : connectez-vous.",
+    # the site's mails (tavern.services.outbox): subject, paragraphs, button
+    "mail_password_changed_body": ("Bonjour {username},\n\nLe mot de passe de votre compte sur {site} vient d'être "
+                                   "changé depuis « Mon compte », et ses autres sessions ont été fermées.\n\nSi ce "
+                                   "n'est pas vous, demandez un nouveau mot de passe (« Mot de passe oublié ») et "
+                                   "écrivez aux administrateurs du site."),
+    "mail_totp_changed_body": ("Bonjour {username},\n\nLa double authentification de votre compte sur {site} vient "
+                               "d'être activée, retirée ou levée par un administrateur.\n\nSi ce n'est pas vous, "
+                               "changez votre mot de passe et écrivez aux administrateurs du site."),
+    "mail_copy_link": "Ou copiez cette adresse dans votre navigateur :",
+    "mail_confirm_body": ("Bonjour {username},\n\nPour confirmer que cette adresse est bien la vôtre sur {site}, "
+                          "ouvrez le lien ci-dessous dans les 24 heures. Elle servira à retrouver votre compte si "
+                          "vous oubliez votre mot de passe.\n\nSi vous n'avez rien demandé, ignorez ce courriel : "
+                          "l'adresse ne sera pas enregistrée."),
+    "mail_changed_body": ("Bonjour {username},\n\nL'adresse de votre compte sur {site} vient d'être remplacée par "
+                          "{new}. Les courriels du site n'arriveront plus ici.\n\nSi ce n'est pas vous, changez "
+                          "votre mot de passe et écrivez aux administrateurs du site."),
+    "mail_reset_body": ("Bonjour {username},\n\nQuelqu'un (vous, sans doute) a demandé un nouveau mot de passe "
+                        "pour votre compte sur {site}. Le lien ci-dessous le permet une seule fois, pendant une "
+                        "heure.\n\nSi vous n'avez rien demandé, ignorez ce courriel : votre mot de passe ne "
+                        "change pas."),
+    "mail_password_reset_body": ("Bonjour {username},\n\nLe mot de passe de votre compte sur {site} vient d'être "
+                                 "changé par le lien « Mot de passe oublié », et toutes ses sessions ont été "
+                                 "fermées.\n\nSi ce n'est pas vous, demandez un nouveau mot de passe et écrivez "
+                                 "aux administrateurs du site."),
+    # two-factor sign-in (tavern.services.twofactor, web/routers/twofactor.py)
+    "totp_wrong": "Ce code n'est pas le bon (six chiffres de l'application, ou un code de secours).",
+    "totp_replayed": "Ce code a déjà servi : attendez le suivant de l'application.",
+    "totp_already_on": "La double authentification est déjà active sur ce compte.",
+    "totp_not_started": "Commencez par afficher le code QR de la double authentification.",
+    "totp_needed": "Ce compte demande aussi le code de son application d'authentification.",
+    "totp_enrol_first": ("Ce compte doit d'abord activer la double authentification : connectez-vous "
+                         "une fois dans le navigateur."),
+    "totp_required_here": "La double authentification est obligatoire pour ce compte (administrateur ou tavernier).",
+    "totp_expired": "Trop de temps a passé depuis le mot de passe : reconnectez-vous.",
+    "too_many_codes": "Trop de codes faux. Réessayez dans {minutes} minute(s).",
+    "totp_on": "Double authentification activée. Gardez vos codes de secours en lieu sûr.",
+    "totp_off": "Double authentification retirée de votre compte.",
+    "totp_lifted": "Double authentification levée pour {username}.",
+    "totp_was_off": "{username} n'avait pas de double authentification.",
+    "reason_needed": "Dites pourquoi (c'est écrit dans le journal des administrateurs).",
+    "session_ended": "Session fermée.",
+    "no_such_session": "Cette session n'existe pas ou est déjà fermée.",
+    "other_sessions_ended": "{ended} autre(s) session(s) fermée(s).",
     # daily hands
     "no_free_hands_at_level_0": "Les joueurs de niveau 0 n'ont pas de donnes gratuites : achetez un paquet "
                                 "de donnes sur la page Premium.",
@@ -1162,6 +1220,28 @@ HOUSE_NAMES = ("Maison Ana", "Maison Bruno", "Maison Céline", "Maison Denis", "
 #: A practice table's name, and the word « Mes donnes » marks its deals with.
 PRACTICE_NAME = "Entraînement : {game}"
 PRACTICE_WORD = "entraînement"
+
+
+#: Words of the site's mails (tavern.services.outbox: subjects, buttons) and
+#: of the admins' page « Courriers » (a mail's state): labels, not sentences.
+MAIL_WORDS = {
+    "confirm_subject": "Confirmez votre adresse",
+    "confirm_button": "Confirmer mon adresse",
+    "changed_subject": "Votre adresse a changé",
+    "reset_subject": "Nouveau mot de passe",
+    "reset_button": "Choisir un nouveau mot de passe",
+    "password_reset_subject": "Votre mot de passe a changé",
+    "password_changed_subject": "Votre mot de passe a changé",
+    "totp_changed_subject": "Votre double authentification a changé",
+    "status_sent": "envoyé",
+    "status_waiting": "en attente",
+    "status_failing": "en échec, réessayé",
+    "status_abandoned": "abandonné",
+}
+#: The admin log's actions (tavern.services.adminlog), as its page names them.
+ADMIN_ACTIONS = {"credit": "crédit", "level": "niveau", "role": "rôle", "ban": "bannissement",
+                 "unban": "bannissement levé", "mute": "rendu muet", "2fa_lifted": "double authentification levée"}
+
 #: Beside a house player's name on the table page.
 HOUSE_WORD = "maison"
 #: The account the house players cave from at real tables (issue 29 §2, services/house_seats.py).

@@ -167,6 +167,11 @@ def _seed(args: argparse.Namespace) -> int:
     print("Demo logins (username / password):")
     for login in logins:
         print(f"  {login.username:<8} / {login.password:<12} {login.role:<7} {login.note}")
+    enrolled = [login for login in logins if login.totp]
+    if enrolled:
+        print("Two-factor sign-in (TOTP secrets, for an authenticator app):")
+        for login in enrolled:
+            print(f"  {login.username:<8}   {login.totp}")
     return 0
 
 

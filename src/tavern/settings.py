@@ -139,6 +139,33 @@ class Settings(BaseSettings):
     push_per_account: int = Field(default=16, ge=1)
     push_per_address: int = Field(default=64, ge=1)
 
+    # --- accounts and mail (issue 39; docs/web.md "Accounts")
+    #: The site's name in its mails.
+    site_name: str = "La taverne"
+    #: The site's address as players reach it, for the links in its mails
+    #: (never the request's Host header: a forged one would send a reset
+    #: link to another site). Empty: the first of ``allowed_origins``.
+    public_url: str = ""
+    #: ``smtps://user:password@host:465`` (TLS) or ``smtp://…@host:587``
+    #: (STARTTLS, required but towards a loopback address). Empty: each mail
+    #: is written to the log and to the admins' page « Courriers » instead.
+    smtp_url: str = ""
+    #: The sender's address of the site's mails.
+    mail_from: str = "taverne@localhost"
+    #: Seconds before a failed mail is tried again, doubled at each failure
+    #: (at most an hour), and how many tries before it is given up.
+    mail_retry_seconds: float = Field(default=30.0, gt=0)
+    mail_max_attempts: int = Field(default=12, ge=1)
+    #: « Mot de passe oublié » asks an hour for one address or name, and from
+    #: one client address.
+    resets_per_hour: int = Field(default=3, ge=1)
+    resets_per_hour_per_ip: int = Field(default=20, ge=1)
+    #: Two-factor sign-in required of the admins and the tavern owners
+    #: (``tavern seed`` enrols the demo ones and prints their secret).
+    totp_required: bool = True
+    #: « Mes sessions »: a session not seen for this long ends (ASVS 3.3.2).
+    session_idle_hours: float = Field(default=72.0, gt=0)
+
     # --- password hashing (Argon2id; argon2-cffi's defaults, RFC 9106 low
     # memory). Test runs lower them: hashing is deliberately slow.
     argon2_time_cost: int = 3
@@ -188,6 +215,11 @@ class Settings(BaseSettings):
             # Name the driver we ship (psycopg 3) so a plain URL works too.
             self.database_url = "postgresql+psycopg://" + self.database_url[len("postgresql://") :]
         return self
+
+    @property
+    def site_url(self) -> str:
+        """Where the links of the site's mails point (no trailing slash)."""
+        return (self.public_url or (self.allowed_origins or ["http://127.0.0.1:8000"])[0]).rstrip("/")
 
     @property
     def db_pool_size(self) -> int:

@@ -19,7 +19,8 @@ from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from tavern.refusal import Refusal
-from tavern.services import chat
+from tavern.services import accounts as account_links
+from tavern.services import adminlog, chat, twofactor
 from tavern.services.hand_export import mentions, player_view
 from tavern.store.models import (
     ArchivedHand,
@@ -96,7 +97,8 @@ def export_data(session: Session, user: User) -> dict[str, Any]:
         "format": "tavern-rgpd-1",
         "exported": dt.datetime.now(dt.UTC).isoformat(),
         "account": {"id": user.id, "username": user.username, "created": _iso(user.created), "level": user.level,
-                    "role": user.role, "banned": user.banned},
+                    "role": user.role, "banned": user.banned,
+                    "email": user.email, "email_pending": account_links.pending_email(session, user.id)},
         "balances": [{"currency": a.currency, "table_id": a.table_id, "balance": a.balance}
                      for a in accounts.values()],
         "ledger": lines,
@@ -104,6 +106,11 @@ def export_data(session: Session, user: User) -> dict[str, Any]:
         "contests": contests,
         "table_visits": visits,
         "chat_messages": chat.messages_of(session, user.id),  # the last 30 days (services/chat.py)
+        "two_factor": bool(user.totp_secret),  # whether it is on; never the secret
+        "sessions": [{"started": _iso(w.created), "last_seen": _iso(w.last_seen), "browser": w.user_agent,
+                      "network": w.network} for w in session.scalars(
+                          select(WebSession).where(WebSession.user_id == user.id).order_by(WebSession.created))],
+        "admin_log": adminlog.about(session, user.id),  # what admins did to his account, who and why
     }
 
 
@@ -153,6 +160,8 @@ def delete_account(session: Session, user_id: int) -> str:
     session.execute(delete(WebSession).where(WebSession.user_id == user_id))
     session.execute(delete(WaitingPlace).where(WaitingPlace.user_id == user_id))  # out of every waiting list
     chat.forget_account(session, user_id)
+    account_links.forget_account(session, user_id)  # his address, his links, his mails
+    twofactor.turn_off(session, user_id)  # his TOTP secret and recovery codes
     session.flush()
     return new
 

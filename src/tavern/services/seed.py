@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from tavern.services import ledger, taverns, users
+from tavern.services import ledger, taverns, twofactor, users
 from tavern.settings import Settings
 from tavern.store.models import Inventory, Item, TableConfig, Tavern, User, Village
 
@@ -23,6 +23,10 @@ TAVERN = "Au Lapin Agile"
 OWNER = ("patron", "patron-demo")
 ADMIN = ("admin", "admin-demo")
 PLAYERS = [("alice", "alice-demo"), ("bruno", "bruno-demo"), ("chloe", "chloe-demo")]
+#: The demo admin's and owner's TOTP secrets (issue 39 §4: 2FA is required
+#: of them), public like their passwords: ``tavern seed`` prints them, to
+#: type into an authenticator app. Only when ``totp_required`` is on.
+DEMO_TOTP = {"admin": "ADMINDEMOTAVERNEADMINDEMOTAVERNE", "patron": "PATRONDEMOTAVERNEPATRONDEMOTAVER"}
 PLAYER_ECUS = 5_000
 PLAYER_TOKENS = 50
 OWNER_ECUS = 2_000
@@ -54,6 +58,8 @@ class Login:
     password: str
     role: str
     note: str
+    #: The TOTP secret of a demo account enrolled in two-factor sign-in.
+    totp: str = ""
 
 
 def _user(session: Session, name: str, password: str, settings: Settings,
@@ -64,16 +70,25 @@ def _user(session: Session, name: str, password: str, settings: Settings,
     return users.create_user(session, name, password, role=role, level=1, settings=settings), True
 
 
+def _demo_totp(user: User, settings: Settings) -> str:
+    """Enrol a demo admin or owner with his printed secret, when 2FA is required."""
+    if not settings.totp_required:
+        return ""
+    if not user.totp_secret:
+        twofactor.enrol_with(user, DEMO_TOTP[user.username])
+    return user.totp_secret or ""
+
+
 def seed(session: Session, settings: Settings) -> list[Login]:
     """Create the demo world if missing; return the demo logins."""
     logins: list[Login] = []
-    _admin, _ = _user(session, *ADMIN, settings, role="admin")
-    logins.append(Login(*ADMIN, "admin", "site administrator"))
+    admin, _ = _user(session, *ADMIN, settings, role="admin")
+    logins.append(Login(*ADMIN, "admin", "site administrator", _demo_totp(admin, settings)))
 
     owner, new_owner = _user(session, *OWNER, settings)
     if new_owner:
         ledger.issue(session, owner.id, OWNER_ECUS, "ecus", "demo seed")
-    logins.append(Login(*OWNER, "player", f"owner of {TAVERN!r}"))
+    logins.append(Login(*OWNER, "player", f"owner of {TAVERN!r}", _demo_totp(owner, settings)))
 
     village = session.scalars(select(Village).where(Village.name == VILLAGE)).one_or_none()
     if village is None:

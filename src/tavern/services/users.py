@@ -143,3 +143,8 @@ def _must(session: Session, user_id: int) -> User:
     if user is None:
         raise UserError("no_such_user")
     return user
+
+
+def set_password_hash(session: Session, user_id: int, password_hash: str) -> None:
+    """A hash made outside the transaction (Argon2 is slow on purpose)."""
+    _must(session, user_id).password_hash = password_hash

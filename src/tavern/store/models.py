@@ -26,6 +26,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Text,
     UniqueConstraint,
     false,
     true,
@@ -104,6 +105,15 @@ class User(Base):
     house: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     #: Hidden from the leaderboards by an admin (an account the surveillance report flags).
     off_boards: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: His confirmed e-mail address, lower-cased (issue 39 §1): one account an
+    #: address. An address waiting for its confirmation lives in its token.
+    email: Mapped[str | None] = mapped_column(String(254), unique=True, default=None)
+    #: Two-factor sign-in (issue 39 §4): the TOTP secret (base32) once
+    #: enrolled; the one shown in the QR code until its first code is given;
+    #: the time step of the last code accepted (a code is never taken twice).
+    totp_secret: Mapped[str | None] = mapped_column(String(64), default=None)
+    totp_pending: Mapped[str | None] = mapped_column(String(64), default=None)
+    totp_last_step: Mapped[int | None] = mapped_column(BigInteger, default=None)
 
 
 class WebSession(Base):
@@ -117,6 +127,88 @@ class WebSession(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
     expires: Mapped[dt.datetime] = mapped_column(UTCDateTime, index=True)
+    #: « Mes sessions » (issue 39 §5): the browser (its User-Agent, cut
+    #: short), the coarse network it came from (a /24 or a /48, never the
+    #: full address) and when it was last seen (for the idle expiry).
+    user_agent: Mapped[str | None] = mapped_column(String(200), default=None)
+    network: Mapped[str | None] = mapped_column(String(50), default=None)
+    last_seen: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, default=None)
+
+
+class RecoveryCode(Base):
+    """One of an account's ten 2FA recovery codes (issue 39 §4), salted and
+    hashed (SHA-256: the codes are random, 60 bits); deleted once used."""
+
+    __tablename__ = "recovery_codes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    salt: Mapped[str] = mapped_column(String(32))
+    code_hash: Mapped[str] = mapped_column(String(64))
+
+
+class AdminAction(Base):
+    """The admin log (issue 39 §6): an admin's action on an account — who,
+    when, what, why. In the RGPD export of the account concerned; at its
+    deletion the line stays (the admins' accountability) without the
+    account's name."""
+
+    __tablename__ = "admin_actions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+    admin_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), index=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), index=True)
+    #: ``credit``, ``role``, ``level``, ``ban``, ``unban``, ``mute``, ``2fa_lifted``, ``delete``…
+    action: Mapped[str] = mapped_column(String(30))
+    detail: Mapped[str] = mapped_column(String(300), default="")
+    reason: Mapped[str] = mapped_column(String(500), default="")
+
+
+TOKEN_PURPOSES = ("email", "reset")
+
+
+class AccountToken(Base):
+    """A link sent by mail (issue 39): confirm an address (``email``, the
+    address it confirms beside it) or set a new password (``reset``). Only the
+    token's SHA-256 is kept; the row is deleted when it is used, so a link
+    works once."""
+
+    __tablename__ = "account_tokens"
+    __table_args__ = (CheckConstraint("purpose IN ('email', 'reset')", name="purpose"),)
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    purpose: Mapped[str] = mapped_column(String(10))
+    email: Mapped[str | None] = mapped_column(String(254), default=None)
+    created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires: Mapped[dt.datetime] = mapped_column(UTCDateTime, index=True)
+
+
+class OutboxMail(Base):
+    """A mail to send (issue 39 §3): written in the transaction that decides
+    it, sent by the mailer (web/mailer.py) outside any request or table."""
+
+    __tablename__ = "outbox"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: The account it concerns: its mails go with it when it is deleted.
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), index=True)
+    to_addr: Mapped[str] = mapped_column(String(254))
+    subject: Mapped[str] = mapped_column(String(200))
+    text: Mapped[str] = mapped_column(Text)
+    html: Mapped[str] = mapped_column(Text)
+    created: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    #: When the mailer may (re)try it; a worker trying it moves it forward
+    #: first, so that no other worker sends it meanwhile.
+    next_try: Mapped[dt.datetime] = mapped_column(UTCDateTime, index=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    sent: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, default=None)
+    #: ``smtp`` or ``journal`` (no SMTP server set: written to the log).
+    via: Mapped[str | None] = mapped_column(String(10), default=None)
+    last_error: Mapped[str | None] = mapped_column(String(500), default=None)
+    #: Tried ``mail_max_attempts`` times: no more tries, shown to the admins.
+    given_up: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Throttle(Base):

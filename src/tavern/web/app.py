@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
 import os
 import re
@@ -31,6 +32,7 @@ from tavern.web import errors, headers, sampler
 from tavern.web.collector import Collector
 from tavern.web.deps import socket_users
 from tavern.web.guard import RequestGuard
+from tavern.web.mailer import Mailer
 from tavern.web.ratelimit import Throttles
 from tavern.web.rendering import STATIC_DIR
 from tavern.web.session import SessionCodec
@@ -114,7 +116,7 @@ def _services(settings: Settings) -> Services:
         write_sessions=write_sessions,
         read_sessions=read_sessions,
         codec=SessionCodec(settings.get_secret_key()),
-        socket_users=socket_users(read_sessions),  # web/ws.py: one lookup for many sockets
+        socket_users=socket_users(read_sessions, dt.timedelta(hours=settings.session_idle_hours)),  # web/ws.py: one lookup for many sockets
         throttles=Throttles(write_sessions),
         ws_limits=ConnectionLimits(settings.ws_per_account, settings.ws_per_address),
         push_limits=ConnectionLimits(settings.push_per_account, settings.push_per_address, prefix="push"),
@@ -124,6 +126,7 @@ def _services(settings: Settings) -> Services:
         contests=ContestManager(ContestBank(write_sessions, settings, share_with=tables.bank), tables,
                                 actor_options={"deal_pause": settings.deal_pause_seconds,
                                                "grace": settings.reconnect_grace_seconds}),
+        mailer=Mailer(write_sessions, settings),
     )
 
 
@@ -155,6 +158,7 @@ def _lifespan(svc: Services) -> Callable[[FastAPI], AbstractAsyncContextManager[
             # then contests begin at their start time.
             await svc.contests.start()
             await svc.visits.start()
+            await svc.mailer.start()
             svc.ws_limits.attach(svc.tables.cluster)
             svc.push_limits.attach(svc.tables.cluster, sessions=False)  # counts only: ws_limits ends the sessions
             sampling = asyncio.create_task(sampler.run(app), name="metrics-sampler")
@@ -162,6 +166,7 @@ def _lifespan(svc: Services) -> Callable[[FastAPI], AbstractAsyncContextManager[
                 yield
             finally:
                 sampling.cancel()
+                await svc.mailer.close()
                 # A graceful stop: with several workers the running deals end and
                 # the tables move to another worker before this one exits.
                 await svc.visits.close()

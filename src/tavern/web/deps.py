@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import inspect
 from collections.abc import AsyncIterator, Callable
@@ -18,9 +19,18 @@ from tavern.refusal import Refusal
 from tavern.settings import Settings
 from tavern.store.batch import Batched
 from tavern.store.db import run_transaction
-from tavern.store.models import Tavern, User
+from tavern.store.models import Tavern, User, utcnow
 from tavern.web.refusals import Refused
-from tavern.web.session import SessionData, SessionUser, get_session, session_user, session_users
+from tavern.web.session import (
+    SEEN_EVERY,
+    SessionData,
+    SessionUser,
+    get_session,
+    last_seen,
+    seen,
+    session_user,
+    session_users,
+)
 from tavern.web.state import services
 
 T = TypeVar("T")
@@ -126,21 +136,22 @@ class CurrentUser:
         return cls(id=user.id, username=user.username, role=user.role, level=user.level)
 
 
-def _resolve(db: Session, sess: SessionData) -> CurrentUser | None:
+def _resolve(db: Session, sess: SessionData, idle: dt.timedelta | None = None) -> CurrentUser | None:
     if sess.user_id is None:
         return None
-    found = session_user(db, sess.user_id, sess.token)
+    found = session_user(db, sess.user_id, sess.token, idle)
     return CurrentUser(*found) if found is not None else None
 
 
-def socket_users(read_sessions: Callable[[], Session]) -> Batched[tuple[int, str], SessionUser]:
+def socket_users(read_sessions: Callable[[], Session],
+                 idle: dt.timedelta | None = None) -> Batched[tuple[int, str], SessionUser]:
     """Who the table sockets' cookies speak for (web/ws.py), the cookies of
     sockets opening at the same moment looked up in one statement
     (store/batch.py: each answer read after it was asked, so a session
     ended before is never accepted)."""
     def fetch(cookies: list[tuple[int, str]]) -> dict[tuple[int, str], SessionUser]:
         with read_sessions() as db:
-            return session_users(db, cookies)
+            return session_users(db, cookies, idle)
 
     return Batched(fetch)
 
@@ -149,13 +160,21 @@ def _load_user(request: Request) -> CurrentUser | None:
     """Who is asking, read in a short transaction of its own whose connection
     is back in the pool before the route takes one (one connection at a time)."""
     sess = get_session(request)
-    user, owns = None, False
+    user, owns, stale = None, False, False
     if sess.user_id is not None:
+        idle = dt.timedelta(hours=services(request).settings.session_idle_hours)
+        now = utcnow()
         with services(request).read_sessions() as db:
-            user = _resolve(db, sess)
+            user = _resolve(db, sess, idle)
             owns = bool(user and db.scalar(select(Tavern.id).where(Tavern.owner_id == user.id).limit(1)))
+            if user is not None and sess.token:
+                seen_at = last_seen(db, sess.token)
+                stale = seen_at is None or now - seen_at >= SEEN_EVERY
         if user is None:
-            sess.logout()  # logged out elsewhere, banned, or the account is gone: forget it
+            sess.logout()  # logged out elsewhere, banned, idle, or the account is gone: forget it
+        elif stale and sess.token:  # « Mes sessions »: last seen, at most once a minute
+            token = sess.token
+            run_transaction(services(request).write_sessions, lambda s: seen(s, token, now))
     request.state.user, request.state.owns_tavern = user, owns
     return user
 

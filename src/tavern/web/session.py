@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from itsdangerous import BadSignature, URLSafeTimedSerializer
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
@@ -31,6 +31,8 @@ from tavern.store.models import User, WebSession, utcnow
 
 COOKIE_NAME = "tavern_session"
 MAX_AGE = 14 * 24 * 3600  # two weeks, then log in again
+#: The time to give the second factor after the password, then the password again.
+PENDING_SECONDS = 300
 
 
 @dataclass
@@ -43,18 +45,38 @@ class SessionData:
     csrf: str = field(default_factory=lambda: secrets.token_urlsafe(32))
     flashes: list[tuple[str, str]] = field(default_factory=list)
     dirty: bool = False
+    #: Two-factor sign-in (issue 39 §4): the account whose password was
+    #: right, waiting for its code, and since when (epoch seconds) — not
+    #: logged in: no server-side session exists yet.
+    pending: int | None = None
+    pending_at: int = 0
 
     def login(self, user_id: int, token: str) -> None:
         # A fresh CSRF token at each login: a token seen before login (for
         # instance planted by an attacker) is useless afterwards.
         self.user_id = user_id
         self.token = token
+        self.pending, self.pending_at = None, 0
         self.csrf = secrets.token_urlsafe(32)
         self.dirty = True
+
+    def await_code(self, user_id: int, now: int) -> None:
+        """The password was right; the code comes next (a fresh CSRF token too)."""
+        self.user_id = self.token = None
+        self.pending, self.pending_at = user_id, now
+        self.csrf = secrets.token_urlsafe(32)
+        self.dirty = True
+
+    def awaiting(self, now: int) -> int | None:
+        """The account waiting for its code, if it has waited less than :data:`PENDING_SECONDS`."""
+        if self.pending is not None and 0 <= now - self.pending_at < PENDING_SECONDS:
+            return self.pending
+        return None
 
     def logout(self) -> None:
         self.user_id = None
         self.token = None
+        self.pending, self.pending_at = None, 0
         self.csrf = secrets.token_urlsafe(32)
         self.dirty = True
 
@@ -69,7 +91,10 @@ class SessionData:
         return out
 
     def to_json(self) -> dict[str, Any]:
-        return {"u": self.user_id, "t": self.token, "c": self.csrf, "f": self.flashes[-5:]}
+        out: dict[str, Any] = {"u": self.user_id, "t": self.token, "c": self.csrf, "f": self.flashes[-5:]}
+        if self.pending is not None:
+            out["p"] = [self.pending, self.pending_at]
+        return out
 
     @classmethod
     def from_json(cls, data: Any) -> SessionData:
@@ -83,7 +108,10 @@ class SessionData:
         if not isinstance(token, str) or uid is None:
             uid = token = None  # a cookie from before server-side sessions: logged out
         flashes = [(str(k), str(m)) for k, m in data.get("f") or []]
-        return cls(user_id=uid, token=token, csrf=csrf, flashes=flashes)
+        pending = data.get("p")
+        if not (isinstance(pending, list) and len(pending) == 2 and all(type(x) is int for x in pending)):
+            pending = [None, 0]
+        return cls(user_id=uid, token=token, csrf=csrf, flashes=flashes, pending=pending[0], pending_at=pending[1])
 
 
 class SessionCodec:
@@ -119,14 +147,15 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def open_session(db: Session, user_id: int) -> str:
+def open_session(db: Session, user_id: int, user_agent: str = "", network: str = "") -> str:
     """A new server-side session for ``user_id``; its token goes in the cookie.
     The user's expired sessions are swept on the way."""
     now = utcnow()
     db.execute(delete(WebSession).where(WebSession.user_id == user_id, WebSession.expires <= now))
     token = secrets.token_urlsafe(32)
     db.add(WebSession(token_hash=token_hash(token), user_id=user_id, created=now,
-                      expires=now + dt.timedelta(seconds=MAX_AGE)))
+                      expires=now + dt.timedelta(seconds=MAX_AGE), user_agent=user_agent[:200] or None,
+                      network=network[:50] or None, last_seen=now))
     return token
 
 
@@ -134,10 +163,12 @@ def open_session(db: Session, user_id: int) -> str:
 SessionUser = tuple[int, str, str, int]
 
 
-def session_users(db: Session, cookies: list[tuple[int, str]]) -> dict[tuple[int, str], SessionUser]:
+def session_users(db: Session, cookies: list[tuple[int, str]],
+                  idle: dt.timedelta | None = None) -> dict[tuple[int, str], SessionUser]:
     """For each cookie's (user id, session token), the user it speaks for
-    while the session still exists, is this user's and unexpired, and the
-    account is not banned; a cookie failing any of these is absent. One
+    while the session still exists, is this user's and unexpired (nor idle
+    longer than ``idle``: « Mes sessions »), and the account is not banned;
+    a cookie failing any of these is absent. One
     statement for them all: every page asks, and every table socket — a
     restart's thousands of reconnections at once (web/ws.py batches them)."""
     hashes = {token_hash(token) for _, token in cookies if token}
@@ -145,9 +176,11 @@ def session_users(db: Session, cookies: list[tuple[int, str]]) -> dict[tuple[int
         return {}
     now = utcnow()
     live = {r.token_hash: r for r in db.execute(
-        select(User.id, User.username, User.role, User.level, WebSession.token_hash, WebSession.expires)
+        select(User.id, User.username, User.role, User.level, WebSession.token_hash, WebSession.expires,
+               WebSession.created, WebSession.last_seen)
         .join(WebSession, WebSession.user_id == User.id)
-        .where(WebSession.token_hash.in_(list(hashes)), User.banned.is_(False))) if r.expires > now}
+        .where(WebSession.token_hash.in_(list(hashes)), User.banned.is_(False)))
+        if r.expires > now and (idle is None or (r.last_seen or r.created) + idle > now)}
     out = {}
     for uid, token in cookies:
         r = live.get(token_hash(token)) if token else None
@@ -156,11 +189,25 @@ def session_users(db: Session, cookies: list[tuple[int, str]]) -> dict[tuple[int
     return out
 
 
-def session_user(db: Session, user_id: int, token: str | None) -> SessionUser | None:
+def session_user(db: Session, user_id: int, token: str | None,
+                 idle: dt.timedelta | None = None) -> SessionUser | None:
     """:func:`session_users` for one cookie."""
     if not token:
         return None
-    return session_users(db, [(user_id, token)]).get((user_id, token))
+    return session_users(db, [(user_id, token)], idle).get((user_id, token))
+
+
+#: « Last seen » is written at most this often a session (not a write per page).
+SEEN_EVERY = dt.timedelta(seconds=60)
+
+
+def last_seen(db: Session, token: str) -> dt.datetime | None:
+    return db.scalar(select(WebSession.last_seen).where(WebSession.token_hash == token_hash(token)))
+
+
+def seen(db: Session, token: str, now: dt.datetime) -> None:
+    """The session ``token`` was used at ``now`` (« Mes sessions », the idle expiry)."""
+    db.execute(update(WebSession).where(WebSession.token_hash == token_hash(token)).values(last_seen=now))
 
 
 def end_session(db: Session, token: str | None) -> None:

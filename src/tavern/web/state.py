@@ -23,6 +23,7 @@ from tavern.settings import Settings
 from tavern.store.batch import Batched
 from tavern.tables.broadcast import Broadcaster
 from tavern.tables.manager import TableManager
+from tavern.web.mailer import Mailer
 from tavern.web.ratelimit import Throttles
 from tavern.web.session import SessionCodec, SessionUser
 from tavern.web.visits import VisitBook
@@ -49,6 +50,8 @@ class Services:
     broadcaster: Broadcaster
     tables: TableManager
     contests: ContestManager
+    #: Sends the outbox's mails (web/mailer.py).
+    mailer: Mailer
     #: The pages' clock, replaceable in tests (None: the real one).
     clock: Callable[[], dt.datetime] | None = None
 

@@ -7,6 +7,7 @@ from fastapi import APIRouter
 from tavern.web.routers import (
     account,
     admin,
+    adminlog,
     auth,
     boards,
     chat,
@@ -17,20 +18,25 @@ from tavern.web.routers import (
     history,
     house,
     invitations,
+    mails,
     me,
     metrics,
+    my_sessions,
     practice,
     premium,
     profile,
     records,
+    recovery,
     surveillance,
     tavern,
+    twofactor,
     village,
     waiting,
 )
 
 ROUTERS: list[APIRouter] = []
-for _module in (health, metrics, auth, village, account, history, records, profile, boards, me, premium, practice, tavern,
-                invitations, admin, house, engine_room, surveillance, contests, chat, waiting, docs):
+for _module in (health, metrics, auth, recovery, twofactor, village, account, history, records, profile, boards, me,
+                my_sessions, premium, practice, tavern, invitations, admin, adminlog, mails, house, engine_room,
+                surveillance, contests, chat, waiting, docs):
     ROUTERS.extend(r for r in (getattr(_module, "pages", None), getattr(_module, "api", None),
                                getattr(_module, "admin_api", None), getattr(_module, "owner_api", None)) if r)

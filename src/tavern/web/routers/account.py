@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from tavern.catalogue import french
 from tavern.refusal import Refusal
-from tavern.services import hands, ledger
+from tavern.services import accounts, hands, ledger
 from tavern.services import users as users_service
 from tavern.settings import Settings
 from tavern.store.models import Tavern, User
@@ -40,6 +40,8 @@ class AccountOut(BaseModel):
     tokens: int
     hands: HandsOut
     taverns: list[int]
+    email: str | None = Field(None, description="my confirmed address (only I and the admins see it)")
+    email_pending: str | None = Field(None, description="the address waiting for its confirmation link")
 
 
 def now_utc(request: Request) -> dt.datetime:
@@ -61,6 +63,8 @@ def account_out(db: Session, user: CurrentUser, now: dt.datetime, settings: Sett
         tokens=ledger.balance(db, "user", user.id, "tokens"),
         hands=hands_out(db, user.id, now, settings),
         taverns=taverns,
+        email=db.scalar(select(User.email).where(User.id == user.id)),
+        email_pending=accounts.pending_email(db, user.id),
     )
 
 
@@ -90,18 +94,23 @@ def change_password(request: Request, user: CurrentUser, current: str, new: str)
     new_hash = users_service.hash_password(new, site_settings(request))  # outside the write transaction
     keep = get_session(request).token
 
+    site = site_settings(request).site_name
+
     def work(s: Session) -> int:
         row = s.get(User, user.id)
         if row is not None:
             row.password_hash = new_hash
+            accounts.tell_owner(s, row, "password_changed", site=site)  # ASVS 2.2.3
         return end_all_sessions(s, user.id, keep=keep)
     ended = write(request, work)
     services(request).ws_limits.end_sessions(user.id, keep=keep)
+    services(request).mailer.wake()
     return ended
 
 
-def _account_page(request: Request, user: CurrentUser, errors: list[str] | None = None,
-                  status: int = 200) -> Response:
+def account_page_with(request: Request, user: CurrentUser, errors: list[str] | None = None,
+                      status: int = 200) -> Response:
+    """« Mon compte », with ``errors`` above it (a refused form's)."""
     with services(request).read_sessions() as db:
         account = account_out(db, user, now_utc(request), site_settings(request))
     return render(request, "account.html", {"account": account, "errors": errors or []},
@@ -110,7 +119,7 @@ def _account_page(request: Request, user: CurrentUser, errors: list[str] | None 
 
 @pages.get("/compte")
 def account_page(request: Request, user: CurrentUser = Depends(require_user)) -> Response:
-    return _account_page(request, user)
+    return account_page_with(request, user)
 
 
 @pages.post("/compte/mot-de-passe")
@@ -118,11 +127,11 @@ def password_form(request: Request, user: CurrentUser = Depends(require_user),
                   form: dict[str, str] = Depends(form_fields)) -> Response:
     new = form.get("new", "")
     if new != form.get("new2", ""):
-        return _account_page(request, user, [french("new_passwords_differ")], status=400)
+        return account_page_with(request, user, [french("new_passwords_differ")], status=400)
     try:
         ended = change_password(request, user, form.get("current", ""), new)
     except HTTPException as exc:
-        return _account_page(request, user, [exc.detail], status=exc.status_code)
+        return account_page_with(request, user, [exc.detail], status=exc.status_code)
     get_session(request).flash(
         french("password_changed", {"ended": ended}))
     return RedirectResponse("/compte", status_code=303)

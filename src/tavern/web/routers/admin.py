@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from tavern.catalogue import french
 from tavern.refusal import Refusal
-from tavern.services import ledger, taverns, users
+from tavern.services import adminlog, ledger, taverns, users
 from tavern.store.models import User
 from tavern.web.deps import CurrentUser, Id, act, form_fields, read_db, require_admin
 from tavern.web.errors import describe_validation
@@ -34,16 +34,23 @@ class AdminUserOut(UserOut):
     ecus: int
     tokens: int
     banned: bool = False
+    email: str | None = Field(None, description="the account's confirmed address (admins and its owner only)")
+    totp: bool = Field(False, description="two-factor sign-in on")
+
+
+REASON = Field("", max_length=adminlog.MAX_REASON, description="why (written in the admin log)")
 
 
 class UserChange(BaseModel):
     level: int | None = Field(None, ge=0, le=MAX_LEVEL)
     role: Literal["player", "admin"] | None = None
+    reason: str = REASON
 
 
 class CreditIn(BaseModel):
     currency: Literal["ecus", "tokens"]
     amount: int = Field(gt=0, le=MAX_CREDIT)
+    reason: str = REASON
 
 
 class TavernIn(BaseModel):
@@ -73,7 +80,8 @@ def admin_user_out(db: Session, user: User | CurrentUser) -> AdminUserOut:
     return AdminUserOut(**user_out(user).model_dump(),
                         ecus=ledger.balance(db, "user", user.id, "ecus"),
                         tokens=ledger.balance(db, "user", user.id, "tokens"),
-                        banned=bool(getattr(user, "banned", False)))
+                        banned=bool(getattr(user, "banned", False)),
+                        email=getattr(user, "email", None), totp=bool(getattr(user, "totp_secret", None)))
 
 
 def all_users(db: Session) -> list[AdminUserOut]:
@@ -99,9 +107,11 @@ def do_change(request: Request, admin: CurrentUser, user_id: int, change: UserCh
         target = s.get(User, user_id)
         if target is None:
             raise Refused(404, Refusal("no_such_user"))
-        if change.level is not None:
+        if change.level is not None and change.level != target.level:
+            adminlog.record(s, admin.id, user_id, "level", f"{target.level} → {change.level}", change.reason)
             users.set_level(s, user_id, change.level)
-        if change.role is not None:
+        if change.role is not None and change.role != target.role:
+            adminlog.record(s, admin.id, user_id, "role", f"{target.role} → {change.role}", change.reason)
             users.set_role(s, user_id, change.role)
         return admin_user_out(s, target)
     return act(request, work)
@@ -113,6 +123,7 @@ def do_credit(request: Request, admin: CurrentUser, user_id: int, credit: Credit
         if target is None:
             raise Refused(404, Refusal("no_such_user"))
         ledger.issue(s, user_id, credit.amount, credit.currency, reference=f"admin:{admin.id}")
+        adminlog.record(s, admin.id, user_id, "credit", f"+{credit.amount} {credit.currency}", credit.reason)
         return admin_user_out(s, target)
     return act(request, work)
 
@@ -134,7 +145,7 @@ def do_create_tavern(request: Request, body: TavernIn) -> TavernCreated:
 # --- pages ---------------------------------------------------------------------
 
 
-def _users_page(request: Request, db: Session, errors: list[str] | None = None, status: int = 200) -> Response:
+def users_page_with(request: Request, db: Session, errors: list[str] | None = None, status: int = 200) -> Response:
     return render(request, "admin/users.html", {"users": all_users(db), "errors": errors or [],
                                                  "max_credit": MAX_CREDIT}, status_code=status)
 
@@ -148,7 +159,7 @@ def _int(raw: str | None) -> int | None:
 
 @pages.get("/utilisateurs")
 def users_page(request: Request, _: CurrentUser = Depends(require_admin), db: Session = Depends(read_db)) -> Response:
-    return _users_page(request, db)
+    return users_page_with(request, db)
 
 
 @pages.post("/utilisateurs/{user_id}")
@@ -163,13 +174,14 @@ def change_form(request: Request, user_id: Id, admin: CurrentUser = Depends(requ
         problems.append(french("role_choice", {"first": "player", "second": "admin"}))
     if not problems:
         try:
-            out = do_change(request, admin, user_id, UserChange.model_validate({"level": level, "role": role}))
+            out = do_change(request, admin, user_id, UserChange.model_validate(
+                {"level": level, "role": role, "reason": form.get("reason", "")[:adminlog.MAX_REASON]}))
         except HTTPException as exc:
             problems.append(exc.detail)
         else:
             get_session(request).flash(french("user_changed", {"username": out.username, "level": out.level, "role": out.role}))
             return RedirectResponse("/admin/utilisateurs", status_code=303)
-    return _users_page(request, db, problems, status=400)
+    return users_page_with(request, db, problems, status=400)
 
 
 @pages.post("/utilisateurs/{user_id}/crediter")
@@ -184,13 +196,14 @@ def credit_form(request: Request, user_id: Id, admin: CurrentUser = Depends(requ
         problems.append(french("credit_range", {"maximum": MAX_CREDIT}))
     if not problems:
         try:
-            out = do_credit(request, admin, user_id, CreditIn(currency=currency, amount=amount))  # type: ignore[arg-type]  # the currency is checked against CreditIn's Literal just above
+            out = do_credit(request, admin, user_id, CreditIn(currency=currency, amount=amount,  # type: ignore[arg-type]  # the currency is checked against CreditIn's Literal just above
+                                                              reason=form.get("reason", "")[:adminlog.MAX_REASON]))
         except HTTPException as exc:
             problems.append(exc.detail)
         else:
             get_session(request).flash(french("user_credited", {"username": out.username, "amount": amount, "currency": currency}))
             return RedirectResponse("/admin/utilisateurs", status_code=303)
-    return _users_page(request, db, problems, status=400)
+    return users_page_with(request, db, problems, status=400)
 
 
 @pages.post("/utilisateurs/{user_id}/bannir")
@@ -198,9 +211,9 @@ def ban_form(request: Request, user_id: Id, admin: CurrentUser = Depends(require
              db: Session = Depends(read_db), form: dict[str, str] = Depends(form_fields)) -> Response:
     banned = form.get("banned", "1") != "0"
     try:
-        out = do_ban(request, admin, user_id, banned)
+        out = do_ban(request, admin, user_id, banned, form.get("reason", "")[:adminlog.MAX_REASON])
     except HTTPException as exc:
-        return _users_page(request, db, [exc.detail], status=exc.status_code)
+        return users_page_with(request, db, [exc.detail], status=exc.status_code)
     get_session(request).flash(french("user_banned" if banned else "user_unbanned", {"username": out.username}))
     return RedirectResponse("/admin/utilisateurs", status_code=303)
 
@@ -261,9 +274,10 @@ def api_credit(request: Request, user_id: Id, body: CreditIn,
 
 class BanIn(BaseModel):
     banned: bool
+    reason: str = REASON
 
 
-def do_ban(request: Request, admin: CurrentUser, user_id: int, banned: bool) -> AdminUserOut:
+def do_ban(request: Request, admin: CurrentUser, user_id: int, banned: bool, reason: str = "") -> AdminUserOut:
     """Ban (or pardon) an account: a ban ends all its sessions at once."""
     if user_id == admin.id:
         raise Refused(400, Refusal("no_self_ban"))
@@ -272,6 +286,8 @@ def do_ban(request: Request, admin: CurrentUser, user_id: int, banned: bool) -> 
         target = s.get(User, user_id)
         if target is None:
             raise Refused(404, Refusal("no_such_user"))
+        if target.banned != banned:
+            adminlog.record(s, admin.id, user_id, "ban" if banned else "unban", "", reason)
         target.banned = banned
         if banned:
             end_all_sessions(s, user_id)
@@ -286,7 +302,7 @@ def do_ban(request: Request, admin: CurrentUser, user_id: int, banned: bool) -> 
           summary="Ban an account (its sessions end at once) or lift the ban")
 def api_ban(request: Request, user_id: Id, body: BanIn,
             admin: CurrentUser = Depends(require_admin)) -> AdminUserOut:
-    return do_ban(request, admin, user_id, body.banned)
+    return do_ban(request, admin, user_id, body.banned, body.reason)
 
 
 @api.post("/taverns", response_model=TavernCreated, status_code=201,

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import ipaddress
+import logging
+import time
 from dataclasses import dataclass
+from urllib.parse import quote
 
 from fastapi import Depends, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
@@ -12,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from tavern.catalogue import french
 from tavern.refusal import Refusal
-from tavern.services import ledger, passwords
+from tavern.services import accounts, ledger, passwords, twofactor
 from tavern.services import users as users_service
 from tavern.store.models import User
 from tavern.web.deps import CurrentUser, client_ip, optional_user, require_user, site_settings, write
@@ -32,6 +37,7 @@ from tavern.web.state import services
 
 pages = page_router()
 api = api_router("/api/auth", "comptes")
+log = logging.getLogger("tavern.auth")
 
 USERNAME_RULE = french("username_rule")
 PASSWORD_RULE = french("password_short", {"minimum": passwords.MIN_LENGTH})
@@ -60,6 +66,17 @@ class SessionOut(BaseModel):
 class Credentials(BaseModel):
     username: str = Field(max_length=40)
     password: str = Field(max_length=MAX_PASSWORD)
+
+
+class Login(Credentials):
+    code: str | None = Field(None, max_length=40, description="the authenticator app's code (or a recovery "
+                                                                "code), for an account with two-factor sign-in")
+
+
+class Registration(Credentials):
+    email: str | None = Field(None, max_length=accounts.MAX_EMAIL,
+                              description="optional: a confirmation link is sent to it; "
+                                          "it serves to set a new password if the old one is forgotten")
 
 
 def user_out(user: User | CurrentUser) -> UserOut:
@@ -110,26 +127,75 @@ def check_password(request: Request, username: str, password: str) -> _Account:
 
 
 def start_session(request: Request, user: CurrentUser, new_hash: str | None = None) -> None:
-    """Open a server-side session for ``user`` and put it in the cookie."""
+    """Open a server-side session for ``user`` and put it in the cookie,
+    with the browser and the coarse network it comes from (« Mes sessions »)."""
+    agent, network = request.headers.get("user-agent", ""), coarse_network(client_ip(request))
+
     def work(s: Session) -> str:
         if new_hash:
             row = s.get(User, user.id)
             if row is not None:
                 row.password_hash = new_hash
-        return open_session(s, user.id)
+        return open_session(s, user.id, agent, network)
     token = write(request, work)
     get_session(request).login(user.id, token)
     request.state.user = user
 
 
-def attempt_login(request: Request, username: str, password: str) -> CurrentUser:
-    """Check the password (rate-limited); log the session in, or raise 401/403/429."""
+def attempt_login(request: Request, username: str, password: str,
+                  wait_for_code: bool = True) -> tuple[CurrentUser, str]:
+    """Check the password (rate-limited), or raise 401/403/429; then log the
+    session in (``none``), or leave it waiting for the second factor:
+    ``code`` (enrolled) or ``enrol`` (2FA required of him, not yet enrolled).
+    ``wait_for_code`` false (the API, which takes both at once): nothing waits."""
     account = check_password(request, username, password)
     settings = site_settings(request)
     rehash = (users_service.hash_password(password, settings)
               if users_service.needs_rehash(account.password_hash, settings) else None)
-    start_session(request, account.user, rehash)
-    return account.user
+    with services(request).read_sessions() as db:
+        second = twofactor.second_factor(db, account.user.id, settings.totp_required)
+    if second == "none":
+        start_session(request, account.user, rehash)
+    else:
+        if rehash:
+            write(request, lambda s: users_service.set_password_hash(s, account.user.id, rehash))
+        if wait_for_code:
+            get_session(request).await_code(account.user.id, int(time.time()))
+    return account.user, second
+
+
+CODE_LIMIT, CODE_WINDOW = 5, 300
+
+
+def check_code(request: Request, user_id: int, code: str) -> str:
+    """The second factor of ``user_id``: a TOTP code not used before, or a
+    recovery code (``totp`` or ``recovery``). Five wrong ones in five
+    minutes, then 429 (a six-digit code is guessed once in a million; ASVS 2.2.1)."""
+    throttles: Throttles = services(request).throttles
+    key = f"totp-user:{user_id}"
+    wait = throttles.hit((key,), CODE_LIMIT, CODE_WINDOW)
+    if wait:
+        raise too_many(wait, "too_many_codes")
+    now = dt.datetime.now(dt.UTC)
+    try:
+        used = write(request, lambda s: twofactor.check_code(s, user_id, code, now))
+    except twofactor.TwoFactorError as exc:
+        if exc.code == "totp_replayed":  # ASVS 2.8.5: a code seen twice is logged
+            log.warning("a used TOTP code was given again for account %s from %s", user_id, client_ip(request))
+        raise Refused(400, exc) from None
+    throttles.forgive(key)
+    return used
+
+
+def coarse_network(ip: str) -> str:
+    """The network an address belongs to, not the address: a /24 (IPv4) or
+    a /48 (IPv6) — enough to tell « chez moi » from elsewhere."""
+    try:
+        address = ipaddress.ip_address(ip)
+    except ValueError:
+        return "?"
+    prefix = 24 if address.version == 4 else 48
+    return str(ipaddress.ip_network(f"{address}/{prefix}", strict=False))
 
 
 def password_problem(username: str, password: str) -> str | None:
@@ -137,7 +203,8 @@ def password_problem(username: str, password: str) -> str | None:
     return PASSWORD_RULES[reason] if reason else None
 
 
-def registration_problems(username: str, password: str, password2: str | None = None) -> list[str]:
+def registration_problems(username: str, password: str, password2: str | None = None,
+                          email: str = "") -> list[str]:
     problems = []
     if not users_service.USERNAME.match(username):
         problems.append(USERNAME_RULE)
@@ -146,12 +213,18 @@ def registration_problems(username: str, password: str, password2: str | None = 
         problems.append(weak)
     if password2 is not None and password != password2:
         problems.append(french("passwords_differ"))
+    if email.strip():
+        try:
+            accounts.normal_email(email)
+        except accounts.AccountError as exc:
+            problems.append(french(exc.code))
     return problems
 
 
-def create_account(request: Request, username: str, password: str) -> CurrentUser:
+def create_account(request: Request, username: str, password: str, email: str = "") -> CurrentUser:
     """A new account, logged in. Sign-ups are counted per address before the
-    password is hashed, and the hash is made before the write transaction."""
+    password is hashed, and the hash is made before the write transaction.
+    ``email`` (optional, already checked): a confirmation link goes to it."""
     throttles: Throttles = services(request).throttles
     wait = throttles.hit((signup_key(client_ip(request)),), services(request).settings.signups_per_hour,
                          SIGNUP_WINDOW)
@@ -164,6 +237,10 @@ def create_account(request: Request, username: str, password: str) -> CurrentUse
         # The welcome écus in the same transaction: an account never exists
         # without them, and a failed grant creates no account.
         ledger.welcome(s, created.id, site_settings(request).welcome_ecus)
+        if email.strip():
+            settings = site_settings(request)
+            accounts.ask_confirmation(s, created, accounts.normal_email(email), site=settings.site_name,
+                                      site_url=settings.site_url)
         return CurrentUser.of(created)
 
     taken = Refused(409, users_service.UserError("username_taken", username=username))
@@ -171,10 +248,12 @@ def create_account(request: Request, username: str, password: str) -> CurrentUse
         user = write(request, work)
     except IntegrityError:  # two sign-ups raced for the same name
         raise taken from None
-    except users_service.UserError as exc:
-        if exc.code == "username_taken":
+    except (users_service.UserError, accounts.AccountError) as exc:
+        if exc.code in ("username_taken", "email_taken"):
             raise Refused(409, exc) from None
         raise Refused(400, exc) from None
+    if email.strip():
+        services(request).mailer.wake()
     start_session(request, user)
     return user
 
@@ -218,11 +297,13 @@ def login_form(request: Request, username: str = Form(""), password: str = Form(
                next: str = Form(""), _: CurrentUser | None = Depends(optional_user)) -> Response:
     username = username.strip()
     try:
-        user = attempt_login(request, username, password)
+        user, second = attempt_login(request, username, password)
     except HTTPException as exc:
         status = 429 if exc.status_code == 429 else 400
         return render(request, "login.html", {"errors": [exc.detail], "username": username,
                                                "next": next}, status_code=status)
+    if second != "none":  # the code next (routers/twofactor.py)
+        return RedirectResponse(f"/login/code?next={quote(safe_next(next))}", status_code=303)
     get_session(request).flash(f"Bienvenue, {user.username} !")
     return RedirectResponse(safe_next(next), status_code=303)
 
@@ -234,22 +315,24 @@ def register_page(request: Request, _: CurrentUser | None = Depends(optional_use
 
 @pages.post("/register")
 def register_form(request: Request, username: str = Form(""), password: str = Form(""),
-                  password2: str = Form(""), _: CurrentUser | None = Depends(optional_user)) -> Response:
+                  password2: str = Form(""), email: str = Form(""),
+                  _: CurrentUser | None = Depends(optional_user)) -> Response:
     username = username.strip()
-    problems = registration_problems(username, password, password2)
+    problems = registration_problems(username, password, password2, email)
+    kept = {"username": username, "email": email.strip()}
     if not problems:
         try:
-            user = create_account(request, username, password)
+            user = create_account(request, username, password, email)
         except HTTPException as exc:
             problems = [exc.detail]
             if exc.status_code == 429:
-                return render(request, "register.html", {"errors": problems, "username": username},
-                              status_code=429)
+                return render(request, "register.html", {"errors": problems, **kept}, status_code=429)
         else:
             get_session(request).flash(french("welcome", {"username": user.username}))
+            if email.strip():
+                get_session(request).flash(french("email_link_sent", {"email": email.strip().lower()}))
             return RedirectResponse("/", status_code=303)
-    return render(request, "register.html", {"errors": problems, "username": username},
-                  status_code=400)
+    return render(request, "register.html", {"errors": problems, **kept}, status_code=400)
 
 
 @pages.post("/logout")
@@ -274,19 +357,27 @@ def api_session(request: Request, user: CurrentUser | None = Depends(optional_us
     return SessionOut(user=user_out(user) if user else None, csrf_token=get_session(request).csrf)
 
 
-@api.post("/login", response_model=SessionOut, summary="Log in (5 failures / 5 min, then 429)")
-def api_login(request: Request, body: Credentials) -> SessionOut:
-    user = attempt_login(request, body.username.strip(), body.password)
+@api.post("/login", response_model=SessionOut, summary="Log in (5 failures / 5 min, then 429); "
+          "an account with two-factor sign-in gives its code too")
+def api_login(request: Request, body: Login) -> SessionOut:
+    user, second = attempt_login(request, body.username.strip(), body.password, wait_for_code=False)
+    if second != "none":
+        if second == "enrol":
+            raise Refused(403, Refusal("totp_enrol_first"))
+        if not body.code:
+            raise Refused(401, Refusal("totp_needed"))
+        check_code(request, user.id, body.code)
+        start_session(request, user)
     return SessionOut(user=user_out(user), csrf_token=get_session(request).csrf)
 
 
 @api.post("/register", response_model=SessionOut, status_code=201, summary="Create an account")
-def api_register(request: Request, body: Credentials) -> SessionOut:
+def api_register(request: Request, body: Registration) -> SessionOut:
     username = body.username.strip()
-    problems = registration_problems(username, body.password)
+    problems = registration_problems(username, body.password, email=body.email or "")
     if problems:
         raise HTTPException(status_code=400, detail=" ".join(problems))
-    user = create_account(request, username, body.password)
+    user = create_account(request, username, body.password, body.email or "")
     return SessionOut(user=user_out(user), csrf_token=get_session(request).csrf)
 
 

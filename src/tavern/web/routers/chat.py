@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from tavern.catalogue import CHAT_MODES, french
 from tavern.refusal import Refusal
-from tavern.services import chat
+from tavern.services import adminlog, chat
 from tavern.store.models import User
 from tavern.tables.chat import publish_deleted, publish_muted
 from tavern.web.csrf import csrf_protect
@@ -43,6 +43,7 @@ owner_api = APIRouter(route_class=ReadRoute, prefix="/api/taverns", tags=list(ta
 class MuteIn(BaseModel):
     username: str = Field(min_length=1, max_length=40)
     minutes: int = Field(ge=1, le=chat.MAX_MUTE_MINUTES)
+    reason: str = Field("", max_length=adminlog.MAX_REASON, description="why (an admin's mute: the admin log)")
 
 
 class MuteOut(BaseModel):
@@ -71,6 +72,8 @@ def do_mute(request: Request, by: CurrentUser, body: MuteIn, tavern_id: int | No
         if target is None:
             raise Refused(404, Refusal("no_such_player"))
         until = chat.mute(s, target.id, body.minutes, by.id, tavern_id)
+        if tavern_id is None:  # an admin's, everywhere: the admin log (an owner's is his tavern's business)
+            adminlog.record(s, by.id, target.id, "mute", f"{body.minutes} min", body.reason)
         return target.username, until, chat.open_tables(s, tavern_id)
 
     name, until, tables = act(request, work)
@@ -145,7 +148,8 @@ def _mute_form(request: Request, by: CurrentUser, form: dict[str, str], tavern_i
     if not name:
         return page([french("missing", {"field": "username"})], 400)
     try:
-        out = do_mute(request, by, MuteIn.model_construct(username=name, minutes=_minutes(form.get("minutes"))),
+        out = do_mute(request, by, MuteIn.model_construct(username=name, minutes=_minutes(form.get("minutes")),
+                                                          reason=form.get("reason", "")[:adminlog.MAX_REASON]),
                       tavern_id)
     except HTTPException as exc:
         if exc.status_code == 403:
