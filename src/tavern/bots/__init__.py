@@ -19,7 +19,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from tavern.bots.levels import LEVELS
+from tavern.bots.levels import BEGINNER, LEVELS
 from tavern.bots.moves import Move
 from tavern.games.base import IllegalAction, LegalAction
 
@@ -49,7 +49,7 @@ def _games() -> dict[str, _Play]:
 
 def _seated(game: str, level: str) -> Policy | None:
     """The rami family's players remember the deal at their seat (bots/rami_read.py): one memory a policy."""
-    if game in ("rami", "double_rami", "remigio", "gin") and level != "débutant":
+    if game in ("rami", "double_rami", "remigio", "gin") and level != BEGINNER:
         from tavern.bots.seated import Seated
 
         return Seated(game, level)
