@@ -326,6 +326,9 @@ class TableConfig(Base):
     practice_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     #: « Joueurs de la maison » (tables/house.py): 0 none; never at a contest's table.
     house_seats: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: The house players' level there (issue 37: tavern.bots.levels, « habitué »
+    #: unless the owner chose another; checked by services/taverns.py).
+    house_level: Mapped[str] = mapped_column(String(20), default="habitué", server_default="habitué")
 
     tavern: Mapped[Tavern | None] = relationship()
     decks: Mapped[list[Inventory]] = relationship(foreign_keys=[Inventory.table_id])

@@ -65,6 +65,8 @@ class TableBrief(BaseModel):
     waiting: int = 0
     #: « Joueurs de la maison »: how many house players may sit there (docs/bots.md)
     house_seats: int = 0
+    #: their level (issue 37 §2): débutant, habitué or fort
+    house_level: str = "habitué"
 
 
 class TavernOut(BaseModel):
@@ -119,7 +121,7 @@ def brief(table: TableConfig, taken: int, last_pot: int | None = None, waiting: 
         stakes=dict(table.stakes or {}), stakes_text=stakes_text(table.stakes or {}),
         seats=table.seats, seats_taken=taken, chat=table.chat or "open", private=table.private,
         last_pot=last_pot, waiting=waiting,
-        house_seats=table.house_seats,
+        house_seats=table.house_seats, house_level=table.house_level,
     )
 
 
