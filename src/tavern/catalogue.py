@@ -663,7 +663,7 @@ _section({
     "house_seat_after_deal": "Un joueur de la maison vous cède sa place à la fin de la donne : vous vous y assiérez alors.",
     "house_seat_yours": "Le joueur de la maison vous a cédé sa place : vous êtes assis.",
     "house_seat_failed": "Le joueur de la maison est parti, mais votre place n'a pu être prise : {why}",
-    "house_level_unknown": "« {level} » n'est pas un niveau des joueurs de la maison ; les niveaux : {choices}.",
+    "house_level_unknown": "« {level} » n'est pas un niveau ; les niveaux : {choices}.",
     "house_level_changed": "{name} : les joueurs de la maison jouent au niveau « {level} » dès la prochaine donne.",
     "house_purse_credited": "Versé à la caisse de la maison : {amount:écus}.",
     "practice_opponents": "Nombre d'adversaires impossible pour ce jeu : entre {low} et {high}.",
