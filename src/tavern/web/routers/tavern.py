@@ -411,7 +411,7 @@ def api_close(request: Request, tavern_id: Id, table_id: Id, user: CurrentUser =
 
 
 @api.put("/{tavern_id}/tables/{table_id}/house-level", status_code=204, response_class=Response,
-         summary="The house players' level at a table: débutant, habitué or fort",
+         summary=f"The house players' level at a table: {', '.join(LEVELS)}",
          description="Played from the table's next deal (a deal under way ends at the old level).")
 def api_house_level(request: Request, tavern_id: Id, table_id: Id, body: HouseLevelIn,
                     user: CurrentUser = Depends(require_user)) -> Response:

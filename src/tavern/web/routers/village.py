@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
 from tavern import catalogue
+from tavern.bots.levels import REGULAR
 from tavern.refusal import Refusal
 from tavern.services import contests, ledger, private_tables, seats, taverns
 from tavern.services import waiting as waiting_lists
@@ -66,7 +67,7 @@ class TableBrief(BaseModel):
     #: « Joueurs de la maison »: how many house players may sit there (docs/bots.md)
     house_seats: int = 0
     #: their level (issue 37 §2): débutant, habitué or fort
-    house_level: str = "habitué"
+    house_level: str = REGULAR
 
 
 class TavernOut(BaseModel):
