@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from alembic import command
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 from tests.conftest import alembic_config
 
 from tavern.store.db import make_engine
@@ -81,6 +81,43 @@ def test_upgrade_turns_the_old_no_cookie_visits_into_absent_browsers(tmp_path, p
     engine = make_engine(url)
     with engine.begin() as c:
         assert [r[0] for r in c.execute(text(browsers))] == ["-", "h1"]
+    engine.dispose()
+    if postgres_url:  # leave the shared database empty at head, as the other tests expect it
+        command.downgrade(cfg, "base")
+        command.upgrade(cfg, "head")
+
+
+@pytest.mark.db
+def test_house_level_upgrade_gives_existing_tables_habitue_and_downgrade_drops_it(tmp_path, postgres_url):
+    """Issue 37 §2: 0015 adds the owner's house level; a table opened before
+    it (house seats at « habitué », the only level they played) keeps it; the
+    downgrade removes the column and keeps the table."""
+    from tests.services.helpers import make_table, make_user
+
+    from tavern.store.db import session_factory
+
+    url = postgres_url or f"sqlite:///{tmp_path / 'house_level.db'}"
+    cfg = alembic_config(url)
+    if postgres_url:
+        command.downgrade(cfg, "base")
+    command.upgrade(cfg, "head")
+    engine = make_engine(url)
+    with session_factory(engine)() as s:
+        owner = make_user(s, "patron")
+        table_id = make_table(s, owner).id
+        s.commit()
+    engine.dispose()
+    command.downgrade(cfg, "0014")
+    engine = make_engine(url)
+    with engine.begin() as c:
+        assert "house_level" not in {col["name"] for col in inspect(c).get_columns("table_configs")}
+        c.execute(text("UPDATE table_configs SET house_seats = 2 WHERE id = :t"), {"t": table_id})
+    engine.dispose()
+    command.upgrade(cfg, "head")
+    engine = make_engine(url)
+    with engine.begin() as c:
+        assert c.execute(text("SELECT house_seats, house_level FROM table_configs WHERE id = :t"),
+                         {"t": table_id}).one() == (2, "habitué")
     engine.dispose()
     if postgres_url:  # leave the shared database empty at head, as the other tests expect it
         command.downgrade(cfg, "base")

@@ -141,6 +141,11 @@ def results(s: Session) -> list[TableResult]:
             for tid in sorted(caved, reverse=True)]
 
 
+def level_of(s: Session, table_id: int) -> str | None:
+    """The house players' level the owner chose at this table (issue 37 §2)."""
+    return s.scalar(select(TableConfig.house_level).where(TableConfig.id == table_id))
+
+
 def house_ids(s: Session, user_ids: list[int]) -> set[int]:
     """Which of these players are the house's."""
     if not user_ids:

@@ -30,6 +30,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 from tavern import catalogue
+from tavern.bots.levels import LEVELS, REGULAR
 from tavern.bounds import MAX_AMOUNT, Amount, Count
 from tavern.catalogue import validation_refusals
 from tavern.games import registry
@@ -82,6 +83,8 @@ class TableSettings(BaseModel):
     spectators: bool = True
     #: « Joueurs de la maison » (tables/house.py): house players who sit while humans are too few.
     house_seats: Count = 0
+    #: Their level (issue 37 §2: tavern.bots.levels), changeable later (:func:`set_house_level`).
+    house_level: str = REGULAR
 
     @model_validator(mode="after")
     def _check(self, info: ValidationInfo) -> TableSettings:
@@ -105,6 +108,8 @@ class TableSettings(BaseModel):
             raise Invalid("players_range", field="seats", game=self.game, lo=lo, hi=hi)
         if not 0 <= self.house_seats <= self.seats - 1:  # a seat at least is a human's
             raise Invalid("house_seats_range", field="house_seats", high=self.seats - 1)
+        if self.house_level not in LEVELS:
+            raise Invalid("house_level_unknown", field="house_level", level=self.house_level, choices=list(LEVELS))
         for key in game.stakes:
             value = self.stakes.get(key)
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
@@ -305,11 +310,26 @@ def open_table(session: Session, tavern_id: int, owner_id: int, config: TableSet
         rake_percent=cfg.rake_percent, rake_cap=cfg.rake_cap, no_flop_no_drop=cfg.no_flop_no_drop,
         seats=cfg.seats, action_timer_seconds=cfg.action_timer_seconds, status="open", chat=cfg.chat,
         private=cfg.private, spectators=cfg.spectators or not cfg.private, house_seats=cfg.house_seats,
+        house_level=cfg.house_level,
     )
     session.add(table)
     session.flush()
     for deck in decks[:need]:
         deck.table_id = table.id
+    session.flush()
+    return table
+
+
+def set_house_level(session: Session, table_id: int, tavern_id: int, level: str) -> TableConfig:
+    """The owner's choice of his house players' level at one of his open
+    tables (issue 37 §2). The live table reads it before each deal
+    (tables/house.py): a deal under way is played out at the old level."""
+    if level not in LEVELS:
+        raise TavernError("house_level_unknown", field="house_level", level=level, choices=list(LEVELS))
+    table = session.get(TableConfig, table_id)
+    if table is None or table.tavern_id != tavern_id or table.status != "open":
+        raise TavernError("table_not_in_your_tavern")
+    table.house_level = level
     session.flush()
     return table
 

@@ -34,6 +34,8 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
+from tavern.bots.levels import REGULAR
+
 # Stable constraint names so migrations can drop/alter them on every backend.
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -326,6 +328,9 @@ class TableConfig(Base):
     practice_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     #: « Joueurs de la maison » (tables/house.py): 0 none; never at a contest's table.
     house_seats: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: The house players' level there (issue 37: tavern.bots.levels, « habitué »
+    #: unless the owner chose another; checked by services/taverns.py).
+    house_level: Mapped[str] = mapped_column(String(20), default=REGULAR, server_default=REGULAR)
 
     tavern: Mapped[Tavern | None] = relationship()
     decks: Mapped[list[Inventory]] = relationship(foreign_keys=[Inventory.table_id])

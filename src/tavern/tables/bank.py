@@ -28,6 +28,7 @@ from sqlalchemy import Table, bindparam, delete, func, select, update
 from sqlalchemy.orm import Session
 
 from tavern import metrics
+from tavern.bots.levels import REGULAR
 from tavern.catalogue import french
 from tavern.services import archive, hands, ledger, private_tables, seats, taverns
 from tavern.settings import Settings
@@ -57,6 +58,8 @@ class TableInfo:
     name: str
     #: The owner's « Joueurs de la maison » (tables/house.py; 0: none).
     house_seats: int = 0
+    #: Their level as the table started (issue 37 §2); re-read before each deal (tables/house.py).
+    house_level: str = REGULAR
 
 
 @dataclass
@@ -279,7 +282,7 @@ class SqlBank:
             return TableInfo(
                 t.id, t.tavern_id, owner_id, t.game, t.variant, dict(t.stakes or {}), dict(t.options or {}),
                 t.buy_in_min, t.buy_in_max, t.rake_percent, t.rake_cap, t.no_flop_no_drop, t.seats,
-                t.action_timer_seconds, t.name, t.house_seats,
+                t.action_timer_seconds, t.name, t.house_seats, t.house_level,
             )
 
         return self._read(work)
@@ -312,7 +315,7 @@ class SqlBank:
             infos = {t.id: TableInfo(
                 t.id, tavern_id, owner_id, t.game, t.variant, dict(t.stakes or {}), dict(t.options or {}),
                 t.buy_in_min, t.buy_in_max, t.rake_percent, t.rake_cap, t.no_flop_no_drop, t.seats,
-                t.action_timer_seconds, t.name, t.house_seats)
+                t.action_timer_seconds, t.name, t.house_seats, t.house_level)
                 for t, tavern_id, owner_id in s.execute(
                     select(TableConfig, Tavern.id, Tavern.owner_id).join(Tavern, Tavern.id == TableConfig.tavern_id)
                     .where(TableConfig.id.in_(table_ids), TableConfig.status == "open",

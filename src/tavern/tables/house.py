@@ -9,9 +9,14 @@ table whose owner allows house players (« Joueurs de la maison » > 0).
   once). A house player who has lost his chips leaves, and another sits if
   still needed.
 * **How they play.** Each seat is driven (``actor.drive``) by a
-  :class:`~tavern.tables.practice.HouseDriver` at the regular level
-  (« habitué ») with a human's think time, 1–3 s: the seat's own view, its
-  legal actions, the same inbox, refusals and clocks as anybody's.
+  :class:`~tavern.tables.practice.HouseDriver` at the level the owner chose
+  for the table (issue 37 §2: « débutant », « habitué » — the default — or
+  « fort »; ``table_configs.house_level``) with a human's think time, 1–3 s:
+  the seat's own view, its legal actions, the same inbox, refusals and
+  clocks as anybody's. The owner changes the level at any time (« Gérer sa
+  taverne », services/taverns.py): the table reads it before each deal in
+  which house players sit, so a deal under way ends at the old level and
+  the next is played at the new one.
 * **A human wants the seat.** A ``Sit`` for a seat a house player holds (or
   for any seat when every free one is gone): between deals the house player
   cashes out into the purse at once and the human sits; during a deal the
@@ -37,7 +42,7 @@ from typing import Any, cast
 
 from pydantic import BaseModel
 
-from tavern.bots.levels import REGULAR
+from tavern.bots.levels import LEVELS, REGULAR
 from tavern.catalogue import french
 from tavern.refusal import Refusal
 from tavern.services import house_seats
@@ -65,8 +70,9 @@ class HouseSeatsPolicy:
 
     timeouts_sit_out = True
 
-    def __init__(self, allowed: int, think: tuple[float, float] = THINK) -> None:
+    def __init__(self, allowed: int, level: str = REGULAR, think: tuple[float, float] = THINK) -> None:
         self.allowed = allowed
+        self.level = level
         self.think = think
         self.drivers: dict[str, HouseDriver] = {}
         self.waiting: dict[int, Waiting] = {}  #: by the seat he waits for
@@ -96,6 +102,8 @@ class HouseSeatsPolicy:
             if seat.name in self.drivers and (seat.chips <= 0 or len(self.drivers) > wanted):
                 await self._leave(actor, seat)
         missing = min(wanted - len(self.drivers), table.info.seats - len(actor.seats))
+        if self.drivers or missing > 0:
+            await self._read_level(actor)
         if missing > 0:
             await self._sit_house(actor, missing)
             if len(ready) == 1 and self.drivers:
@@ -202,9 +210,21 @@ class HouseSeatsPolicy:
             actor.seats[row.seat_no] = seat
             self._drive(actor, seat)
 
+    async def _read_level(self, actor: PolicyTable) -> None:
+        """The owner's level for this table, read between deals (it may have
+        changed since the last one): the house players seated play it from
+        this deal on, with a fresh reading of the others (a new policy)."""
+        table_id = actor.info.id
+        level = await asyncio.to_thread(actor.bank._read, lambda s: house_seats.level_of(s, table_id))
+        if level not in LEVELS or level == self.level:
+            return  # the service writes only a known level; anything else is not played
+        self.level = level
+        for driver in self.drivers.values():
+            driver.play_at(level)
+
     def _drive(self, actor: PolicyTable, seat: SeatState) -> None:
         table: Any = actor
-        driver = HouseDriver(actor.info.game, REGULAR, self.think, random.Random(secrets.randbits(64)))
+        driver = HouseDriver(actor.info.game, self.level, self.think, random.Random(secrets.randbits(64)))
         driver.handle = table.drive(seat.name, seat.user_id, driver)
         self.drivers[seat.name] = driver
 

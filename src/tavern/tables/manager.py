@@ -245,7 +245,7 @@ class TableManager:
         else:
             assert info is not None
             # A table whose owner allows house players (tables/house.py) runs their policy.
-            policy = HouseSeatsPolicy(info.house_seats) if info.house_seats else None
+            policy = HouseSeatsPolicy(info.house_seats, info.house_level) if info.house_seats else None
             actor = TableActor(info, self.bank, self.broadcaster, hold_deals=self.storming, policy=policy,
                                **self.actor_options)
         actor.fence = fence

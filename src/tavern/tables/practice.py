@@ -170,6 +170,8 @@ class HouseDriver:
     turns_only = True
 
     def __init__(self, game: str, level: str, think: tuple[float, float], rng: random.Random) -> None:
+        self._game = game
+        self.level = level
         self.decide = house_player(game, level)
         # A poker house player who reads the others (issue 37) is also shown
         # each deal's end, with the hands shown at showdown.
@@ -180,6 +182,13 @@ class HouseDriver:
         self._latest: SeatView | None = None
         self._task: asyncio.Task[None] | None = None
         self._acted_on = -1
+
+    def play_at(self, level: str) -> None:
+        """Play at another level from now on (a tavern's owner changed it:
+        tables/house.py, between deals)."""
+        self.level = level
+        self.decide = house_player(self._game, level)
+        self.deal_ends = self.decide.reader is not None
 
     def seen(self, view: SeatView) -> None:
         if view.closed:

@@ -11,6 +11,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from tavern import catalogue
+from tavern.bots.levels import LEVELS
 from tavern.games import registry
 from tavern.web.session import get_session
 
@@ -28,6 +29,7 @@ templates.env.globals["GAME_LABELS"] = GAME_LABELS
 #: The variants' French names (a table's betting structure).
 templates.env.globals["VARIANTS"] = catalogue.VARIANTS
 templates.env.globals["CHAT_MODES"] = catalogue.CHAT_MODES
+templates.env.globals["HOUSE_LEVELS"] = LEVELS  # the house players' levels, weakest first (issue 37)
 templates.env.globals["CHAT_PHRASES"] = catalogue.CHAT_PHRASES
 #: The table's buttons in the players' words (the page reads them, table.html).
 templates.env.globals["TABLE_WORDS"] = {**catalogue.ACTIONS, **catalogue.PILES}

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from tavern.bots.levels import LEVELS, REGULAR
 from tavern.bounds import MAX_AMOUNT, MAX_ID, Amount
 from tavern.catalogue import french
 from tavern.games import registry
@@ -97,6 +98,11 @@ class TableIn(BaseModel):
     spectators: bool = Field(True, description="at a private table: whether players without the link may watch")
     house_seats: int = Field(0, ge=0, le=100, description="house players who sit while humans are too few "
                                                          "(at most the table's seats less one)")
+    house_level: str = Field(REGULAR, max_length=20, description=f"the house players' level: {', '.join(LEVELS)}")
+
+
+class HouseLevelIn(BaseModel):
+    level: str = Field(max_length=20, description=f"the house players' level: {', '.join(LEVELS)}")
 
 
 class OpenedTable(TableBrief):
@@ -224,6 +230,7 @@ def table_form_data(form: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         "private": form.get("private") in ("on", "1", "true"),
         "spectators": form.get("spectators") in ("on", "1", "true"),
         "house_seats": _form_int(form.get("house_seats", "0") or "0", "house_seats", problems),
+        "house_level": str(form.get("house_level") or REGULAR)[:20],  # an unknown one refused by the service
     }
     if not data["name"]:
         problems.append(french("missing", {"field": "table_name"}))
@@ -317,6 +324,31 @@ def open_form(request: Request, tavern_id: Id, user: CurrentUser = Depends(requi
     return response
 
 
+def do_house_level(request: Request, user: CurrentUser, tavern_id: int, table_id: int, level: str) -> str:
+    """The house players' level at one of the owner's tables (issue 37 §2);
+    the live table plays it from its next deal (tables/house.py). Returns the table's name."""
+    def work(s: Session) -> str:
+        owned_tavern(s, user, tavern_id)
+        return taverns.set_house_level(s, table_id, tavern_id, level).name
+    return act(request, work)
+
+
+@pages.post("/ma-taverne/{tavern_id}/tables/{table_id}/maison")
+def house_level_form(request: Request, tavern_id: Id, table_id: Id, user: CurrentUser = Depends(require_user),
+                     db: Session = Depends(read_db), form: dict[str, str] = Depends(form_fields)) -> Response:
+    """Like :func:`_after`, with the message naming the table."""
+    tavern = owned_tavern(db, user, tavern_id)
+    level = form.get("level", "")[:20]
+    try:
+        name = do_house_level(request, user, tavern_id, table_id, level)
+    except HTTPException as exc:
+        if exc.status_code in (403, 404):
+            raise
+        return _manage_page(request, db, user, tavern, [exc.detail], status=400)
+    get_session(request).flash(french("house_level_changed", {"name": name, "level": level}))
+    return RedirectResponse(f"/ma-taverne/{tavern_id}", status_code=303)
+
+
 CLOSED = french("table_closed_now")
 CLOSING = french("table_closing_after_deal")
 
@@ -376,3 +408,12 @@ def api_close(request: Request, tavern_id: Id, table_id: Id, user: CurrentUser =
     if do_close(request, user, tavern_id, table_id):
         return Response(status_code=204)
     return JSONResponse({"detail": CLOSING}, status_code=202)
+
+
+@api.put("/{tavern_id}/tables/{table_id}/house-level", status_code=204, response_class=Response,
+         summary=f"The house players' level at a table: {', '.join(LEVELS)}",
+         description="Played from the table's next deal (a deal under way ends at the old level).")
+def api_house_level(request: Request, tavern_id: Id, table_id: Id, body: HouseLevelIn,
+                    user: CurrentUser = Depends(require_user)) -> Response:
+    do_house_level(request, user, tavern_id, table_id, body.level)
+    return Response(status_code=204)

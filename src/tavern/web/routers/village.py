@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
 from tavern import catalogue
+from tavern.bots.levels import REGULAR
 from tavern.refusal import Refusal
 from tavern.services import contests, ledger, private_tables, seats, taverns
 from tavern.services import waiting as waiting_lists
@@ -65,6 +66,8 @@ class TableBrief(BaseModel):
     waiting: int = 0
     #: « Joueurs de la maison »: how many house players may sit there (docs/bots.md)
     house_seats: int = 0
+    #: their level (issue 37 §2): débutant, habitué or fort
+    house_level: str = REGULAR
 
 
 class TavernOut(BaseModel):
@@ -119,7 +122,7 @@ def brief(table: TableConfig, taken: int, last_pot: int | None = None, waiting: 
         stakes=dict(table.stakes or {}), stakes_text=stakes_text(table.stakes or {}),
         seats=table.seats, seats_taken=taken, chat=table.chat or "open", private=table.private,
         last_pot=last_pot, waiting=waiting,
-        house_seats=table.house_seats,
+        house_seats=table.house_seats, house_level=table.house_level,
     )
 
 
