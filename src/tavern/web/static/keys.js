@@ -82,17 +82,27 @@ Keys.prototype.before = function () {
   this.was = null;
   if (!a || !root.contains(a)) { this.was = a === document.body || !a ? { idle: true } : null; return; }
   if (a.getAttribute("data-card")) this.was = { card: a.getAttribute("data-card") };
-  else if (a.getAttribute("data-action")) this.was = { action: a.getAttribute("data-action") };
+  else if (a.getAttribute("data-action")) this.was = { action: a.getAttribute("data-action"), controls: !!a.closest(".tl-controls") };
+  else if (typing(a)) this.was = { idle: true, box: a };  // the cave box, taken out and put back by a drawing
   else this.was = { idle: true };
 };
 
 /** After it: the focus back where it was, or on his moves when his turn
- *  has come (`turnStarts`) or the focused control is gone. */
+ *  has come (`turnStarts`) or the focused control is gone. A seat or chips
+ *  control gone (« Cave » that seated him, « Se lever »): the same control
+ *  if it is still there, else the first one of the seat's controls — never
+ *  the top of the page. */
 Keys.prototype.after = function (turnStarts) {
   var w = this.was, a = document.activeElement;
   this.was = null;
-  if (!w || (w.idle && !turnStarts)) return;  // typing elsewhere, reading another part of the page
   var lost = !a || a === document.body || !this.o.root.contains(a);
+  if (w && w.box && lost && !turnStarts && document.contains(w.box)) { w.box.focus(); return; }
+  if (!w || (w.idle && !turnStarts)) return;  // typing elsewhere, reading another part of the page
+  if (lost && !turnStarts && w.controls) {
+    var box = this.o.root.querySelector(".tl-controls");
+    var same = enabled(box ? box.querySelectorAll('[data-action="' + w.action + '"]') : [])[0];
+    if (focus(same || enabled(box ? box.querySelectorAll("button, input") : [])[0])) return;
+  }
   if (!lost && !turnStarts) return;
   if (!lost && turnStarts && !w.idle && a.getAttribute("data-card")) return;  // picking cards: leave him there
   var back = null;

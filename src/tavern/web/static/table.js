@@ -593,6 +593,10 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
   // --- seat and chips: Cave, Ramasser ses gains, Se lever, Se rasseoir -------
 
   var caveInput = h("input", { type: "number", step: 1, cls: "tl-cave-input", "aria-label": "montant de la cave" });
+  caveInput.addEventListener("keydown", function (ev) {  // Entrée in the box: « Cave », as in a form
+    var go = ev.key === "Enter" && elControls.querySelector("button[data-action=cave]:not([disabled])");
+    if (go) { ev.preventDefault(); go.click(); }
+  });
   var controlsKey = "";
   function chooseSeat(s) {
     S.seatChoice = s;
