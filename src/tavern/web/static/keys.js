@@ -73,6 +73,14 @@ Keys.prototype.playing = function (cardEl) {
     moves.filter(function (b) { return b.hasAttribute("data-uses-picks"); })[0] || null;  // the picks at once (draw poker's change)
 };
 
+/** A move that cleared his picks without leaving the page's hands (Gin's
+ *  knocker gathering his melds): the button pressed is gone, so the focus
+ *  goes to his hand's first card, where he picks again — not the page's top. */
+Keys.prototype.pickAgain = function (had) {
+  var a = document.activeElement;
+  if (had && had !== a && (!a || a === document.body)) focus(this.hand()[0]);
+};
+
 function focus(el) { if (!el) return false; el.focus(); return true; }
 function click(el) { if (!el) return false; el.click(); return true; }
 

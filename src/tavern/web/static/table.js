@@ -444,7 +444,11 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
   function ctx() {
     return { msg: S.msg, deal: S.msg.deal, table: S.msg.table, name: myName(), you: me(),
       legal: legal, findLegal: findLegal, dealPlayers: dealPlayers, selected: S.selected, local: S.local,
-      act: act, unselect: function () { S.selected = []; S.legalKey = ""; renderSeats(); renderActions(); } };
+      act: act, unselect: function () {
+        var had = document.activeElement;
+        S.selected = []; S.legalKey = ""; renderSeats(); renderActions();
+        keys.pickAgain(had);  // Gin's « Choisir mes combinaisons », « Garder… », « Fini »: on to his hand
+      } };
   }
 
   function renderMyHand(hand) {
