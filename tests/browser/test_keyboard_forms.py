@@ -1,7 +1,7 @@
 """Issue 40 §2, « Every game by keyboard … the sit/cave/leave forms, the
 chat », with « focus kept on the controls after each move »: at a cash
 table, a player who only presses Tab, Entrée and types sits down, tops up
-his cave, picks up his chips and leaves, and writes in the chat; after each
+his cave, gets up and sits in again, picks up his chips and leaves, and writes in the chat; after each
 the focus is still on the seat's controls (or in the box he typed in),
 never thrown back to the top of the page. What the test reads: the
 focused element's accessible name (Playwright's ``get_by_role`` names and
@@ -82,8 +82,20 @@ def test_sit_cave_leave_and_chat_by_keyboard_only(browser, db_url, tmp_path) -> 
         expect(page.locator(f"{LIVE} .tl-error")).to_have_text(re.compile(r"^La cave doit être entre"))
         assert chips(page) == "120 jetons"
         assert focused(page) == "Cave", focused(page)
-        # Leave: Tab to « Ramasser ses gains », Entrée; the seat is free and the focus at the controls to sit again.
-        tab_to(page, re.compile("^Ramasser ses gains$"), limit=3)
+        # Up and back: « Se lever », Entrée → « Se rasseoir » has the focus, Entrée → « Se lever » again.
+        tab_to(page, re.compile("^Se lever$"), limit=6)
+        page.keyboard.press("Enter")
+        expect(page.locator(f"{LIVE} .tl-seat.me")).to_contain_text("Levé", timeout=10_000)
+        assert focused(page) == "Se rasseoir", focused(page)
+        page.keyboard.press("Enter")
+        expect(page.locator(f"{LIVE} .tl-seat.me")).not_to_contain_text("Levé", timeout=10_000)
+        assert focused(page) == "Se lever", focused(page)
+        # Leave: Shift+Tab back to « Ramasser ses gains », Entrée; the seat is free and the focus at the controls to sit again.
+        for _ in range(3):
+            if focused(page) == "Ramasser ses gains":
+                break
+            page.keyboard.press("Shift+Tab")
+        assert focused(page) == "Ramasser ses gains", focused(page)
         page.keyboard.press("Enter")
         expect(page.locator(f"{LIVE} .tl-seat.me")).to_have_count(0, timeout=10_000)
         expect(page.locator(f"{LIVE} button.tl-sit[data-seat='0']")).to_have_count(1)

@@ -23,6 +23,9 @@ var HELP = [["1 … 9", "jouer le coup n° 1 à 9 de vos actions"], ["f, c, r", 
   ["m, a, j", "aller à votre main, à vos actions, au journal"], ["o", "où en est la donne ? (annoncé au lecteur d'écran)"],
   ["?", "ouvrir ou fermer cette aide"]];
 
+/** A seat's control that gives way to its contrary once pressed. */
+var TOGGLED = { sit_out: "sit_in", sit_in: "sit_out" };
+
 function typing(el) {
   return !!el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable);
 }
@@ -98,8 +101,8 @@ Keys.prototype.before = function () {
 /** After it: the focus back where it was, or on his moves when his turn
  *  has come (`turnStarts`) or the focused control is gone. A seat or chips
  *  control gone (« Cave » that seated him, « Se lever »): the same control
- *  if it is still there, else the first one of the seat's controls — never
- *  the top of the page. */
+ *  if it is still there (« Se rasseoir » after « Se lever », and back), else
+ *  the first one of the seat's controls — never the top of the page. */
 Keys.prototype.after = function (turnStarts) {
   var w = this.was, a = document.activeElement;
   this.was = null;
@@ -108,7 +111,8 @@ Keys.prototype.after = function (turnStarts) {
   if (!w || (w.idle && !turnStarts)) return;  // typing elsewhere, reading another part of the page
   if (lost && !turnStarts && w.controls) {
     var box = this.o.root.querySelector(".tl-controls");
-    var same = enabled(box ? box.querySelectorAll('[data-action="' + w.action + '"]') : [])[0];
+    var next = TOGGLED[w.action] || w.action;  // « Se lever » gives way to « Se rasseoir », and back
+    var same = enabled(box ? box.querySelectorAll('[data-action="' + next + '"]') : [])[0];
     if (focus(same || enabled(box ? box.querySelectorAll("button, input") : [])[0])) return;
   }
   if (!lost && !turnStarts) return;
