@@ -1,7 +1,11 @@
 """Gin in a real browser (issue 10 §4): the knocker's melds are his choice —
 he gathers each meld's cards with « Choisir mes combinaisons », picks the
 card he throws, knocks, and the deal is settled with the melds he showed
-(the archived record keeps them)."""
+(the archived record keeps them). All of it by keyboard (issue 40 §2,
+« choosing cards … to lay »): « m » and the arrows through his hand, space
+to pick, « a » and Tab to his moves, Entrée; after each of « Choisir mes
+combinaisons », « Garder cette combinaison » and « Fini » the focus is on
+his hand, where he picks next."""
 
 from __future__ import annotations
 
@@ -27,7 +31,29 @@ def best_discard(hand: list[str]) -> str:
 
 
 def pick(p: Player, card: str) -> None:
-    p.page.click(f"{LIVE} .tl-seat.me .tl-myhand button.pc[data-card='{card}']")
+    """By keyboard: « m » to his hand, → to the card, space."""
+    p.page.keyboard.press("m")
+    for _ in range(20):
+        if p.page.evaluate("() => document.activeElement.dataset.card") == card:
+            break
+        p.page.keyboard.press("ArrowRight")
+    assert p.page.evaluate("() => document.activeElement.dataset.card") == card, card
+    p.page.keyboard.press(" ")
+
+
+def press(p: Player, action: str) -> None:
+    """By keyboard: « a » to his moves, Tab to the one whose data-action is ``action``, Entrée."""
+    p.page.keyboard.press("a")
+    for _ in range(20):
+        if p.page.evaluate("() => document.activeElement.dataset.action") == action:
+            break
+        p.page.keyboard.press("Tab")
+    assert p.page.evaluate("() => document.activeElement.dataset.action") == action, action
+    p.page.keyboard.press("Enter")
+
+
+def on_his_hand(p: Player) -> bool:
+    return bool(p.page.evaluate("() => !!document.activeElement.closest('#table-live .tl-myhand')"))
 
 
 def test_the_knocker_chooses_his_melds_in_the_browser(browser, players, db_url, tmp_path):
@@ -74,19 +100,25 @@ def test_the_knocker_chooses_his_melds_in_the_browser(browser, players, db_url, 
                 break
         assert throw, (hand, choices)
         chosen = options[-1]
-        knocker.page.click(f"{LIVE} button[data-action=knock-choose]")
+        press(knocker, "knock-choose")
+        assert on_his_hand(knocker)
         for meld in chosen.melds:
             for c in meld.cards:
                 pick(knocker, c)
             keep = knocker.page.locator(f"{LIVE} button[data-action=knock-meld]")
             assert keep.is_enabled()
-            keep.click()
-        knocker.page.click(f"{LIVE} button[data-action=knock-done]")
+            press(knocker, "knock-meld")
+            assert on_his_hand(knocker)
+        press(knocker, "knock-done")
+        assert on_his_hand(knocker)
         pick(knocker, throw)
         button = knocker.page.locator(f"{LIVE} .tl-actions button[data-action=knock]")
         assert "avec mes combinaisons" in button.text_content()
         knocker.shot("gin-knock-chosen.png")
-        knocker.click_action_button(button)
+        before = knocker.seq()
+        press(knocker, "knock")
+        knocker.page.wait_for_function("([s]) => Number(document.getElementById('table-live').dataset.seq) > s",
+                                       arg=[before], timeout=10_000)
         for p in (ana, bob):
             p.page.wait_for_selector(f"{LIVE} .tl-result h3", timeout=15_000)
         knocker.shot("gin-knock-result.png")

@@ -23,6 +23,9 @@ var HELP = [["1 … 9", "jouer le coup n° 1 à 9 de vos actions"], ["f, c, r", 
   ["m, a, j", "aller à votre main, à vos actions, au journal"], ["o", "où en est la donne ? (annoncé au lecteur d'écran)"],
   ["?", "ouvrir ou fermer cette aide"]];
 
+/** A seat's control that gives way to its contrary once pressed. */
+var TOGGLED = { sit_out: "sit_in", sit_in: "sit_out" };
+
 function typing(el) {
   return !!el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable);
 }
@@ -73,6 +76,14 @@ Keys.prototype.playing = function (cardEl) {
     moves.filter(function (b) { return b.hasAttribute("data-uses-picks"); })[0] || null;  // the picks at once (draw poker's change)
 };
 
+/** A move that cleared his picks without leaving the page's hands (Gin's
+ *  knocker gathering his melds): the button pressed is gone, so the focus
+ *  goes to his hand's first card, where he picks again — not the page's top. */
+Keys.prototype.pickAgain = function (had) {
+  var a = document.activeElement;
+  if (had && had !== a && (!a || a === document.body)) focus(this.hand()[0]);
+};
+
 function focus(el) { if (!el) return false; el.focus(); return true; }
 function click(el) { if (!el) return false; el.click(); return true; }
 
@@ -82,17 +93,28 @@ Keys.prototype.before = function () {
   this.was = null;
   if (!a || !root.contains(a)) { this.was = a === document.body || !a ? { idle: true } : null; return; }
   if (a.getAttribute("data-card")) this.was = { card: a.getAttribute("data-card") };
-  else if (a.getAttribute("data-action")) this.was = { action: a.getAttribute("data-action") };
+  else if (a.getAttribute("data-action")) this.was = { action: a.getAttribute("data-action"), controls: !!a.closest(".tl-controls") };
+  else if (typing(a)) this.was = { idle: true, box: a };  // the cave box, taken out and put back by a drawing
   else this.was = { idle: true };
 };
 
 /** After it: the focus back where it was, or on his moves when his turn
- *  has come (`turnStarts`) or the focused control is gone. */
+ *  has come (`turnStarts`) or the focused control is gone. A seat or chips
+ *  control gone (« Cave » that seated him, « Se lever »): the same control
+ *  if it is still there (« Se rasseoir » after « Se lever », and back), else
+ *  the first one of the seat's controls — never the top of the page. */
 Keys.prototype.after = function (turnStarts) {
   var w = this.was, a = document.activeElement;
   this.was = null;
-  if (!w || (w.idle && !turnStarts)) return;  // typing elsewhere, reading another part of the page
   var lost = !a || a === document.body || !this.o.root.contains(a);
+  if (w && w.box && lost && !turnStarts && document.contains(w.box)) { w.box.focus(); return; }
+  if (!w || (w.idle && !turnStarts)) return;  // typing elsewhere, reading another part of the page
+  if (lost && !turnStarts && w.controls) {
+    var box = this.o.root.querySelector(".tl-controls");
+    var next = TOGGLED[w.action] || w.action;  // « Se lever » gives way to « Se rasseoir », and back
+    var same = enabled(box ? box.querySelectorAll('[data-action="' + next + '"]') : [])[0];
+    if (focus(same || enabled(box ? box.querySelectorAll("button, input") : [])[0])) return;
+  }
   if (!lost && !turnStarts) return;
   if (!lost && turnStarts && !w.idle && a.getAttribute("data-card")) return;  // picking cards: leave him there
   var back = null;

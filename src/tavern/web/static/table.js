@@ -444,7 +444,11 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
   function ctx() {
     return { msg: S.msg, deal: S.msg.deal, table: S.msg.table, name: myName(), you: me(),
       legal: legal, findLegal: findLegal, dealPlayers: dealPlayers, selected: S.selected, local: S.local,
-      act: act, unselect: function () { S.selected = []; S.legalKey = ""; renderSeats(); renderActions(); } };
+      act: act, unselect: function () {
+        var had = document.activeElement;
+        S.selected = []; S.legalKey = ""; renderSeats(); renderActions();
+        keys.pickAgain(had);  // Gin's « Choisir mes combinaisons », « Garder… », « Fini »: on to his hand
+      } };
   }
 
   function renderMyHand(hand) {
@@ -593,6 +597,10 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
   // --- seat and chips: Cave, Ramasser ses gains, Se lever, Se rasseoir -------
 
   var caveInput = h("input", { type: "number", step: 1, cls: "tl-cave-input", "aria-label": "montant de la cave" });
+  caveInput.addEventListener("keydown", function (ev) {  // Entrée in the box: « Cave », as in a form
+    var go = ev.key === "Enter" && elControls.querySelector("button[data-action=cave]:not([disabled])");
+    if (go) { ev.preventDefault(); go.click(); }
+  });
   var controlsKey = "";
   function chooseSeat(s) {
     S.seatChoice = s;

@@ -13,12 +13,78 @@
   var EVERY_MS = 5000;
   var polling = null;
 
+  /* What changed, told to a screen reader (issue 40 §3) in #village-told, a
+   * polite log: « Table 3 : une place prise, 5 sur 6. ». Only the tables the
+   * visitor looks at (rows the filters leave shown), never the first summary
+   * (he has just read the page), and without flooding: the changes of every
+   * frame are gathered, and told at most once every GAP_MS, each table once
+   * with where it stands then (a seat taken and freed meanwhile says
+   * nothing), at most SAY_TABLES tables named, then how many more. The last
+   * deal's size is not told: it changes at every deal of every table. */
+  var GAP_MS = 4000, SAY_TABLES = 3;
+  var now = {}, heard = {}, lastSaid = -Infinity, sayLater = null;
+
+  function note(id, key, value) {
+    if (!now[id]) now[id] = {};
+    now[id][key] = value;
+    if (!heard[id]) heard[id] = {};
+    if (!(key in heard[id])) heard[id][key] = value;  // first seen: the baseline, not a change
+  }
+
+  function places(n, word) {
+    return (n === 1 ? "une place " : n + " places ") + word + (n === 1 ? "" : "s");
+  }
+
+  function sentence(id) {
+    var was = heard[id], is = now[id], parts = [];
+    if (was.taken !== is.taken) {
+      var d = is.taken - was.taken;
+      parts.push((d > 0 ? places(d, "prise") : places(-d, "libérée")) + ", " + is.taken + " sur " + is.seats);
+    }
+    if (was.waiting !== is.waiting) parts.push(is.waiting ? is.waiting + " en attente" : "plus personne en attente");
+    if (is.closed && !was.closed) parts = ["fermée"];
+    if (!parts.length) return null;
+    var link = document.querySelector('[data-table-name="' + id + '"]');
+    return (link ? link.textContent : "Table " + id) + " : " + parts.join(", ") + ".";
+  }
+
+  function tell() {
+    sayLater = null;
+    var lines = [], log = document.getElementById("village-told");
+    if (log) log.setAttribute("data-heard", String(Number(log.getAttribute("data-heard") || 0) + 1));  // for the tests
+    Object.keys(now).forEach(function (id) {
+      var cell = document.querySelector('[data-table-seats="' + id + '"]'), row = cell && cell.closest("tr");
+      var line = row && !row.hidden ? sentence(id) : null;  // a row filtered out: learnt silently
+      if (line) lines.push(line);
+      heard[id] = Object.assign({}, now[id]);
+    });
+    if (!lines.length) return;
+    var more = lines.length - SAY_TABLES;
+    var text = lines.slice(0, SAY_TABLES).join(" ") +
+      (more > 0 ? " Et " + (more === 1 ? "une autre table a" : more + " autres tables ont") + " changé." : "");
+    if (!log) return;
+    var p = document.createElement("p");
+    p.textContent = text;
+    log.appendChild(p);
+    while (log.childNodes.length > 5) log.removeChild(log.firstChild);  // a log, not a growing page
+    lastSaid = Date.now();
+  }
+
+  function soon() {  // after each frame: now, or when GAP_MS has passed since the last line
+    if (sayLater !== null) return;
+    sayLater = setTimeout(tell, Math.max(0, lastSaid + GAP_MS - Date.now()));
+  }
+
   function show(id, taken, seats) {
     var cell = document.querySelector('[data-table-seats="' + id + '"]');
     if (!cell) return;  // a table opened since the page was drawn: shown at the next reload
     var text = taken + "/" + seats;
     if (cell.textContent !== text) cell.textContent = text;
     cell.setAttribute("data-seats-taken", taken);
+    var said = document.querySelector('[data-table-seats-said="' + id + '"]');
+    if (said) said.textContent = taken + " sur " + seats;
+    note(id, "taken", taken);
+    note(id, "seats", seats);
   }
 
   function showPot(id, pot) {
@@ -60,6 +126,7 @@
     if (!cell) return;
     var text = count ? count + " " + cell.getAttribute("data-word") : "";
     if (cell.textContent !== text) cell.textContent = text;
+    note(id, "waiting", count || 0);
   }
 
   function refresh() {
@@ -77,6 +144,7 @@
             });
           });
         });
+        soon();
       })
       .catch(function () { /* offline for a moment: the next round will tell */ });
     fetch("/api/village/contests", { credentials: "same-origin", headers: { Accept: "application/json" } })
@@ -108,9 +176,11 @@
       } else if (msg.type === "village_changes") {  // only what changed since the last frame
         msg.tables.forEach(function (row) { show(row[0], row[1], row[2]); waiting(row[0], row[3]); });
         msg.pots.forEach(function (row) { showPot(row[0], row[1]); });
+        (msg.closed || []).forEach(function (id) { if (now[id]) now[id].closed = true; });
       } else {
         return;
       }
+      soon();
       if (msg.contests) showContests(msg.contests);
     };
     socket.onclose = poll;
