@@ -173,6 +173,10 @@
         var pots = {};
         (msg.pots || []).forEach(function (row) { pots[row[0]] = row[1]; });
         msg.tables.forEach(function (row) { showPot(row[0], pots[row[0]]); });
+        // Sent again to a visitor who fell behind: a table it no longer lists has closed.
+        var listed = {};
+        msg.tables.forEach(function (row) { listed[row[0]] = true; });
+        Object.keys(now).forEach(function (id) { if (!listed[id]) now[id].closed = true; });
       } else if (msg.type === "village_changes") {  // only what changed since the last frame
         msg.tables.forEach(function (row) { show(row[0], row[1], row[2]); waiting(row[0], row[3]); });
         msg.pots.forEach(function (row) { showPot(row[0], row[1]); });
