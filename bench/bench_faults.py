@@ -19,7 +19,7 @@ reconnect whenever their socket closes, as the page does). In this order:
 
 For each fault, from its end (Redis answering, SIGCONT, pg_ctl returned, the
 file removed): the seconds until every table has settled a new deal; the
-deals voided during it; the ledger's audit and the money's total (every
+deals voided during it; whether a worker leads the contests again; the ledger's audit and the money's total (every
 player's écus and chips and the owner's rake against what was issued) and
 any deal settled twice; and what players met from its start until every
 table dealt again plus 5 s: HTTP 5xx on the lobby page, table-socket
@@ -163,12 +163,14 @@ async def measure(c: Cluster, name: str, inject: Callable[[], Awaitable[str]]) -
         with contextlib.suppress(Exception):
             await asyncio.wait_for(t, 20)
     money = await asyncio.to_thread(money_check, c.factory, c.village)
+    # Someone leads the contests again (the leader's task once died of a Redis outage).
+    led = None if c.redis is None else await asyncio.to_thread(c.redis.lease_holder, "contests") is not None
     pages5, sockets5 = probe.errors()
     return {"fault": name, "note": note, "deals_again_s": took,
             "voided": await asyncio.to_thread(voided_count, c.factory, c.ids) - voided0,
             "audit_ok": money["audit_ok"], "money_gap": money["total"] - money["expected"],
             "settled_twice": len(money["settled_twice"]) + len(money["voided_but_settled"]),
-            "pages_5xx": pages5, "handshakes_5xx": sockets5, "bot_reconnects": sum(len(b.closes) for b in c.bots) - closes0,
+            "contests_led": led, "pages_5xx": pages5, "handshakes_5xx": sockets5, "bot_reconnects": sum(len(b.closes) for b in c.bots) - closes0,
             "pages": dict(probe.pages), "handshakes": dict(probe.sockets)}
 
 
@@ -179,7 +181,7 @@ def line(r: dict[str, Any]) -> str:
     money = "balanced" if r["audit_ok"] and r["money_gap"] == 0 and not r["settled_twice"] else (
         f"audit {'ok' if r['audit_ok'] else 'FAILED'}, gap {r['money_gap']}, settled twice {r['settled_twice']}")
     return (f"{r['fault']:<12} every table deals again {took:>8} | voided {r['voided']:>2} | money {money} | "
-            f"5xx pages {r['pages_5xx']}, handshakes {r['handshakes_5xx']} | bot reconnects {r['bot_reconnects']} | "
+            f"contests led {r['contests_led']} | 5xx pages {r['pages_5xx']}, handshakes {r['handshakes_5xx']} | bot reconnects {r['bot_reconnects']} | "
             f"handshakes {r['handshakes']} | pages {r['pages']} | {r['note']}")
 
 

@@ -409,6 +409,15 @@ class RedisProcess:
             self.proc.kill()
             self.proc.wait(10)
 
+    def lease_holder(self, key: str) -> str | None:
+        """Who holds the lease on ``key`` (``host:pid:tag|fence``), if anyone."""
+        client = redis.Redis.from_url(self.url)
+        try:
+            raw = client.get(f"tavern:lease:{key}")
+            return raw.decode() if raw else None
+        finally:
+            client.close()
+
     def subscriptions(self) -> dict[str, Any]:
         """What the workers listen to: the clients with a pattern subscription (one
         per worker: its tables' channels) and the rpc channels (one per worker)."""
