@@ -18,12 +18,14 @@ reconnect whenever their socket closes, as the page does). In this order:
   a file for 10 s, then the file removed.
 
 For each fault, from its end (Redis answering, SIGCONT, pg_ctl returned, the
-file removed): the seconds until every table has settled a new deal; the
-deals voided during it; whether a worker leads the contests again; the ledger's audit and the money's total (every
-player's écus and chips and the owner's rake against what was issued) and
-any deal settled twice; and what players met from its start until every
-table dealt again plus 5 s: HTTP 5xx on the lobby page, table-socket
-handshakes answered 5xx, and how the others ended (pauses, closes).
+file removed): the seconds until every table has settled a new deal; from
+its start, the longest any table went without settling one (what its players
+waited); the deals voided during it; whether a worker leads the contests
+again; the ledger's audit and the money's total (every player's écus and
+chips and the owner's rake against what was issued) and any deal settled
+twice; and what players met from its start until every table dealt again
+plus 5 s: HTTP 5xx on the lobby page, table-socket handshakes answered 5xx,
+and how the others ended (pauses, closes).
 
     .venv/bin/python bench/bench_faults.py            # all faults, ~8 min
     .venv/bin/python bench/bench_faults.py --only redis-10,sqlite-full
@@ -68,6 +70,7 @@ class Probe:
     cookie: str
     pages: Counter[str] = field(default_factory=Counter)
     sockets: Counter[str] = field(default_factory=Counter)
+    stall: float = 0.0
 
     async def pages_loop(self, stop: asyncio.Event) -> None:
         import httpx
@@ -90,6 +93,22 @@ class Probe:
             n += 1
             self.sockets[_short(outcome)] += 1
             await asyncio.sleep(0.2)
+
+    async def stalls_loop(self, factory: Any, stop: asyncio.Event) -> None:
+        """The longest time a table went without settling a deal, from the
+        fault's start (what its players waited, whatever the fault's length)."""
+        from tests.cluster.scaled import settled_counts
+
+        last = await asyncio.to_thread(settled_counts, factory, self.table_ids)
+        since = dict.fromkeys(self.table_ids, time.monotonic())
+        while not stop.is_set():
+            await asyncio.sleep(0.25)
+            now, at = await asyncio.to_thread(settled_counts, factory, self.table_ids), time.monotonic()
+            for t in self.table_ids:
+                self.stall = max(self.stall, at - since[t])
+                if now[t] > last[t]:
+                    since[t] = at
+            last = now
 
     def errors(self) -> tuple[int, int]:
         """5xx pages and 5xx handshakes."""
@@ -154,7 +173,8 @@ async def measure(c: Cluster, name: str, inject: Callable[[], Awaitable[str]]) -
     closes0 = sum(len(b.closes) for b in c.bots)
     probe = Probe(c.server, c.ids, c.bots[0].cookie)
     stop = asyncio.Event()
-    loops = [asyncio.create_task(probe.pages_loop(stop)), asyncio.create_task(probe.sockets_loop(stop))]
+    loops = [asyncio.create_task(probe.pages_loop(stop)), asyncio.create_task(probe.sockets_loop(stop)),
+             asyncio.create_task(probe.stalls_loop(c.factory, stop))]
     note = await inject()
     took = await every_table_deals(c, STUCK_AFTER)
     await asyncio.sleep(5)
@@ -166,7 +186,7 @@ async def measure(c: Cluster, name: str, inject: Callable[[], Awaitable[str]]) -
     # Someone leads the contests again (the leader's task once died of a Redis outage).
     led = None if c.redis is None else await asyncio.to_thread(c.redis.lease_holder, "contests") is not None
     pages5, sockets5 = probe.errors()
-    return {"fault": name, "note": note, "deals_again_s": took,
+    return {"fault": name, "note": note, "deals_again_s": took, "stall_s": probe.stall,
             "voided": await asyncio.to_thread(voided_count, c.factory, c.ids) - voided0,
             "audit_ok": money["audit_ok"], "money_gap": money["total"] - money["expected"],
             "settled_twice": len(money["settled_twice"]) + len(money["voided_but_settled"]),
@@ -180,7 +200,7 @@ def line(r: dict[str, Any]) -> str:
     took = f"{r['deals_again_s']:.1f} s" if r["deals_again_s"] is not None else f"NOT within {STUCK_AFTER:.0f} s"
     money = "balanced" if r["audit_ok"] and r["money_gap"] == 0 and not r["settled_twice"] else (
         f"audit {'ok' if r['audit_ok'] else 'FAILED'}, gap {r['money_gap']}, settled twice {r['settled_twice']}")
-    return (f"{r['fault']:<12} every table deals again {took:>8} | voided {r['voided']:>2} | money {money} | "
+    return (f"{r['fault']:<12} every table deals again {took:>8} after it, longest stall {r['stall_s']:.1f} s | voided {r['voided']:>2} | money {money} | "
             f"contests led {r['contests_led']} | 5xx pages {r['pages_5xx']}, handshakes {r['handshakes_5xx']} | bot reconnects {r['bot_reconnects']} | "
             f"handshakes {r['handshakes']} | pages {r['pages']} | {r['note']}")
 
@@ -241,17 +261,14 @@ def pg_restart(c: Cluster) -> Callable[[], Awaitable[str]]:
 def disk_full(c: Cluster, mount: Path, seconds: float) -> Callable[[], Awaitable[str]]:
     async def inject() -> str:
         filler = mount / "filler"
-        with open(filler, "wb") as f:  # noqa: ASYNC230 — the fault itself: fill the disk now
-            try:
-                while True:
-                    f.write(b"\0" * 65536)
-                    f.flush()
-            except OSError:
-                pass
-            with contextlib.suppress(OSError):  # the last bytes a smaller write still fits
-                while True:
-                    f.write(b"\0" * 512)
-                    f.flush()
+        fd = os.open(filler, os.O_WRONLY | os.O_CREAT)  # unbuffered: nothing left to flush at close
+        try:
+            for size in (65536, 512, 1):  # then the last bytes a smaller write still fits
+                with contextlib.suppress(OSError):
+                    while True:
+                        os.write(fd, b"\0" * size)
+        finally:
+            os.close(fd)
         await asyncio.sleep(seconds)
         filler.unlink()
         return f"tmpfs of {mount_size(mount)} filled for {seconds:.0f} s"
@@ -359,7 +376,8 @@ def main() -> int:
     os.environ.setdefault("TAVERN_SECRET_KEY", "bench-faults-secret")
     tmp = Path(tempfile.mkdtemp(prefix="tavern-faults-"))
     os.environ["TAVERN_DATA_DIR"] = str(tmp)
-    print(f"fault suite: {TABLES} tables × 3 bots; logs in {tmp}", flush=True)
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"fault suite: {TABLES} tables × 3 bots; load {load}; logs in {tmp}", flush=True)
     results = []
     if set(chosen) - {"sqlite-full"}:
         results += cluster_run(chosen, tmp / "cluster")
