@@ -97,18 +97,24 @@ class Probe:
     async def stalls_loop(self, factory: Any, stop: asyncio.Event) -> None:
         """The longest time a table went without settling a deal, from the
         fault's start (what its players waited, whatever the fault's length)."""
+        from sqlalchemy.exc import SQLAlchemyError
         from tests.cluster.scaled import settled_counts
 
-        last = await asyncio.to_thread(settled_counts, factory, self.table_ids)
-        since = dict.fromkeys(self.table_ids, time.monotonic())
+        started = time.monotonic()
+        since = dict.fromkeys(self.table_ids, started)
+        last: dict[int, int] | None = None
         while not stop.is_set():
-            await asyncio.sleep(0.25)
-            now, at = await asyncio.to_thread(settled_counts, factory, self.table_ids), time.monotonic()
+            try:  # the database itself may be the fault
+                now, at = await asyncio.to_thread(settled_counts, factory, self.table_ids), time.monotonic()
+            except SQLAlchemyError:
+                await asyncio.sleep(0.25)
+                continue
             for t in self.table_ids:
                 self.stall = max(self.stall, at - since[t])
-                if now[t] > last[t]:
+                if last is not None and now[t] > last[t]:
                     since[t] = at
             last = now
+            await asyncio.sleep(0.25)
 
     def errors(self) -> tuple[int, int]:
         """5xx pages and 5xx handshakes."""
@@ -190,7 +196,8 @@ async def measure(c: Cluster, name: str, inject: Callable[[], Awaitable[str]]) -
             "voided": await asyncio.to_thread(voided_count, c.factory, c.ids) - voided0,
             "audit_ok": money["audit_ok"], "money_gap": money["total"] - money["expected"],
             "settled_twice": len(money["settled_twice"]) + len(money["voided_but_settled"]),
-            "contests_led": led, "pages_5xx": pages5, "handshakes_5xx": sockets5, "bot_reconnects": sum(len(b.closes) for b in c.bots) - closes0,
+            "contests_led": led, "pages_5xx": pages5, "handshakes_5xx": sockets5,
+            "bot_reconnects": sum(len(b.closes) for b in c.bots) - closes0,
             "pages": dict(probe.pages), "handshakes": dict(probe.sockets)}
 
 
@@ -200,9 +207,10 @@ def line(r: dict[str, Any]) -> str:
     took = f"{r['deals_again_s']:.1f} s" if r["deals_again_s"] is not None else f"NOT within {STUCK_AFTER:.0f} s"
     money = "balanced" if r["audit_ok"] and r["money_gap"] == 0 and not r["settled_twice"] else (
         f"audit {'ok' if r['audit_ok'] else 'FAILED'}, gap {r['money_gap']}, settled twice {r['settled_twice']}")
-    return (f"{r['fault']:<12} every table deals again {took:>8} after it, longest stall {r['stall_s']:.1f} s | voided {r['voided']:>2} | money {money} | "
-            f"contests led {r['contests_led']} | 5xx pages {r['pages_5xx']}, handshakes {r['handshakes_5xx']} | bot reconnects {r['bot_reconnects']} | "
-            f"handshakes {r['handshakes']} | pages {r['pages']} | {r['note']}")
+    return (f"{r['fault']:<12} every table deals again {took:>8} after it, longest stall {r['stall_s']:.1f} s"
+            f" | voided {r['voided']:>2} | money {money} | contests led {r['contests_led']}"
+            f" | 5xx pages {r['pages_5xx']}, handshakes {r['handshakes_5xx']} | bot reconnects {r['bot_reconnects']}"
+            f" | handshakes {r['handshakes']} | pages {r['pages']} | {r['note']}")
 
 
 # The faults --------------------------------------------------------------
@@ -307,8 +315,9 @@ def session_factory(db_url: str) -> Any:
 
 def cluster_run(chosen: list[str], tmp: Path) -> list[dict[str, Any]]:
     """The faults of two workers on PostgreSQL and Redis."""
-    from _tables_world import migrate
     from tests.cluster.scaled import RedisProcess, ScaledServer, seed_tables
+
+    from _tables_world import migrate
 
     tmp.mkdir()
     db_url = os.environ["TAVERN_DATABASE_URL"]
@@ -335,8 +344,9 @@ def cluster_run(chosen: list[str], tmp: Path) -> list[dict[str, Any]]:
 
 def sqlite_run(tmp: Path) -> list[dict[str, Any]]:
     """One process on SQLite whose database's filesystem fills up."""
-    from _tables_world import migrate
     from tests.cluster.scaled import ScaledServer, seed_tables
+
+    from _tables_world import migrate
 
     mount = tmp / "disk"
     mount.mkdir()
