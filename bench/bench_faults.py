@@ -27,7 +27,7 @@ twice; and what players met from its start until every table dealt again
 plus 5 s: HTTP 5xx on the lobby page, table-socket handshakes answered 5xx,
 and how the others ended (pauses, closes).
 
-    .venv/bin/python bench/bench_faults.py            # all faults, ~8 min
+    .venv/bin/python bench/bench_faults.py            # all faults, ~9 min (root for the tmpfs)
     .venv/bin/python bench/bench_faults.py --only redis-10,sqlite-full
 """
 
