@@ -51,6 +51,9 @@ as_pg "$PGBIN/pg_ctl" -D "$PGDATA" -l "$PGTMP/server.log" -w \
 as_pg "$PGBIN/createdb" -h 127.0.0.1 -p "$PORT" -U tavern tavern
 
 export TAVERN_DATABASE_URL="postgresql+psycopg://tavern@127.0.0.1:$PORT/tavern"
+# For a command that restarts the server itself (bench/bench_faults.py):
+# "$WITH_POSTGRES_PGBIN/pg_ctl" -D "$WITH_POSTGRES_PGDATA" restart (as $WITH_POSTGRES_OSUSER when set).
+export WITH_POSTGRES_PGDATA="$PGDATA" WITH_POSTGRES_PGBIN="$PGBIN" WITH_POSTGRES_OSUSER="${PGUSER_OS:-}"
 echo "with-postgres: PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PORT" >&2
 set +e
 "$@"

@@ -48,6 +48,8 @@ class ScaledServer:
     extra_env: dict[str, str] = field(default_factory=dict)
     #: The drain the server sets itself (settings.py), not this harness's short one.
     default_drain: bool = False
+    #: More uvicorn options (the fault suite passes the image's health timeout).
+    uvicorn_args: list[str] = field(default_factory=list)
 
     @property
     def base(self) -> str:
@@ -70,11 +72,13 @@ class ScaledServer:
                "TAVERN_FREE_HANDS_PER_DAY": "100000", **self.extra_env}
         if self.default_drain:
             env.pop("TAVERN_DRAIN_SECONDS")
+        if not self.redis_url:  # one process on its own store, without Redis
+            env.pop("TAVERN_REDIS_URL")
         log = open(self.data_dir / f"scaled-{self.port}.log", "ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "tavern.web.app:create_app", "--factory", "--host", "127.0.0.1",
              "--port", str(self.port), "--workers", str(self.workers), "--log-level", "warning",
-             "--ws", "tavern.web.wsproto:TableSocketProtocol"],
+             "--ws", "tavern.web.wsproto:TableSocketProtocol", *self.uvicorn_args],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -404,6 +408,15 @@ class RedisProcess:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(10)
+
+    def lease_holder(self, key: str) -> str | None:
+        """Who holds the lease on ``key`` (``host:pid:tag|fence``), if anyone."""
+        client = redis.Redis.from_url(self.url)
+        try:
+            raw = client.get(f"tavern:lease:{key}")
+            return raw.decode() if raw else None
+        finally:
+            client.close()
 
     def subscriptions(self) -> dict[str, Any]:
         """What the workers listen to: the clients with a pattern subscription (one

@@ -74,6 +74,10 @@ def test_a_redis_outage_heals_by_itself(db_url, tmp_path, session_factory):
             before = settled_counts(session_factory, ids)
             took = await wait_for(_dealt_again(session_factory, ids, before, 2), RESUME_WITHIN,
                                   "every table deals again after Redis came back", explain=report)
+            # A worker leads the contests again: the leader's task once died of the
+            # outage, and no worker scheduled a contest until a restart (bench_faults.py).
+            await wait_for(lambda: rds.lease_holder("contests") is not None, RESUME_WITHIN,
+                           "a worker leads the contests again", explain=report)
             after_subs = rds.subscriptions()
             after = [await handshake_status(server, tid, watcher) for tid in ids]
             return before_subs, during, took, after_subs, after

@@ -33,7 +33,7 @@ from tavern.contests.table import ContestBank
 from tavern.services import contests as svc
 from tavern.store.db import read_session_factory
 from tavern.store.models import utcnow
-from tavern.tables.cluster import RemoteError, spawn
+from tavern.tables.cluster import ClusterUnreachable, RemoteError, spawn
 from tavern.tables.manager import TableManager
 from tavern.tables.tasks import cancel_and_wait
 
@@ -98,11 +98,20 @@ class ContestManager:
 
     async def _lead(self) -> None:
         """Wait for the contests' lease, then resume and watch."""
-        while await self.tables.cluster.acquire(LEASE) is None:
+        while await self._try_lease() is None:
             await asyncio.sleep(self.poll)
         log.info("contests: this worker leads them now")
         await self._resume()
         await self._watch()
+
+    async def _try_lease(self) -> int | None:
+        """The lease's fence, or None while another worker leads or Redis is
+        away: an outage must not end this task, or no worker leads the
+        contests again until a restart (the fault suite found it)."""
+        try:
+            return await self.tables.cluster.acquire(LEASE)
+        except ClusterUnreachable:
+            return None
 
     def _lease_lost(self, key: str) -> None:
         """Another worker may lead now: stop directing here at once."""

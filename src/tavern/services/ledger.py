@@ -507,19 +507,24 @@ def audit(session: Session) -> Audit:
     currency the balances sum to zero (what players, taverns and tables hold
     is exactly what the house issued), each cached balance equals its
     entries, nobody who may not is negative, every table's chips are backed."""
-    credits = dict(
-        session.execute(select(LedgerEntry.credit_id, func.sum(LedgerEntry.amount)).group_by(LedgerEntry.credit_id)).all()
-    )
-    debits = dict(
-        session.execute(select(LedgerEntry.debit_id, func.sum(LedgerEntry.amount)).group_by(LedgerEntry.debit_id)).all()
-    )
+    # One statement, so one snapshot: read in three, a transfer committed
+    # between them (PostgreSQL's READ COMMITTED, a site in play) showed a
+    # balanced ledger as unbalanced (found by bench/bench_faults.py).
+    credits = select(LedgerEntry.credit_id.label("id"), func.sum(LedgerEntry.amount).label("n")) \
+        .group_by(LedgerEntry.credit_id).subquery()
+    debits = select(LedgerEntry.debit_id.label("id"), func.sum(LedgerEntry.amount).label("n")) \
+        .group_by(LedgerEntry.debit_id).subquery()
+    rows = session.execute(
+        select(LedgerAccount, func.coalesce(credits.c.n, 0), func.coalesce(debits.c.n, 0))
+        .outerjoin(credits, credits.c.id == LedgerAccount.id).outerjoin(debits, debits.c.id == LedgerAccount.id)
+        .order_by(LedgerAccount.id).execution_options(populate_existing=True)).all()
     totals = {c: 0 for c in CURRENCIES}
     issued = {c: 0 for c in CURRENCIES}
     mismatched: list[str] = []
     negative: list[str] = []
     cashiers: dict[int, int] = {}
-    for acc in session.scalars(select(LedgerAccount).order_by(LedgerAccount.id)):
-        from_entries = int(credits.get(acc.id, 0) or 0) - int(debits.get(acc.id, 0) or 0)
+    for acc, credited, debited in rows:
+        from_entries = int(credited) - int(debited)
         if from_entries != acc.balance:
             mismatched.append(acc.key)
         totals[acc.currency] += from_entries

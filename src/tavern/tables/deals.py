@@ -81,8 +81,23 @@ class Dealing(Protocol):
     async def end(self, summary: dict[str, Any], players: list[str]) -> None: ...
 
 
+#: A deal that could not start is tried again this much later (below).
+DEAL_RETRY_SECONDS = 1.0
+
+
 async def start(t: Dealing) -> bool:
-    """Deal, if enough players are ready; whether anything visible changed."""
+    """Deal, if enough players are ready; whether anything visible changed.
+    A start that fails (the store away: a PostgreSQL restart) is tried again
+    ``DEAL_RETRY_SECONDS`` later: between deals nobody can move, and without
+    this the table never dealt again (found by bench/bench_faults.py)."""
+    try:
+        return await _start(t)
+    except Exception:
+        t.next_deal_at = t.clock() + DEAL_RETRY_SECONDS
+        raise
+
+
+async def _start(t: Dealing) -> bool:
     await t.policy.before_deal(t)
     for s in t.seats.values():
         # A time-out's explanation stays until the player acts again.
