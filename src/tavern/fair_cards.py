@@ -248,6 +248,9 @@ def seen_positions(record: dict[str, Any]) -> dict[str, list[tuple[int, int]]]:
     players = [s["player"] for s in record["seats"]]
     seen: dict[str, set[tuple[int, int]]] = {p: set() for p in players}
     for engine, _ in registry.replay_steps(record, mark=mark):
+        forgo = getattr(engine, "forgo_equity", None)  # Ramponneau's all-in equity: cards the view holds anyway
+        if forgo is not None:
+            forgo()
         for p in players:
             _walk(engine.view(p), unique, seen[p])
     return {p: sorted(s) for p, s in seen.items()}

@@ -88,6 +88,13 @@ class Ramponneau(PokerDeal):
                 } for k in (0, 3, 4) if k >= self.allin_board]
         return self._equity or None
 
+    def forgo_equity(self) -> None:
+        """No equity in this deal's views: for a replay that reads them only
+        for their cards (fair_cards.seen_positions), which the equity does
+        not add to (the board and the tabled hands are in the view anyway),
+        and whose computing at every deal end would repeat the table's."""
+        self._equity = []
+
     def _public_view(self) -> dict[str, Any]:
         public = super()._public_view()
         shares = self.equity()
