@@ -36,8 +36,13 @@ def test_an_installed_wheel_serves_its_pages_css_and_scripts(tmp_path: Path) -> 
                    timeout=300, env=clean, cwd=tmp_path)
     home = tmp_path / "elsewhere"  # not the source tree: nothing found by accident
     home.mkdir()
+    # The test environment's packages come after the standard library (a
+    # .pth line, not PYTHONPATH): a test dependency's old backport there
+    # (the poker package brings `pathlib` 1.0) must not shadow the stdlib.
+    own_site = env_dir / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
+    (own_site / "zz_test_env.pth").write_text(site + "\n")
     env = dict(clean)
-    env.update(PYTHONPATH=site, TAVERN_DATA_DIR=str(home / "data"), TAVERN_SECRET_KEY="wheel-test")
+    env.update(TAVERN_DATA_DIR=str(home / "data"), TAVERN_SECRET_KEY="wheel-test")
     where = subprocess.run([str(py), "-c", "import tavern; print(tavern.__file__)"], cwd=home, env=env,
                            capture_output=True, text=True, check=True).stdout
     assert str(env_dir) in where and str(ROOT / "src") not in where, where

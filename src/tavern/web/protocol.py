@@ -98,6 +98,9 @@ class State(_Message):
 
     type: Literal["state"]
     seq: int
+    #: The owner's fence (issue 38 §2): frames are ordered by (epoch, seq),
+    #: so a new owner's frames are never taken for stale ones.
+    epoch: int
     table: dict[str, Any]
     deal: dict[str, Any] | None
     #: What only this player sees, to lay over ``deal`` (the public view):
