@@ -208,7 +208,17 @@ def test_a_worker_stopped_gracefully_finishes_its_deals_and_hands_its_tables_ove
             await wait_for(_all_dealing_again(session_factory, ids, dict.fromkeys(ids, 0), 1), 60,
                            "every table settles a first deal",
                            explain=lambda: cluster_report(server, session_factory, ids))
-            owners = {tid: server.owner_pid(tid) for tid in ids}
+            # Every table's lease read at one moment: a lease being renewed or
+            # retaken reads as no owner for an instant (a None once made the
+            # "leaving" worker None on a busy machine, issue 38 §7).
+            owners: dict[int, int | None] = {}
+
+            def all_owned() -> bool:
+                owners.update({t: server.owner_pid(t) for t in ids})
+                return None not in owners.values()
+
+            await wait_for(all_owned, 30, "every table has an owner",
+                           explain=lambda: cluster_report(server, session_factory, ids))
             leaving = max(set(owners.values()), key=lambda p: sum(1 for o in owners.values() if o == p))
             moved = [tid for tid, o in owners.items() if o == leaving]
             os.kill(leaving, signal.SIGTERM)
