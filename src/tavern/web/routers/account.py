@@ -11,15 +11,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from tavern.catalogue import french
-from tavern.refusal import Refusal
 from tavern.services import accounts, hands, ledger
 from tavern.services import users as users_service
 from tavern.settings import Settings
 from tavern.store.models import Tavern, User
 from tavern.web.deps import CurrentUser, form_fields, read_db, require_user, site_settings, write
-from tavern.web.refusals import Refused
 from tavern.web.rendering import render
-from tavern.web.routers.auth import MAX_PASSWORD, UserOut, check_password, password_problem, user_out
+from tavern.web.routers.auth import MAX_PASSWORD, UserOut, check_current_password, password_problem, user_out
 from tavern.web.routing import api_router, page_router
 from tavern.web.session import end_all_sessions, get_session
 from tavern.web.state import services
@@ -85,12 +83,7 @@ def change_password(request: Request, user: CurrentUser, current: str, new: str)
     weak = password_problem(user.username, new)
     if weak:
         raise HTTPException(status_code=400, detail=weak)
-    try:
-        check_password(request, user.username, current)
-    except HTTPException as exc:
-        if exc.status_code == 401:
-            raise Refused(400, Refusal("wrong_current_password")) from None
-        raise
+    check_current_password(request, user, current)
     new_hash = users_service.hash_password(new, site_settings(request))  # outside the write transaction
     keep = get_session(request).token
 

@@ -101,6 +101,18 @@ def _find(request: Request, username: str) -> _Account | None:
         return _Account(CurrentUser.of(row), row.password_hash, row.banned) if row else None
 
 
+def check_current_password(request: Request, user: CurrentUser, password: str) -> None:
+    """A logged-in player's own password, asked before a change to his account:
+    a wrong one is a 400 « mot de passe actuel » refusal (not the login's 401),
+    a throttled one the login's 429."""
+    try:
+        check_password(request, user.username, password)
+    except HTTPException as exc:
+        if exc.status_code == 401:
+            raise Refused(400, Refusal("wrong_current_password")) from None
+        raise
+
+
 def check_password(request: Request, username: str, password: str) -> _Account:
     """The account if ``password`` is its own; else 401 (or 429 when throttled).
 

@@ -29,7 +29,7 @@ from tavern.web.deps import CurrentUser, client_ip, form_fields, optional_user, 
 from tavern.web.refusals import Refused
 from tavern.web.rendering import render
 from tavern.web.routers.account import account_page_with
-from tavern.web.routers.auth import MAX_PASSWORD, check_password, password_problem, too_many
+from tavern.web.routers.auth import MAX_PASSWORD, check_current_password, password_problem, too_many
 from tavern.web.routing import api_router, page_router
 from tavern.web.session import get_session
 from tavern.web.state import services
@@ -51,12 +51,7 @@ def ask_email(request: Request, user: CurrentUser, email: str, password: str) ->
         address = accounts.normal_email(email)
     except accounts.AccountError as exc:
         raise Refused(400, exc) from None
-    try:
-        check_password(request, user.username, password)
-    except HTTPException as exc:
-        if exc.status_code == 401:
-            raise Refused(400, Refusal("wrong_current_password")) from None
-        raise
+    check_current_password(request, user, password)
     settings = site_settings(request)
 
     def work(s: Session) -> None:
@@ -110,12 +105,7 @@ def email_remove_form(request: Request, user: CurrentUser = Depends(require_user
 
 
 def remove_email(request: Request, user: CurrentUser, password: str) -> None:
-    try:
-        check_password(request, user.username, password)
-    except HTTPException as exc:
-        if exc.status_code == 401:
-            raise Refused(400, Refusal("wrong_current_password")) from None
-        raise
+    check_current_password(request, user, password)
     write(request, lambda s: accounts.remove_email(s, user.id))
 
 

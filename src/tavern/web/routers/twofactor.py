@@ -32,7 +32,7 @@ from tavern.web.routers.auth import (
     CODE_LIMIT,
     CODE_WINDOW,
     check_code,
-    check_password,
+    check_current_password,
     safe_next,
     start_session,
     too_many,
@@ -155,12 +155,7 @@ def _account_page(request: Request, user: CurrentUser, errors: list[str] | None 
 
 
 def _password(request: Request, user: CurrentUser, password: str) -> None:
-    try:
-        check_password(request, user.username, password)
-    except HTTPException as exc:
-        if exc.status_code == 401:
-            raise Refused(400, Refusal("wrong_current_password")) from None
-        raise
+    check_current_password(request, user, password)
 
 
 @pages.get("/compte/double-authentification")
