@@ -14,7 +14,6 @@ its tables move. The login limiter counts across workers."
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import signal
 
@@ -45,7 +44,11 @@ RESUME_WITHIN = 30.0
 @pytest.fixture
 def scaled(db_url, redis_url, tmp_path, session_factory):
     village = seed_tables(session_factory, TABLES)
-    server = ScaledServer(db_url, redis_url, tmp_path)
+    # These tests stop workers on purpose (SIGSTOP while their deals in
+    # progress are read): uvicorn's supervisor must not kill a stopped worker
+    # for a missed health check (5 s by default) before the test does — on a
+    # busy CI machine it did, and SIGCONT found no such process.
+    server = ScaledServer(db_url, redis_url, tmp_path, uvicorn_args=["--timeout-worker-healthcheck", "120"])
     server.start()
     yield server, village
     server.stop()
@@ -100,11 +103,7 @@ def test_a_worker_killed_mid_deal_loses_nothing_and_its_tables_play_on(scaled, s
                     os.kill(pid, signal.SIGCONT)  # its deal settled: it plays on, try again
                 await asyncio.sleep(0.05)
             assert victim is not None
-            # uvicorn's supervisor may have killed the stopped worker first
-            # (it answers no health check: 5 s), on a machine busy enough
-            # that the reads above took that long — seen in a CI rehearsal.
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(victim, signal.SIGKILL)
+            os.kill(victim, signal.SIGKILL)
             before = settled_counts(session_factory, ids)
             took = await wait_for(_all_dealing_again(session_factory, ids, before, 2), RESUME_WITHIN * 2,
                                   "every table deals again after the kill",
@@ -277,7 +276,11 @@ def test_the_contests_leader_killed_another_worker_resumes_them(db_url, redis_ur
     from tests.contests.test_crash import wait_for as wait
 
     cid = seed_contest(db_url)
-    server = ScaledServer(db_url, redis_url, tmp_path)
+    # These tests stop workers on purpose (SIGSTOP while their deals in
+    # progress are read): uvicorn's supervisor must not kill a stopped worker
+    # for a missed health check (5 s by default) before the test does — on a
+    # busy CI machine it did, and SIGCONT found no such process.
+    server = ScaledServer(db_url, redis_url, tmp_path, uvicorn_args=["--timeout-worker-healthcheck", "120"])
     server.start()
     try:
         before = wait(lambda: (snap := snapshot(db_url, cid))["in_progress"] and snap, 40)
