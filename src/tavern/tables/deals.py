@@ -181,9 +181,11 @@ async def finish(t: Dealing) -> None:
     deltas = {t.dealt[name].user_id: chips[name] - t.dealt[name].chips for name in t.dealt}
     rake = int(result.get("rake", 0) or 0)
     carried = _carried(t.game, result.get("carry")) - _carried(t.game, t.carry)
+    # Poker's first betting round as the engine played it: the figures' VPIP and PFR without a replay.
+    first_round = getattr(t.engine, "first_round_moves", None)
     await asyncio.get_running_loop().run_in_executor(  # not behind the deal starts (bank.SETTLEMENTS)
         SETTLEMENTS, t.bank.finish_deal, t.archive_id, t.info.id, t.info.owner_id,
-        deltas, rake, record, result, carried)
+        deltas, rake, record, result, carried, first_round() if first_round is not None else None)
     for name, seat in t.dealt.items():
         seat.chips = chips[name]
     if t.time_bank:  # a table without time bank never grows one
