@@ -1,14 +1,17 @@
 """The deal's end as it was before issue 41 (commit b1282c6), kept verbatim
 to be measured against (bench/bench_deal_end.py) and held equal to
 (tests/test_deal_end_fast.py): the seen positions from the whole views,
-legal actions included, read by a recursive walk; VPIP and PFR from a
-replay of the deal."""
+legal actions included, read by a recursive walk; the salts by
+``hmac.new``; VPIP and PFR from a replay of the deal."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+from collections.abc import Iterable
 from typing import Any
 
-from tavern.fair_cards import _placed, _Placed, shuffles_of
+from tavern.fair_cards import CARDS_SCHEME, DealCards, _Placed, _placed, shuffles_of
 from tavern.games import registry
 from tavern.games.base import IllegalAction
 
@@ -72,3 +75,17 @@ def poker_first_round(record: dict[str, Any]) -> tuple[dict[str, int], dict[str,
     except (IllegalAction, KeyError, TypeError, ValueError):
         return None
     return vpip, pfr, folded
+
+
+def salt(server_seed: bytes, table: int, deal: int, shuffle: int, position: int) -> str:
+    msg = f"salt|{CARDS_SCHEME}|{int(table)}|{int(deal)}|{int(shuffle)}|{int(position)}".encode()
+    return hmac.new(server_seed, msg, hashlib.sha256).hexdigest()
+
+
+def reveal(cards: DealCards, positions: Iterable[tuple[int, int]]) -> dict[str, Any]:
+    """``DealCards.reveal`` with the salts as they were computed (``hmac.new``)."""
+    cards.digests()
+    return {"cards_scheme": CARDS_SCHEME, "leaves": [list(ls) for ls in cards.leaves],
+            "openings": [{"shuffle": k, "position": i, "card": str(cards._outputs[k - 1][i]),
+                          "salt": salt(cards._seed, cards.table, cards.deal, k, i)}
+                         for k, i in sorted(set(positions))]}

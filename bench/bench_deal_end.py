@@ -32,13 +32,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import _deal_end_old as old  # noqa: E402
-
-from tavern import fair_cards  # noqa: E402
-from tavern.bots.arena import fair_deal  # noqa: E402
-from tavern.bots.levels import BEGINNER, REGULAR  # noqa: E402
-from tavern.games import registry  # noqa: E402
-from tavern.services import stats  # noqa: E402
+import _deal_end_old as old
+from tavern import fair_cards
+from tavern.bots.arena import fair_deal
+from tavern.bots.levels import BEGINNER, REGULAR
+from tavern.games import registry
+from tavern.services import stats
 
 
 def best(run: Callable[[], Any], times: int = 3) -> float:
@@ -55,21 +54,22 @@ def deal_end_old(game: str, cards: fair_cards.DealCards, record: dict[str, Any],
     """The deal's end before issue 41: the seen positions by the whole
     views, the openings, the figures with poker's replay."""
     seen = old.seen_positions(record)
-    for p, ats in seen.items():
-        cards.reveal(ats)
+    own = {p: old.reveal(cards, map(tuple, seen.get(p, []))) for p in seen}
     figures = stats.deal_figures(game, record, result)  # no first round handed in: the replay
-    return seen, figures
+    return seen, own, figures
 
 
 def deal_end_new(game: str, cards: fair_cards.DealCards, engine: Any, record: dict[str, Any],
                  result: dict[str, Any]) -> tuple[Any, Any]:
     """The deal's end now, as tables/deals.py finish runs it."""
-    seen = fair_cards.seen_positions(record)
-    for p, ats in seen.items():
-        cards.reveal(ats)
+    seen, own = fair_cards.deal_end(cards, record, list(seen_players(record)))
     moves = getattr(engine, "first_round_moves", None)
     figures = stats.deal_figures(game, record, result, moves() if moves is not None else None)
-    return seen, figures
+    return seen, own, figures
+
+
+def seen_players(record: dict[str, Any]) -> list[str]:
+    return [s["player"] for s in record["seats"]]
 
 
 def main(deals: int) -> int:

@@ -26,7 +26,6 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import _deal_end_old as old
-
 from tavern import fair, fair_cards
 from tavern.bots import policy
 from tavern.bots.arena import CONFIGS, PLAYERS, fair_deal

@@ -41,7 +41,7 @@ CARDS_SCHEME = "tavern-cards-1"
 def salt(server_seed: bytes, table: int, deal: int, shuffle: int, position: int) -> str:
     """Position ``position`` of shuffle ``shuffle``'s salt (hex)."""
     msg = f"salt|{CARDS_SCHEME}|{int(table)}|{int(deal)}|{int(shuffle)}|{int(position)}".encode()
-    return hmac.new(server_seed, msg, hashlib.sha256).hexdigest()
+    return hmac.digest(server_seed, msg, "sha256").hex()  # one call into OpenSSL: every position of every deal
 
 
 def leaf(shuffle: int, position: int, card: str, salt_hex: str) -> str:
@@ -282,6 +282,18 @@ def seen_positions(record: dict[str, Any]) -> dict[str, list[tuple[int, int]]]:
         for p in players:
             _walk(engine.view(p, legal=False) if quick else engine.view(p), unique, seen[p])
     return {p: sorted(s) for p, s in seen.items()}
+
+
+def deal_end(cards: DealCards | None, record: dict[str, Any], players: Iterable[str]
+             ) -> tuple[dict[str, list[tuple[int, int]]], dict[str, dict[str, Any]]]:
+    """What a table works out when a deal ends, in a worker thread (a
+    replay and a salt per opening: never on the table's loop): which
+    positions each player saw, and each one's reveal. ``cards``: the deal's
+    commitments as the table made them (its digests already taken), else
+    re-derived from the record."""
+    seen = seen_positions(record)
+    mine = cards if cards is not None else deal_cards(record)
+    return seen, {p: mine.reveal(seen.get(p, [])) for p in players}
 
 
 def player_reveal(record: dict[str, Any], player: str, ended: dt.datetime | None, days: int,

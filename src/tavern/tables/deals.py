@@ -174,8 +174,8 @@ async def finish(t: Dealing) -> None:
     if t.deal_cards is not None:  # a rebuilt stock's digest too
         block["cards"] = t.deal_cards.digests()
     record = registry.check_record(t.engine.record()).with_table(fair=block, story=t.publisher.story).dump()
-    # Which positions each player was shown (a replay of the deal: off the loop).
-    block["seen"] = await asyncio.to_thread(fair_cards.seen_positions, record)
+    # Which positions each player was shown, and his openings (a replay of the deal: off the loop).
+    block["seen"], own = await asyncio.to_thread(fair_cards.deal_end, t.deal_cards, record, list(t.dealt))
     record["fair"] = block
     chips = result["chips"]
     deltas = {t.dealt[name].user_id: chips[name] - t.dealt[name].chips for name in t.dealt}
@@ -199,9 +199,7 @@ async def finish(t: Dealing) -> None:
     # would give away every folded hand (issue 42 §6; the seed reaches him
     # after TAVERN_FAIR_REVEAL_DAYS through « Mes donnes »).
     common = {k: v for k, v in block.items() if k not in ("server_seed", "seen")}
-    cards = t.deal_cards or fair_cards.deal_cards(record)
-    t.revealed = {"players": set(t.dealt), "fair": {**common, "game": record["game"]},
-                  "own": {p: cards.reveal(map(tuple, block["seen"].get(p, []))) for p in t.dealt}}
+    t.revealed = {"players": set(t.dealt), "fair": {**common, "game": record["game"]}, "own": own}
     t.archive_id = None
     logs.bind(deal=None)
     metrics.deal(t.info.game, "settled")
