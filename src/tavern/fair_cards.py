@@ -250,11 +250,11 @@ def seen_positions(record: dict[str, Any]) -> dict[str, list[tuple[int, int]]]:
     opening the other would tell where that one went.
 
     The views are read without the player's legal actions where the game
-    can leave them out (``view(player, legal=False)``: the rami family and
-    Rams, where Gin's knock arrangements were most of a deal's end): a legal
-    action names cards of his hand or of the table, which the view holds
-    anyway: tests/test_deal_end_fast.py holds this to the whole views, deal
-    by deal in every game (bench/_deal_end_old.py, the code before)."""
+    can leave them out (``view(player, legal=False)``: the rami family,
+    Rummoli and Rams; Gin's knock arrangements were most of a deal's end): a
+    legal action names cards of his hand or of the table, which the view
+    holds anyway: tests/test_deal_end_fast.py holds this to the whole views,
+    deal by deal in every game (bench/_deal_end_old.py, the code before)."""
     from tavern.games import registry
 
     parts = shuffles_of(record)
