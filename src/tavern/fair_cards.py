@@ -253,9 +253,13 @@ def seen_positions(record: dict[str, Any]) -> dict[str, list[tuple[int, int]]]:
     can leave them out (``view(player, legal=False)``: the rami family,
     Rummoli and Rams; Gin's knock arrangements were most of a deal's end): a
     legal action names cards of his hand or of the table, which the view
-    holds anyway: tests/test_deal_end_fast.py holds this to the whole views,
-    deal by deal in every game (bench/_deal_end_old.py, the code before)."""
+    holds anyway. Poker's views are read as the table sends them: the public
+    view once a step, then each player's own part (his hole cards, his legal
+    actions; ``base.public_and_own``). tests/test_deal_end_fast.py holds
+    this to the whole views, deal by deal in every game
+    (bench/_deal_end_old.py, the code before)."""
     from tavern.games import registry
+    from tavern.games.base import public_and_own
 
     parts = shuffles_of(record)
     firsts = len(parts) - len(record.get("reshuffles") or [])
@@ -277,6 +281,15 @@ def seen_positions(record: dict[str, Any]) -> dict[str, list[tuple[int, int]]]:
         forgo = getattr(engine, "forgo_equity", None)  # Ramponneau's all-in equity: cards the view holds anyway
         if forgo is not None:
             forgo()
+        split = public_and_own(engine, players)
+        if split is not None:  # poker: the public view read once a step, then each player's own part
+            public, owns = split
+            common: set[tuple[int, int]] = set()
+            _walk(public, unique, common)
+            for p in players:
+                seen[p] |= common
+                _walk([value for _, value in owns.get(p, [])], unique, seen[p])
+            continue
         if quick is None:
             quick = "legal" in inspect.signature(engine.view).parameters
         for p in players:
