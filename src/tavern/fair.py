@@ -33,6 +33,7 @@ when it is a shuffle of the seeds.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import re
@@ -58,6 +59,7 @@ class FairError(Refusal, ValueError):
     its code (``tavern.catalogue`` words it in French)."""
 
 
+@functools.lru_cache(maxsize=256)  # a few dozen codes; every deal sorts its deck by them (FairStream.shuffle)
 def canonical_key(card: str) -> int:
     """A card's place in the canonical order of a fresh deck."""
     if is_joker(card):
@@ -109,7 +111,7 @@ class FairStream:
     def _word(self) -> int:
         if len(self._buffer) < 4:
             msg = f"{self._block}{self._suffix}".encode()
-            self._buffer += hmac.new(self._key, msg, hashlib.sha256).digest()
+            self._buffer += hmac.digest(self._key, msg, "sha256")  # one call into OpenSSL: ~7 a deal
             self._block += 1
         word, self._buffer = self._buffer[:4], self._buffer[4:]
         return int.from_bytes(word, "big")

@@ -29,6 +29,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import hmac
+import inspect
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -40,7 +41,7 @@ CARDS_SCHEME = "tavern-cards-1"
 def salt(server_seed: bytes, table: int, deal: int, shuffle: int, position: int) -> str:
     """Position ``position`` of shuffle ``shuffle``'s salt (hex)."""
     msg = f"salt|{CARDS_SCHEME}|{int(table)}|{int(deal)}|{int(shuffle)}|{int(position)}".encode()
-    return hmac.new(server_seed, msg, hashlib.sha256).hexdigest()
+    return hmac.digest(server_seed, msg, "sha256").hex()  # one call into OpenSSL: every position of every deal
 
 
 def leaf(shuffle: int, position: int, card: str, salt_hex: str) -> str:
@@ -202,19 +203,36 @@ def _placed(card: str, at: tuple[int, int]) -> _Placed:
 def _walk(value: Any, unique: dict[str, tuple[int, int]], into: set[tuple[int, int]]) -> None:
     """The positions of the cards in a view: a tagged card's own; a code
     the deal holds at one position only (a card played comes from the
-    recorded action, untagged), that one; any other code, none."""
-    if isinstance(value, _Placed):
-        into.add(value.at)
-    elif isinstance(value, str):
-        at = unique.get(value)
-        if at is not None:
-            into.add(at)
-    elif isinstance(value, dict):
-        for v in value.values():
-            _walk(v, unique, into)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            _walk(v, unique, into)
+    recorded action, untagged), that one; any other code, none. A loop over
+    a stack, exact types first: it reads every view of every step of a deal
+    (bench/bench_deal_end.py)."""
+    stack = [value]
+    pop, push, add, get = stack.pop, stack.extend, into.add, unique.get
+    while stack:
+        v = pop()
+        kind = type(v)
+        if kind is _Placed:
+            add(v.at)
+        elif kind is str:
+            at = get(v)
+            if at is not None:
+                add(at)
+        elif kind is dict:
+            push(v.values())
+        elif kind is list or kind is tuple:
+            push(v)
+        elif v is None or kind is int or kind is bool or kind is float:
+            continue  # chips, counts, flags: most of a view
+        elif isinstance(v, _Placed):
+            add(v.at)
+        elif isinstance(v, str):
+            at = get(v)
+            if at is not None:
+                add(at)
+        elif isinstance(v, dict):
+            push(v.values())
+        elif isinstance(v, (list, tuple)):
+            push(v)
 
 
 def seen_positions(record: dict[str, Any]) -> dict[str, list[tuple[int, int]]]:
@@ -229,8 +247,19 @@ def seen_positions(record: dict[str, Any]) -> dict[str, list[tuple[int, int]]]:
     packs, Gin's deck aside, a card in a rebuilt stock) is opened only where
     the view holds its tagged copy: an untagged copy (a card played, taken
     from the recorded action) does not say which position it came from, and
-    opening the other would tell where that one went."""
+    opening the other would tell where that one went.
+
+    The views are read without the player's legal actions where the game
+    can leave them out (``view(player, legal=False)``: the rami family,
+    Rummoli and Rams; Gin's knock arrangements were most of a deal's end): a
+    legal action names cards of his hand or of the table, which the view
+    holds anyway. Poker's views are read as the table sends them: the public
+    view once a step, then each player's own part (his hole cards, his legal
+    actions; ``base.public_and_own``). tests/test_deal_end_fast.py holds
+    this to the whole views, deal by deal in every game
+    (bench/_deal_end_old.py, the code before)."""
     from tavern.games import registry
+    from tavern.games.base import public_and_own
 
     parts = shuffles_of(record)
     firsts = len(parts) - len(record.get("reshuffles") or [])
@@ -247,13 +276,37 @@ def seen_positions(record: dict[str, Any]) -> dict[str, list[tuple[int, int]]]:
 
     players = [s["player"] for s in record["seats"]]
     seen: dict[str, set[tuple[int, int]]] = {p: set() for p in players}
+    quick: bool | None = None
     for engine, _ in registry.replay_steps(record, mark=mark):
         forgo = getattr(engine, "forgo_equity", None)  # Ramponneau's all-in equity: cards the view holds anyway
         if forgo is not None:
             forgo()
+        split = public_and_own(engine, players)
+        if split is not None:  # poker: the public view read once a step, then each player's own part
+            public, owns = split
+            common: set[tuple[int, int]] = set()
+            _walk(public, unique, common)
+            for p in players:
+                seen[p] |= common
+                _walk([value for _, value in owns.get(p, [])], unique, seen[p])
+            continue
+        if quick is None:
+            quick = "legal" in inspect.signature(engine.view).parameters
         for p in players:
-            _walk(engine.view(p), unique, seen[p])
+            _walk(engine.view(p, legal=False) if quick else engine.view(p), unique, seen[p])
     return {p: sorted(s) for p, s in seen.items()}
+
+
+def deal_end(cards: DealCards | None, record: dict[str, Any], players: Iterable[str]
+             ) -> tuple[dict[str, list[tuple[int, int]]], dict[str, dict[str, Any]]]:
+    """What a table works out when a deal ends, in a worker thread (a
+    replay and a salt per opening: never on the table's loop): which
+    positions each player saw, and each one's reveal. ``cards``: the deal's
+    commitments as the table made them (its digests already taken), else
+    re-derived from the record."""
+    seen = seen_positions(record)
+    mine = cards if cards is not None else deal_cards(record)
+    return seen, {p: mine.reveal(seen.get(p, [])) for p in players}
 
 
 def player_reveal(record: dict[str, Any], player: str, ended: dt.datetime | None, days: int,

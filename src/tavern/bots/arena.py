@@ -53,3 +53,27 @@ def play(engine: Engine, seats: dict[str, Policy], rng: random.Random, *, watch:
         if watch is not None:
             watch(engine, player, view, legal, move)
     raise RuntimeError(f"{engine.game}: no end after {limit} moves")
+
+
+def fair_deal(game: str, seed: int, level: str) -> tuple[Engine, dict[str, Any]]:
+    """A deal as a table deals it — shuffled by the fair stream of a seeded
+    server seed, its per-card digests committed before the first card —
+    played to its end by house players at ``level`` (chips drawn from
+    40, 200 and 1,000: all-ins happen). Returns the engine and its record
+    with the table's fair block (bench/bench_deal_end.py, the tests of the
+    deal's end: fair_cards.seen_positions, stats.deal_figures)."""
+    from tavern import fair, fair_cards
+    from tavern.bots import policy
+
+    rng = random.Random(seed)
+    names = [f"p{i}" for i in range(PLAYERS[game])]
+    dealt = fair.DealSeed(rng.randbytes(32))
+    client_seeds = [f"{seed}-{n}" for n in names]
+    stream = dealt.stream(1, seed + 1, client_seeds)
+    seats = [{"player": n, "chips": rng.choice((40, 200, 1000))} for n in names]
+    engine: Engine = registry.load(game).new_deal(CONFIGS.get(game, {}), seats, seed % len(names), rng=stream)
+    cards = fair_cards.DealCards.of(dealt, 1, seed + 1, stream)
+    block = {**dealt.block(1, seed + 1, names, client_seeds, stream), "cards": cards.digests()}
+    play(engine, {n: policy(game, level) for n in names}, rng)
+    block = {**block, "shuffles": list(stream.shuffles), "cards": cards.digests()}
+    return engine, registry.check_record(engine.record()).with_table(fair=block).dump()

@@ -98,10 +98,11 @@ class ContestBank(SqlBank):
         return self._tx(work, table=table_id)
 
     def finish_deal(self, archive_id: int, table_id: int, owner_id: int, deltas: dict[int, int], rake: int,
-                    record: dict[str, Any], result: dict[str, Any], carried: int = 0) -> None:
+                    record: dict[str, Any], result: dict[str, Any], carried: int = 0,
+                    first_round: list[tuple[str, str]] | None = None) -> None:
         if rake:
             raise ValueError("a contest deal carries no rake")
-        super().finish_deal(archive_id, table_id, owner_id, deltas, 0, record, result, carried)
+        super().finish_deal(archive_id, table_id, owner_id, deltas, 0, record, result, carried, first_round)
 
     def contest_deals(self, contest_id: int) -> list[int]:
         from sqlalchemy import select

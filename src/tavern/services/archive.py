@@ -92,9 +92,11 @@ def open_hand(session: Session, table_id: int, record: dict[str, Any], result: d
 
 
 def complete_hand(session: Session, hand_id: int, record: dict[str, Any], result: dict[str, Any], rake: int,
-                  ended: dt.datetime, *, practice: bool = False) -> None:
+                  ended: dt.datetime, *, practice: bool = False, first_round: list[tuple[str, str]] | None = None) -> None:
     """The deal opened by :func:`open_hand` is over: its full record and
-    result, its summary columns, and it counts (no longer voided)."""
+    result, its summary columns, and it counts (no longer voided).
+    ``first_round``: at poker, the first betting round's moves as the table
+    saw them (:func:`stats.count_deal` then replays nothing)."""
     done = _COMPLETE.rows(session.connection(), {
         "hand_id": hand_id, "record": record, "result": result, "voided": False, "pot": _pot(result), "rake": rake,
         "ended": ended})
@@ -105,7 +107,8 @@ def complete_hand(session: Session, hand_id: int, record: dict[str, Any], result
     # a contest's chips are not money: its deals stay off the weekly boards.
     # A practice deal's figures are kept apart (« entraînement » in « Mes
     # statistiques »), never on the boards nor the public profile.
-    stats.count_deal(session, record, result, ended=ended, weekly=done[0][0] is None, practice=practice)
+    stats.count_deal(session, record, result, ended=ended, weekly=done[0][0] is None, practice=practice,
+                     first_round=first_round)
 
 
 def in_progress(hand: ArchivedHand) -> bool:

@@ -53,24 +53,23 @@ class Figures:
     rams_made: int = 0
 
 
-def _poker(record: dict[str, Any], result: dict[str, Any], out: dict[str, Figures]) -> None:
-    """VPIP and PFR from the first betting round (the record replayed: only
-    the engine knows where that round ends), showdowns from the end."""
-    folded: set[str] = set()
-    first = True  # the state before each action: still the first betting round
-    try:
-        for engine, action in registry.replay_steps(record):
-            if action is not None:
-                who, what = str(action.get("player")), action.get("action")
-                if what == "fold":
-                    folded.add(who)
-                if first and who in out and what in ("call", "bet", "raise"):
-                    out[who].vpip = 1
-                    out[who].pfr = max(out[who].pfr, int(what != "call"))
-            # Ramponneau sets it at the flop, draw poker at the first draw.
-            first = not engine.reached_second
-    except (IllegalAction, KeyError, TypeError, ValueError):
-        return  # a record the engine cannot replay: its generic figures only
+def _poker(record: dict[str, Any], result: dict[str, Any], out: dict[str, Figures],
+           first_round: list[tuple[str, str]] | None = None) -> None:
+    """VPIP and PFR from the first betting round, showdowns from the end.
+    Only the engine knows where that round ends: the table hands in the
+    moves it saw made in it (``PokerDeal.first_round_moves``, no replay);
+    otherwise (``stats rebuild``, an old record) the record is replayed."""
+    replayed = True
+    if first_round is None:
+        first_round, replayed = _first_round_replayed(record)
+    for who, what in first_round:
+        if who in out and what in ("call", "bet", "raise"):
+            out[who].vpip = 1
+            out[who].pfr = max(out[who].pfr, int(what != "call"))
+    if not replayed:
+        return  # a record the engine cannot replay to its end: no showdown counted
+    actions = record.get("actions") or []
+    folded = {str(a.get("player")) for a in actions if isinstance(a, dict) and a.get("action") == "fold"}
     still_in = [p for p in out if p not in folded]
     winners = {w for pot in result.get("pots") or [] for w in pot.get("winners") or []}
     if len(still_in) > 1:
@@ -79,8 +78,26 @@ def _poker(record: dict[str, Any], result: dict[str, Any], out: dict[str, Figure
             out[p].showdowns_won = int(p in winners)
 
 
-def deal_figures(game: str, record: dict[str, Any], result: dict[str, Any]) -> dict[str, Figures]:
-    """Each player's figures for one finished deal."""
+def _first_round_replayed(record: dict[str, Any]) -> tuple[list[tuple[str, str]], bool]:
+    """The first betting round's moves by a replay of the record, and
+    whether it replayed to its end (the moves before a refused one count)."""
+    moves: list[tuple[str, str]] = []
+    first = True  # the state before each action: still the first betting round
+    try:
+        for engine, action in registry.replay_steps(record):
+            if action is not None and first:
+                moves.append((str(action.get("player")), str(action.get("action"))))
+            # Ramponneau sets it at the flop, draw poker at the first draw.
+            first = not engine.reached_second
+    except (IllegalAction, KeyError, TypeError, ValueError):
+        return moves, False
+    return moves, True
+
+
+def deal_figures(game: str, record: dict[str, Any], result: dict[str, Any],
+                 first_round: list[tuple[str, str]] | None = None) -> dict[str, Figures]:
+    """Each player's figures for one finished deal (``first_round``: at
+    poker, the first betting round's moves as the table saw them)."""
     delta = result.get("delta") or result.get("net") or {}
     players = [s.get("player") for s in record.get("seats") or [] if isinstance(s, dict) and not s.get("waiting")]
     out = {str(p): Figures() for p in players if isinstance(p, str)}
@@ -101,7 +118,7 @@ def deal_figures(game: str, record: dict[str, Any], result: dict[str, Any]) -> d
         if isinstance(general, dict) and general.get("success") and general.get("announcer") in out:
             out[general["announcer"]].rams_made = 1
     if game in POKER:
-        _poker(record, result, out)
+        _poker(record, result, out, first_round)
     return out
 
 
@@ -181,15 +198,18 @@ def _week_upsert(dialect: str) -> Direct:
 
 
 def count_deal(session: Session, record: dict[str, Any], result: dict[str, Any], *, practice: bool = False,
-               ended: dt.datetime | None = None, weekly: bool = True) -> None:
+               ended: dt.datetime | None = None, weekly: bool = True,
+               first_round: list[tuple[str, str]] | None = None) -> None:
     """Add one settled deal to its players' figures and to their week's net
     at its game (``ended``, default now), in the caller's transaction (the
     settlement's). Practice deals, and contest deals (``weekly`` false: their
     chips are not money), stay off the weekly leaderboards. Its statements
     run straight on the driver (store/direct.py): every deal of every table
-    passes here, inside the settlement's transaction."""
+    passes here, inside the settlement's transaction: the table hands in
+    the first betting round's moves at poker (``first_round``), so that
+    nothing replays the deal."""
     game = str(record.get("game") or "")
-    figures = deal_figures(game, record, result)
+    figures = deal_figures(game, record, result, first_round)
     if not game or not figures:
         return
     conn = session.connection()

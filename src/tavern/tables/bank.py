@@ -414,14 +414,17 @@ class SqlBank:
             return None, refused.players
 
     def finish_deal(self, archive_id: int, table_id: int, owner_id: int, deltas: dict[int, int], rake: int,
-                    record: dict[str, Any], result: dict[str, Any], carried: int = 0) -> None:
+                    record: dict[str, Any], result: dict[str, Any], carried: int = 0,
+                    first_round: list[tuple[str, str]] | None = None) -> None:
         """The end of a deal, in one transaction: chips moved in the ledger
         (between players, and to or from the pot the table carries to the
-        next deal), the rake paid to the tavern owner, the archive completed."""
+        next deal), the rake paid to the tavern owner, the archive completed
+        (``first_round``: at poker, the first betting round's moves, for the
+        players' figures: services/stats.py)."""
 
         def work(s: Session) -> None:
             ledger.settle_deal(s, table_id, deltas, rake, owner_id, f"hand:{archive_id}", carried)
-            archive.complete_hand(s, archive_id, record, result, rake, utcnow())
+            archive.complete_hand(s, archive_id, record, result, rake, utcnow(), first_round=first_round)
 
         self._tx(work, urgent=True, table=table_id)  # the deal's last view waits for it
 

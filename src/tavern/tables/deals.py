@@ -174,16 +174,18 @@ async def finish(t: Dealing) -> None:
     if t.deal_cards is not None:  # a rebuilt stock's digest too
         block["cards"] = t.deal_cards.digests()
     record = registry.check_record(t.engine.record()).with_table(fair=block, story=t.publisher.story).dump()
-    # Which positions each player was shown (a replay of the deal: off the loop).
-    block["seen"] = await asyncio.to_thread(fair_cards.seen_positions, record)
+    # Which positions each player was shown, and his openings (a replay of the deal: off the loop).
+    block["seen"], own = await asyncio.to_thread(fair_cards.deal_end, t.deal_cards, record, list(t.dealt))
     record["fair"] = block
     chips = result["chips"]
     deltas = {t.dealt[name].user_id: chips[name] - t.dealt[name].chips for name in t.dealt}
     rake = int(result.get("rake", 0) or 0)
     carried = _carried(t.game, result.get("carry")) - _carried(t.game, t.carry)
+    # Poker's first betting round as the engine played it: the figures' VPIP and PFR without a replay.
+    first_round = getattr(t.engine, "first_round_moves", None)
     await asyncio.get_running_loop().run_in_executor(  # not behind the deal starts (bank.SETTLEMENTS)
         SETTLEMENTS, t.bank.finish_deal, t.archive_id, t.info.id, t.info.owner_id,
-        deltas, rake, record, result, carried)
+        deltas, rake, record, result, carried, first_round() if first_round is not None else None)
     for name, seat in t.dealt.items():
         seat.chips = chips[name]
     if t.time_bank:  # a table without time bank never grows one
@@ -197,9 +199,7 @@ async def finish(t: Dealing) -> None:
     # would give away every folded hand (issue 42 §6; the seed reaches him
     # after TAVERN_FAIR_REVEAL_DAYS through « Mes donnes »).
     common = {k: v for k, v in block.items() if k not in ("server_seed", "seen")}
-    cards = t.deal_cards or fair_cards.deal_cards(record)
-    t.revealed = {"players": set(t.dealt), "fair": {**common, "game": record["game"]},
-                  "own": {p: cards.reveal(map(tuple, block["seen"].get(p, []))) for p in t.dealt}}
+    t.revealed = {"players": set(t.dealt), "fair": {**common, "game": record["game"]}, "own": own}
     t.archive_id = None
     logs.bind(deal=None)
     metrics.deal(t.info.game, "settled")

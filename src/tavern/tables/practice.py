@@ -143,11 +143,13 @@ class PracticeBank(SqlBank):
         return self._tx(work, table=table_id)
 
     def finish_deal(self, archive_id: int, table_id: int, owner_id: int, deltas: dict[int, int], rake: int,
-                    record: dict[str, Any], result: dict[str, Any], carried: int = 0) -> None:
+                    record: dict[str, Any], result: dict[str, Any], carried: int = 0,
+                    first_round: list[tuple[str, str]] | None = None) -> None:
         """The archive completed, its figures kept apart as practice; nothing moves in the ledger."""
         if rake:
             raise ValueError("a practice deal carries no rake")
-        self._tx(lambda s: archive.complete_hand(s, archive_id, record, result, 0, utcnow(), practice=True),
+        self._tx(lambda s: archive.complete_hand(s, archive_id, record, result, 0, utcnow(), practice=True,
+                                                 first_round=first_round),
                  urgent=True, table=table_id)
 
     def close_practice(self, table_id: int) -> None:

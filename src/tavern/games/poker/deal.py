@@ -93,6 +93,7 @@ class PokerDeal:
         "sd_order",
         "sd_pos",
         "seats",
+        "second_at",
         "shown",
         "small_blind",
         # draw poker
@@ -149,6 +150,7 @@ class PokerDeal:
         self.protected: list[bool] = [False] * n
         self.final_aggressor = -1
         self.reached_second = False
+        self.second_at = -1  # len(actions) when the second round was reached (first_round_moves)
         self.runout = False  # cards dealt with nobody left to bet: hands are tabled
         self.sd_order: list[int] = []
         self.sd_pos = 0
@@ -278,6 +280,21 @@ class PokerDeal:
 
     def _showdown_actor(self) -> int:
         return self.sd_order[self.sd_pos] if self.phase == SHOWDOWN else -1
+
+    def _reach_second(self) -> None:
+        """Past the first betting round (the flop, the first draw): for the
+        rake's « no flop, no drop » and the first round's moves."""
+        if not self.reached_second:
+            self.reached_second = True
+            self.second_at = len(self.actions)
+
+    def first_round_moves(self) -> list[tuple[str, str]]:
+        """(player, action) of each move made in the first betting round:
+        what VPIP and PFR are counted from (services/stats.py) at the deal's
+        end, without replaying it. The move that ends the round is in it:
+        the engine records it before it deals the next street."""
+        end = len(self.actions) if self.second_at < 0 else self.second_at
+        return [(p, a) for p, a, _ in self.actions[:end]]
 
     # -- the end ----------------------------------------------------------------
 

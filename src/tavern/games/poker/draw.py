@@ -61,7 +61,7 @@ class DrawPoker(PokerDeal):
 
     def _start_draw(self) -> None:
         self.phase = DRAW
-        self.reached_second = True
+        self._reach_second()
         self.drawers = [i for i in range(len(self.players)) if not self.b.folded[i]]
         self.draw_pos = 0
         self._skip_protected()

@@ -56,7 +56,7 @@ class Ramponneau(PokerDeal):
             start = 2 * n + len(self.board)
             self.board.extend(self.deck[start:start + STREETS[self.round]])
             self.round += 1
-            self.reached_second = True
+            self._reach_second()
             if b.can_bet_more():
                 self._start_betting(first=0)
                 return

@@ -365,7 +365,9 @@ class DrawDiscardDeal:
         put face up."""
         return dict(action)
 
-    def view(self, player: str | None) -> dict[str, Any]:
+    def view(self, player: str | None, *, legal: bool = True) -> dict[str, Any]:
+        """``legal`` false: without his legal actions (fair_cards.seen_positions
+        reads the cards a view holds, and Gin's knock arrangements cost most)."""
         v: dict[str, Any] = {
             "game": self.game,
             "phase": self.phase,
@@ -379,7 +381,8 @@ class DrawDiscardDeal:
         }
         if player is not None and player in self.hands:
             v["hand"] = list(self.hands[player])
-            v["legal"] = self.legal_actions(player)
+            if legal:
+                v["legal"] = self.legal_actions(player)
             if player == self.current and self.drawn_from_discard is not None:
                 v["drawn_from_discard"] = self.drawn_from_discard
         if self.over:

@@ -174,8 +174,8 @@ class DoubleRamiEngine(RamiEngine):
                     options.append({"meld": i, "card": stands, "ends": ends})
         return [{"action": "move_joker", "options": options}] if options else []
 
-    def view(self, player: str | None) -> dict[str, Any]:
-        v = super().view(player)
+    def view(self, player: str | None, *, legal: bool = True) -> dict[str, Any]:
+        v = super().view(player, legal=legal)
         v["discard_play"] = self.discard_play
         return v
 

@@ -383,7 +383,8 @@ class RamsEngine:
         plays = (p for trick in (self.tricks.tricks if self.tricks else []) for p in trick.plays)
         return any(p.blind for p in plays if p.player == action["player"] and p.card == action["card"])
 
-    def view(self, player: str | None) -> dict[str, Any]:
+    def view(self, player: str | None, *, legal: bool = True) -> dict[str, Any]:
+        """``legal`` false: without his legal actions (what fair_cards.seen_positions reads)."""
         t = self.tricks
         tricks_seen = []
         if t is not None:
@@ -420,7 +421,8 @@ class RamsEngine:
             v["hand"] = list(self.hands[player])
             # ``legal``, where every game puts them (docs/protocol.md);
             # ``legal_actions`` is its deprecated name, sent for one more release.
-            v["legal"] = v["legal_actions"] = self.legal_actions(player)
+            if legal:
+                v["legal"] = v["legal_actions"] = self.legal_actions(player)
         if self.over:
             v["result"] = self.result()
         return v

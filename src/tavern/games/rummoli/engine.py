@@ -286,7 +286,8 @@ class RummoliDeal(WidowPhase, RamyPhase):
         up."""
         return dict(action)
 
-    def view(self, player: str | None) -> dict[str, Any]:
+    def view(self, player: str | None, *, legal: bool = True) -> dict[str, Any]:
+        """``legal`` false: without his legal actions (what fair_cards.seen_positions reads)."""
         seen = player if player in self.players else None
         out: dict[str, Any] = {
             "game": GAME,
@@ -325,7 +326,8 @@ class RummoliDeal(WidowPhase, RamyPhase):
             out["hand"] = sort_hand(self.hands[seen])
             # ``legal``, where every game puts them (docs/protocol.md);
             # ``legal_actions`` is its deprecated name, sent for one more release.
-            out["legal"] = out["legal_actions"] = self.legal_actions(seen)
+            if legal:
+                out["legal"] = out["legal_actions"] = self.legal_actions(seen)
         return out
 
     def result(self) -> dict[str, Any]:
