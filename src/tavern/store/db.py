@@ -176,6 +176,33 @@ def is_retryable(exc: BaseException) -> bool:
     return False
 
 
+#: SQLSTATEs of a PostgreSQL going away or not yet back: shut down by its
+#: administrator (``pg_ctl restart``, a failover), after a crash, starting or
+#: stopping ("cannot connect now"); and class 08, a connection exception.
+_AWAY_STATES = frozenset({"57P01", "57P02", "57P03"})
+
+
+def is_store_away(exc: BaseException) -> bool:
+    """The database server went away or cannot be reached (a restart, a
+    failover): not the request's fault, and it passes — a page answers 503
+    with a time to come back, a table socket is told play is paused
+    (issue 38). SQLAlchemy marks a connection a restart cut as invalidated
+    (the pool then drops every connection older than it, and pre-ping checks
+    the rest); a server refusing new connections while it restarts raises
+    the driver's own OperationalError, with no SQLSTATE."""
+    if not isinstance(exc, DBAPIError):
+        return False
+    if exc.connection_invalidated:
+        return True
+    if not isinstance(exc, OperationalError):
+        return False
+    code = getattr(exc.orig, "sqlstate", None)
+    if code is not None:
+        return code in _AWAY_STATES or code.startswith("08")
+    # psycopg's "connection failed: … Connection refused" (no server-side state)
+    return type(exc.orig).__module__.startswith("psycopg")
+
+
 def run_transaction(
     factory: sessionmaker[Session] | Callable[[], Session],
     work: Callable[[Session], T],

@@ -26,12 +26,15 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
+from sqlalchemy.exc import DBAPIError
+from starlette.websockets import WebSocketState
 
 from tavern import logs, metrics
 from tavern.bounds import MAX_ID
 from tavern.catalogue import french, validation_refusals
 from tavern.refusal import Refusal
 from tavern.services.chat import RATE_LIMIT, RATE_WINDOW, ChatError
+from tavern.store.db import is_store_away
 from tavern.tables.actor import CommandError
 from tavern.tables.chat import ChatDesk
 from tavern.tables.cluster import ClusterUnreachable
@@ -84,7 +87,12 @@ async def table_channel(ws: WebSocket, table_id: int) -> None:
     # Counted as opening until its snapshot is sent: hundreds at once are a
     # restart's reconnection storm, during which deals wait (tables/manager.py).
     with services(ws).tables.socket_opening() as opened:
-        await _open(ws, table_id, opened)
+        try:
+            await _open(ws, table_id, opened)
+        except DBAPIError as exc:
+            if not is_store_away(exc):
+                raise
+            await _store_away(ws)
 
 
 async def _open(ws: WebSocket, table_id: int, opened: Callable[[], None]) -> None:
@@ -148,6 +156,17 @@ async def _paused(ws: WebSocket) -> None:
     log.info("table socket: play paused, Redis out of reach")
     await ws.accept()
     await ws.close(code=PAUSED, reason=french("ws_play_paused"))
+
+
+async def _store_away(ws: WebSocket) -> None:
+    """The database went away (a restart) under the handshake or the socket:
+    closed with the pause's code, which the page retries in a moment, and a
+    French reason — never a handshake answered 500 (issue 38)."""
+    log.warning("table socket: play paused, the database is away")
+    with contextlib.suppress(Exception):  # the socket may be gone or closed already
+        if ws.client_state == WebSocketState.CONNECTING:
+            await ws.accept()
+        await ws.close(code=PAUSED, reason=french("ws_store_away"))
 
 
 def _note_visit(ws: WebSocket, table_id: int, user_id: int, address: str) -> None:
