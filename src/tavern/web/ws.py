@@ -228,6 +228,9 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
     async def answer(cmd: Any) -> None:
         """Run a command; its answer goes out before the states held meanwhile."""
         nonlocal held
+        if cmd.type in SOCKET_COMMANDS:  # ping: the socket's own worker answers, behind what is queued (web/protocol.py Ping)
+            outbox.put_nowait(json.dumps({"type": "pong", "id": cmd.id}))
+            return
         if cmd.id is None or cmd.type == "sync":
             await _run(ws, actor, name, user.id, cmd, desk)  # nothing to order: no answer, or a snapshot
             return
@@ -310,6 +313,9 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
         with contextlib.suppress(TableMoved):
             await actor.submit(DISCONNECT, name)
 
+
+#: Commands the socket answers itself, without the table or the chat.
+SOCKET_COMMANDS = frozenset({"ping"})
 
 # The chat's commands, run by the socket's chat desk, never by the actor
 # (the table's own commands go to the actor as parsed: tables/commands.py).
