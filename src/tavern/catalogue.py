@@ -343,6 +343,7 @@ _section({
     "ws_session_ended": "Session terminée.",
     "server_error": "Une erreur inattendue est survenue ; elle a été consignée. Réessayez plus tard.",
     "busy": "Le site est très occupé en ce moment : réessayez dans quelques secondes.",
+    "store_full": "Le serveur manque d'espace disque : rien n'a été enregistré. L'équipe est prévenue ; réessayez plus tard.",
     "store_away": "La base de données ne répond pas un instant (redémarrage) : réessayez dans quelques secondes.",
     "missing": "Valeur requise.",
     "extra_forbidden": "Champ inconnu.",

@@ -72,6 +72,7 @@ POOL_IN_USE = Gauge("tavern_db_pool_in_use", "Database connections checked out",
 POOL_SIZE = Gauge("tavern_db_pool_size", "Database connections the pool may hold", multiprocess_mode="livesum")
 POOL_WAIT = Histogram("tavern_db_pool_wait_seconds", "Time spent waiting for a database connection",
                       buckets=_LATENCY)
+DISK_FULL = Counter("tavern_db_disk_full", "Database writes that failed for lack of disk space")
 STORE_AWAY = Counter("tavern_db_away", "Requests answered 503: the database was away (a restart, a failover)")
 POOL_TIMEOUTS = Counter("tavern_db_pool_timeouts", "Requests answered 503: no database connection in time")
 TRANSACTION = Histogram("tavern_db_transaction_seconds", "Database transactions, BEGIN to COMMIT or ROLLBACK",

@@ -203,6 +203,32 @@ def is_store_away(exc: BaseException) -> bool:
     return type(exc.orig).__module__.startswith("psycopg")
 
 
+#: SQLite's SQLITE_FULL (its primary result code): a write found no space
+#: (its WAL, its journal or its file); PostgreSQL's disk_full SQLSTATE.
+_SQLITE_FULL, _PG_DISK_FULL = 13, "53100"
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    """A write failed for lack of disk space (issue 38: "a full disk tells
+    nobody"). Nothing was written: the transaction rolled back whole."""
+    orig = exc.orig if isinstance(exc, DBAPIError) else exc
+    code = getattr(orig, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF == _SQLITE_FULL
+    return getattr(orig, "sqlstate", None) == _PG_DISK_FULL
+
+
+def on_disk_full(engine: Engine, count: Callable[[], object]) -> None:
+    """Call ``count`` at every statement or commit of ``engine`` that failed
+    for lack of disk space, wherever it ran (a page, a table's deal, a
+    background task): the operator's alert (ops/alerts.yml TavernDiskFull)."""
+
+    @event.listens_for(engine, "handle_error")
+    def _on_error(context: Any) -> None:
+        if is_disk_full(context.original_exception):
+            count()
+
+
 def run_transaction(
     factory: sessionmaker[Session] | Callable[[], Session],
     work: Callable[[Session], T],

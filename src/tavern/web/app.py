@@ -22,7 +22,7 @@ from tavern import logs, metrics
 from tavern.contests.manager import ContestManager
 from tavern.contests.table import ContestBank
 from tavern.settings import Settings, get_settings
-from tavern.store.db import make_engine, pool_options, read_session_factory, session_factory
+from tavern.store.db import make_engine, on_disk_full, pool_options, read_session_factory, session_factory
 from tavern.tables.bank import SqlBank
 from tavern.tables.broadcast import LocalBroadcaster, RedisBroadcaster
 from tavern.tables.cluster import LocalCluster, RedisCluster
@@ -99,6 +99,7 @@ def _services(settings: Settings) -> Services:
     engine = make_engine(settings.database_url,
                          **pool_options(settings.db_pool_size, settings.db_pool_timeout))
     metrics.watch_engine(engine)
+    on_disk_full(engine, metrics.DISK_FULL.inc)
     metrics.watch_gc()
     write_sessions = session_factory(engine)
     read_sessions = read_session_factory(engine)

@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tavern import metrics
 from tavern.catalogue import ERROR_TITLE, STATUS_TITLES, french, validation_refusals
-from tavern.store.db import is_store_away
+from tavern.store.db import is_disk_full, is_store_away
 from tavern.web.refusals import Refused
 from tavern.web.rendering import render
 
@@ -123,5 +123,8 @@ def failed(request: Request, exc: Exception) -> Response:
         log.warning("database away on %s %s: %s", request.method, request.url.path, exc.__class__.__name__)
         metrics.STORE_AWAY.inc()
         return error_response(request, 503, french("store_away"), headers={"Retry-After": "2"}, code="store_away")
+    if is_disk_full(exc):  # nothing was written; counted by the engine (store.db.on_disk_full)
+        log.error("database disk full on %s %s", request.method, request.url.path)
+        return error_response(request, 503, french("store_full"), headers={"Retry-After": "60"}, code="store_full")
     log.exception("unhandled error on %s %s", request.method, request.url.path)
     return error_response(request, 500, french("server_error"), code="server_error")
