@@ -22,6 +22,7 @@ import datetime as dt
 import logging
 import re
 import sys
+import time
 from collections import deque
 from typing import Any, TextIO
 
@@ -192,8 +193,6 @@ class Repeated:
 
     def __init__(self, logger: logging.Logger, message: str, every: float = 30.0,
                  clock: Any = None) -> None:
-        import time
-
         self.logger, self.message, self.every = logger, message, every
         self.clock = clock or time.monotonic
         self.count = 0  #: failures since the last success
