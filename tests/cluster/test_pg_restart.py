@@ -97,7 +97,7 @@ def test_no_500_when_postgresql_restarts(tmp_path, monkeypatch, postgres_url):
         pytest.skip("runs its own PostgreSQL; already run in the SQLite pass")
     pg = PgServer()
     pg.start()
-    server = None
+    server = rds = None
     try:
         monkeypatch.setenv("TAVERN_DATABASE_URL", pg.url)
         command.upgrade(alembic_config(pg.url), "head")
@@ -151,4 +151,6 @@ def test_no_500_when_postgresql_restarts(tmp_path, monkeypatch, postgres_url):
     finally:
         if server is not None:
             server.stop()
+        if rds is not None:
+            rds.kill()
         pg.stop()
