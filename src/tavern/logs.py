@@ -22,6 +22,7 @@ import datetime as dt
 import logging
 import re
 import sys
+import time
 from collections import deque
 from typing import Any, TextIO
 
@@ -180,3 +181,44 @@ def configure(level: str = "INFO", fmt: str = "text") -> None:
         for old in list(logger.handlers):
             logger.removeHandler(old)
         logger.addHandler(handler)
+
+
+class Repeated:
+    """A failure that may repeat many times a second while its cause lasts (a
+    table's settlement or deal start tried again while the store is away):
+    the first is logged whole, with its traceback; the next ones are counted
+    and said once every ``every`` seconds ("… 57 more times in 30 s"); the
+    first success after them says how many there were. One line a fault,
+    not one a try (issue 38: the log flooded while PostgreSQL was away)."""
+
+    def __init__(self, logger: logging.Logger, message: str, every: float = 30.0,
+                 clock: Any = None) -> None:
+        self.logger, self.message, self.every = logger, message, every
+        self.clock = clock or time.monotonic
+        self.count = 0  #: failures since the last success
+        self.unsaid = 0  #: of which not yet in a summary
+        self.said_at = 0.0
+
+    def failed(self, *args: object) -> None:
+        """Called from the ``except`` block of the failure."""
+        now = self.clock()
+        self.count += 1
+        if self.count == 1:
+            self.logger.exception(self.message, *args)
+            self.said_at = now
+            return
+        self.unsaid += 1
+        if now - self.said_at >= self.every:
+            self.logger.warning(self.message + ": %d more times in %.0f s (last: %s)", *args, self.unsaid,
+                                now - self.said_at, _last_error())
+            self.unsaid, self.said_at = 0, now
+
+    def succeeded(self, *args: object) -> None:
+        if self.count > 1:
+            self.logger.warning(self.message + ": works again after %d failures", *args, self.count)
+        self.count = self.unsaid = 0
+
+
+def _last_error() -> str:
+    exc = sys.exc_info()[1]
+    return f"{type(exc).__name__}: {exc}"[:200] if exc is not None else "?"

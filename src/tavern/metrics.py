@@ -72,6 +72,8 @@ POOL_IN_USE = Gauge("tavern_db_pool_in_use", "Database connections checked out",
 POOL_SIZE = Gauge("tavern_db_pool_size", "Database connections the pool may hold", multiprocess_mode="livesum")
 POOL_WAIT = Histogram("tavern_db_pool_wait_seconds", "Time spent waiting for a database connection",
                       buckets=_LATENCY)
+DISK_FULL = Counter("tavern_db_disk_full", "Database writes that failed for lack of disk space")
+STORE_AWAY = Counter("tavern_db_away", "Requests answered 503: the database was away (a restart, a failover)")
 POOL_TIMEOUTS = Counter("tavern_db_pool_timeouts", "Requests answered 503: no database connection in time")
 TRANSACTION = Histogram("tavern_db_transaction_seconds", "Database transactions, BEGIN to COMMIT or ROLLBACK",
                         buckets=_LATENCY)
@@ -203,6 +205,8 @@ def watch_engine(engine: Any) -> None:
         conn.info["tavern_t0"] = time.perf_counter()
 
     def _end(conn: Any) -> None:
+        if conn.invalidated:  # cut by a database restart: its info cannot be read (it raised, and closing a session failed)
+            return
         t0 = conn.info.pop("tavern_t0", None)
         if t0 is not None:
             TRANSACTION.observe(time.perf_counter() - t0)

@@ -176,6 +176,59 @@ def is_retryable(exc: BaseException) -> bool:
     return False
 
 
+#: SQLSTATEs of a PostgreSQL going away or not yet back: shut down by its
+#: administrator (``pg_ctl restart``, a failover), after a crash, starting or
+#: stopping ("cannot connect now"); and class 08, a connection exception.
+_AWAY_STATES = frozenset({"57P01", "57P02", "57P03"})
+
+
+def is_store_away(exc: BaseException) -> bool:
+    """The database server went away or cannot be reached (a restart, a
+    failover): not the request's fault, and it passes — a page answers 503
+    with a time to come back, a table socket is told play is paused
+    (issue 38). SQLAlchemy marks a connection a restart cut as invalidated
+    (the pool then drops every connection older than it, and pre-ping checks
+    the rest); a server refusing new connections while it restarts raises
+    the driver's own OperationalError, with no SQLSTATE."""
+    if not isinstance(exc, DBAPIError):
+        return False
+    if exc.connection_invalidated:
+        return True
+    if not isinstance(exc, OperationalError):
+        return False
+    code = getattr(exc.orig, "sqlstate", None)
+    if code is not None:
+        return code in _AWAY_STATES or code.startswith("08")
+    # psycopg's "connection failed: … Connection refused" (no server-side state)
+    return type(exc.orig).__module__.startswith("psycopg")
+
+
+#: SQLite's SQLITE_FULL (its primary result code): a write found no space
+#: (its WAL, its journal or its file); PostgreSQL's disk_full SQLSTATE.
+_SQLITE_FULL, _PG_DISK_FULL = 13, "53100"
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    """A write failed for lack of disk space (issue 38: "a full disk tells
+    nobody"). Nothing was written: the transaction rolled back whole."""
+    orig = exc.orig if isinstance(exc, DBAPIError) else exc
+    code = getattr(orig, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF == _SQLITE_FULL
+    return getattr(orig, "sqlstate", None) == _PG_DISK_FULL
+
+
+def on_disk_full(engine: Engine, count: Callable[[], object]) -> None:
+    """Call ``count`` at every statement or commit of ``engine`` that failed
+    for lack of disk space, wherever it ran (a page, a table's deal, a
+    background task): the operator's alert (ops/alerts.yml TavernDiskFull)."""
+
+    @event.listens_for(engine, "handle_error")
+    def _on_error(context: Any) -> None:
+        if is_disk_full(context.original_exception):
+            count()
+
+
 def run_transaction(
     factory: sessionmaker[Session] | Callable[[], Session],
     work: Callable[[Session], T],

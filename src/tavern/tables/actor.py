@@ -1,18 +1,16 @@
 """One actor per open table: an asyncio task draining a queue of commands.
 
-Every command for a table — seat, cave, "Ramasser ses gains", "Se lever",
-"Se rasseoir", posting to enter, auto-actions, actions in the deal, and the
-timer's own ticks — goes through the queue, so a table's state is only ever
-touched by its own task: no locks, no races between two players clicking at
-once. Database work (caves, hands counted, settlement, archive) runs in a
-worker thread so the event loop keeps serving the other tables.
+Every command for a table — seat, cave, "Ramasser ses gains", "Se lever", "Se rasseoir", posting to
+enter, auto-actions, actions in the deal, and the timer's own ticks — goes through the queue, so a
+table's state is only ever touched by its own task: no locks, no races between two players clicking at
+once. Database work (caves, hands counted, settlement, archive) runs in a worker thread so the event
+loop keeps serving the other tables.
 
 The actor changes the table; what it tells goes through its
-:class:`~tavern.tables.publication.Publisher`, whose turn it is and for how
-long through its :class:`~tavern.tables.turns.Turns`, and what differs at a
-contest's table through its :class:`~tavern.tables.policy.TablePolicy`.
-Commands arrive as their parsed models (tables/commands.py), from a socket
-(web/ws.py), another worker (tables/manager.py) or a program driving a seat
+:class:`~tavern.tables.publication.Publisher`, whose turn it is and for how long through its
+:class:`~tavern.tables.turns.Turns`, and what differs at a contest's table through its
+:class:`~tavern.tables.policy.TablePolicy`. Commands arrive as their parsed models (tables/commands.py),
+from a socket (web/ws.py), another worker (tables/manager.py) or a program driving a seat
 (tables/driving.py), and are dispatched once, on their type.
 """
 
@@ -134,6 +132,8 @@ class TableActor:
         self.last_result: dict[str, Any] | None = None
         self.deals = 0
         self.next_deal_at: float | None = None
+        self.next_settle_at: float | None = None  #: a settlement that failed is tried again then (deals.finish)
+        self.tick_failures = logs.Repeated(log, "table %s: tick failed")
         self._queue: Inbox[Item] = Inbox()
         self._task: asyncio.Task[None] | None = None
         self.closed = False
@@ -272,9 +272,8 @@ class TableActor:
         return self._post(command, name, user_id, handle)
 
     async def _run(self) -> None:
-        """Long because it is the table's one loop: a command (answered, its
-        change published), then the timers, then the publication, each
-        failure kept inside the table."""
+        """Long because it is the table's one loop: a command (answered, its change published),
+        then the timers, then the publication, each failure kept inside the table."""
         logs.bind(table=self.info.id, request_id=None, account=None)  # this task's log lines name the table
         while not self.closed:  # stopped: even if a library swallowed the cancel (tables/tasks.py)
             item = await self._queue.get(self._next_wake())  # None: a timer is due
@@ -329,11 +328,12 @@ class TableActor:
                     changed = True
                 if changed:
                     await self.publish()
+                self.tick_failures.succeeded(self.info.id)
             except LostTable:
                 self._lost()
                 break
-            except Exception:
-                log.exception("table %s: tick failed", self.info.id)
+            except Exception:  # once whole, then a summary now and then: a fault retried each second floods nothing
+                self.tick_failures.failed(self.info.id)
         self._refuse_queued()
 
     def _refuse_queued(self) -> None:
@@ -421,7 +421,7 @@ class TableActor:
         if self.engine is not None and self.engine.over and self.archive_id is not None:
             # A deal over as soon as dealt (everybody all-in from the blinds):
             # settle it now — no turn to time, nobody to click would wake us.
-            return 0.0
+            return max(0.0, (self.next_settle_at or 0.0) - self.clock())
         times = list(self.turns.deadlines.values())
         if self.next_deal_at is not None:
             times.append(self.next_deal_at)
@@ -541,7 +541,7 @@ class TableActor:
         if self.engine is not None and not self.engine.over:
             changed = self.turns.due(now)
             changed = await self.turns.arm() or changed
-        if self.engine is not None and self.engine.over and self.archive_id is not None:
+        if self.engine is not None and self.engine.over and self.archive_id is not None and (self.next_settle_at or 0.0) <= now:
             await deals.finish(self)
             changed = True
         if self.draining and self.next_deal_at is not None and self.next_deal_at <= now:

@@ -59,6 +59,7 @@ class Dealing(Protocol):
     last_result: dict[str, Any] | None
     deals: int
     next_deal_at: float | None
+    next_settle_at: float | None
     closing_owner: int | None
     settling: bool
     next_seed: fair.DealSeed
@@ -164,7 +165,19 @@ def _carried(game: GameSpec, carry: dict[str, Any] | None) -> int:
 
 
 async def finish(t: Dealing) -> None:
-    """Settle the deal just over (one transaction), then what waited for its end."""
+    """Settle the deal just over (one transaction), then what waited for its
+    end. A settlement that fails (the store away) is tried again
+    ``DEAL_RETRY_SECONDS`` later, not at once: the table's loop tried it
+    again and again without a pause, flooding the log while the store was away."""
+    try:
+        await _finish(t)
+    except Exception:
+        t.next_settle_at = t.clock() + DEAL_RETRY_SECONDS
+        raise
+    t.next_settle_at = None
+
+
+async def _finish(t: Dealing) -> None:
     assert t.engine is not None and t.fair_stream is not None and t.archive_id is not None
     # Its players from the button's left, with their chips before it (the policy's deal_ended).
     started = [(name, t.dealt[name].chips) for name in list(getattr(t.engine, "players", None) or t.dealt)]

@@ -19,11 +19,10 @@ from fastapi.staticfiles import StaticFiles
 from starlette.responses import Response
 
 from tavern import logs, metrics
-from tavern.catalogue import french
 from tavern.contests.manager import ContestManager
 from tavern.contests.table import ContestBank
 from tavern.settings import Settings, get_settings
-from tavern.store.db import make_engine, pool_options, read_session_factory, session_factory
+from tavern.store.db import make_engine, on_disk_full, pool_options, read_session_factory, session_factory
 from tavern.tables.bank import SqlBank
 from tavern.tables.broadcast import LocalBroadcaster, RedisBroadcaster
 from tavern.tables.cluster import LocalCluster, RedisCluster
@@ -100,6 +99,7 @@ def _services(settings: Settings) -> Services:
     engine = make_engine(settings.database_url,
                          **pool_options(settings.db_pool_size, settings.db_pool_timeout))
     metrics.watch_engine(engine)
+    on_disk_full(engine, metrics.DISK_FULL.inc)
     metrics.watch_gc()
     write_sessions = session_factory(engine)
     read_sessions = read_session_factory(engine)
@@ -197,10 +197,8 @@ def _session_and_headers(app: FastAPI, svc: Services) -> None:
         logs.bind(request_id=request_id, account=sess.user_id, table=None, deal=None)
         try:
             response = await call_next(request)
-        except Exception:  # the last net: log it, answer a clean page, never a traceback
-            log.exception("unhandled error on %s %s", request.method, request.url.path)
-            response = errors.error_response(
-                request, 500, french("server_error"), code="server_error")
+        except Exception as exc:  # the last net: log it, answer a clean page, never a traceback
+            response = errors.failed(request, exc)
         route = request.scope.get("route")
         metrics.child(metrics.HTTP, request.method, getattr(route, "path", "unmatched"), str(response.status_code)).inc()
         # Health probes and static files need no session: no cookie for them.

@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tavern import metrics
 from tavern.catalogue import ERROR_TITLE, STATUS_TITLES, french, validation_refusals
+from tavern.store.db import is_disk_full, is_store_away
 from tavern.web.refusals import Refused
 from tavern.web.rendering import render
 
@@ -112,5 +113,18 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> Response:
-        log.exception("unexpected error on %s %s", request.method, request.url.path)
-        return error_response(request, 500, french("server_error"))
+        return failed(request, exc)
+
+
+def failed(request: Request, exc: Exception) -> Response:
+    """The last net for an error no route answered: a 503 with a time to come
+    back when the database is away (a restart: issue 38), else a logged 500."""
+    if is_store_away(exc):
+        log.warning("database away on %s %s: %s", request.method, request.url.path, exc.__class__.__name__)
+        metrics.STORE_AWAY.inc()
+        return error_response(request, 503, french("store_away"), headers={"Retry-After": "2"}, code="store_away")
+    if is_disk_full(exc):  # nothing was written; counted by the engine (store.db.on_disk_full)
+        log.error("database disk full on %s %s", request.method, request.url.path)
+        return error_response(request, 503, french("store_full"), headers={"Retry-After": "60"}, code="store_full")
+    log.exception("unhandled error on %s %s", request.method, request.url.path)
+    return error_response(request, 500, french("server_error"), code="server_error")

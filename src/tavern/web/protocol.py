@@ -59,9 +59,20 @@ class ChatReport(_ChatCommand):
     message: Amount = Field(ge=1)
 
 
+class Ping(BaseModel):
+    """Is this socket's server alive? Answered ``pong`` by the socket's own
+    worker, behind the frames already queued, without the table: a page that
+    has heard nothing for a while asks, and reconnects when no answer comes
+    (a worker stopped or frozen keeps its sockets open and silent: issue 38)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    type: Literal["ping"]
+    id: Amount | None = Field(default=None, description="echoed back in the pong")
+
+
 #: What a socket may send: the table's commands (the actor's) and the chat's
 #: (the socket's chat desk: tables/chat.py), parsed once.
-Command = Annotated[PlayerCommand | ChatSay | ChatHide | ChatReport, Field(discriminator="type")]
+Command = Annotated[PlayerCommand | ChatSay | ChatHide | ChatReport | Ping, Field(discriminator="type")]
 commands: TypeAdapter[Command] = TypeAdapter(Command)
 
 __all__ = [
@@ -121,6 +132,13 @@ class Ok(_Message):
     type: Literal["ok"]
     id: int | None
     result: dict[str, Any]
+
+
+class Pong(_Message):
+    """The answer to ``ping``: the socket's server is alive."""
+
+    type: Literal["pong"]
+    id: int | None
 
 
 class Error(_Message):
@@ -202,12 +220,12 @@ class ChatMuted(_Message):
     message: str
 
 
-Message = Annotated[State | Ok | Error | Closed | Contest | Chat | ChatLog | ChatDeleted | ChatMuted,
+Message = Annotated[State | Ok | Pong | Error | Closed | Contest | Chat | ChatLog | ChatDeleted | ChatMuted,
                     Field(discriminator="type")]
 messages: TypeAdapter[Message] = TypeAdapter(Message)
 
 #: Every command and message type, for the documentation check.
 COMMAND_TYPES = ("sit", "cave", "leave", "sit_out", "post", "sync", "sit_in", "auto", "act", "client_seed",
                  "wait_join", "wait_leave", "seat_offer_accept", "seat_offer_pass",
-                 "chat_say", "chat_hide", "chat_report")
-MESSAGE_TYPES = ("state", "ok", "error", "closed", "contest", "chat", "chat_log", "chat_deleted", "chat_muted")
+                 "chat_say", "chat_hide", "chat_report", "ping")
+MESSAGE_TYPES = ("state", "ok", "pong", "error", "closed", "contest", "chat", "chat_log", "chat_deleted", "chat_muted")

@@ -26,12 +26,15 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
+from sqlalchemy.exc import DBAPIError
+from starlette.websockets import WebSocketState
 
 from tavern import logs, metrics
 from tavern.bounds import MAX_ID
 from tavern.catalogue import french, validation_refusals
 from tavern.refusal import Refusal
 from tavern.services.chat import RATE_LIMIT, RATE_WINDOW, ChatError
+from tavern.store.db import is_store_away
 from tavern.tables.actor import CommandError
 from tavern.tables.chat import ChatDesk
 from tavern.tables.cluster import ClusterUnreachable
@@ -84,7 +87,12 @@ async def table_channel(ws: WebSocket, table_id: int) -> None:
     # Counted as opening until its snapshot is sent: hundreds at once are a
     # restart's reconnection storm, during which deals wait (tables/manager.py).
     with services(ws).tables.socket_opening() as opened:
-        await _open(ws, table_id, opened)
+        try:
+            await _open(ws, table_id, opened)
+        except DBAPIError as exc:
+            if not is_store_away(exc):
+                raise
+            await _store_away(ws)
 
 
 async def _open(ws: WebSocket, table_id: int, opened: Callable[[], None]) -> None:
@@ -150,6 +158,17 @@ async def _paused(ws: WebSocket) -> None:
     await ws.close(code=PAUSED, reason=french("ws_play_paused"))
 
 
+async def _store_away(ws: WebSocket) -> None:
+    """The database went away (a restart) under the handshake or the socket:
+    closed with the pause's code, which the page retries in a moment, and a
+    French reason — never a handshake answered 500 (issue 38)."""
+    log.warning("table socket: play paused, the database is away")
+    with contextlib.suppress(Exception):  # the socket may be gone or closed already
+        if ws.client_state == WebSocketState.CONNECTING:
+            await ws.accept()
+        await ws.close(code=PAUSED, reason=french("ws_store_away"))
+
+
 def _note_visit(ws: WebSocket, table_id: int, user_id: int, address: str) -> None:
     """Who plays from where, for the collusion report (web/visits.py: written
     in batches, off the connection's path). The browser cookie is hashed:
@@ -209,6 +228,9 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
     async def answer(cmd: Any) -> None:
         """Run a command; its answer goes out before the states held meanwhile."""
         nonlocal held
+        if cmd.type in SOCKET_COMMANDS:  # ping: the socket's own worker answers, behind what is queued (web/protocol.py Ping)
+            outbox.put_nowait(json.dumps({"type": "pong", "id": cmd.id}))
+            return
         if cmd.id is None or cmd.type == "sync":
             await _run(ws, actor, name, user.id, cmd, desk)  # nothing to order: no answer, or a snapshot
             return
@@ -291,6 +313,9 @@ async def _serve(ws: WebSocket, actor: Any, user: CurrentUser, table_id: int, op
         with contextlib.suppress(TableMoved):
             await actor.submit(DISCONNECT, name)
 
+
+#: Commands the socket answers itself, without the table or the chat.
+SOCKET_COMMANDS = frozenset({"ping"})
 
 # The chat's commands, run by the socket's chat desk, never by the actor
 # (the table's own commands go to the actor as parsed: tables/commands.py).

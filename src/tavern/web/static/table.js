@@ -51,9 +51,37 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
     hands: {}                 // deal_no -> {player: category} from the last view of a deal
   };
 
-  function connect() {
+  // Silence: a worker stopped or frozen (SIGSTOP, a starved host) keeps its
+  // sockets open and says nothing, and the page would wait for ever. After
+  // HEARD_MS without a frame the page asks "ping" (the socket's own worker
+  // answers "pong", docs/protocol.md); without any frame REPLY_MS later it
+  // drops that socket and opens another, which a live worker accepts.
+  var HEARD_MS = 10000, REPLY_MS = 5000;
+  var heardAt = 0, pingedAt = 0;
+  setInterval(function () {
+    if (!ws || ws.readyState !== 1) return;
+    var now = Date.now();
+    if (pingedAt && now - pingedAt > REPLY_MS) { silent(); return; }
+    if (!pingedAt && now - heardAt > HEARD_MS) { pingedAt = now; ws.send(JSON.stringify({ type: "ping" })); }
+  }, 1000);
+
+  function silent() {
+    var old = ws;
+    old.onopen = old.onmessage = old.onclose = null;  // its close may never come: the server is not there
+    try { old.close(); } catch (e) { /* closing already */ }
+    ws = null;
+    root.setAttribute("data-connected", "0");
+    resuming = "Le serveur ne répond plus — reconnexion…";
+    connect(resuming);
+  }
+  // Said until the table's state comes again: the new socket may open at once
+  // while the table waits for its stopped worker's lease to pass.
+  var resuming = null;
+
+  function connect(why) {
     var proto = location.protocol === "https:" ? "wss:" : "ws:";
-    setStatus("Connexion…", "wait");
+    setStatus(typeof why === "string" ? why : "Connexion…", "wait");
+    heardAt = Date.now(); pingedAt = 0;
     ws = new WebSocket(proto + "//" + location.host + "/ws/tables/" + TABLE_ID);
     ws.onopen = function () {
       // A restarted server counts its frames from zero again: take the next
@@ -61,11 +89,12 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
       S.fresh = true;
       if (attempt > 0) send({ type: "sync" });  // the server sends a snapshot anyway; ask to be sure
       attempt = 0;
-      setStatus("Connecté", "ok");
+      setStatus(resuming || "Connecté", resuming ? "wait" : "ok");
       document.dispatchEvent(new CustomEvent("tavern:open"));
       root.setAttribute("data-connected", "1");
     };
     ws.onmessage = function (ev) {
+      heardAt = Date.now(); pingedAt = 0;  // any frame shows the server alive
       var m;
       try { m = JSON.parse(ev.data); } catch (e) { return; }
       onMessage(m);
@@ -118,6 +147,7 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
 
   function onMessage(m) {
     if (m.type === "state") {
+      if (resuming) { resuming = null; setStatus("Connecté", "ok"); }
       // An older frame overtaken by a newer one: the owner's epoch (its
       // fence) first, then the sequence — a new owner counts from 1 again,
       // and a former owner's late frame has the older epoch.

@@ -1,0 +1,82 @@
+"""A full disk under SQLite (issue 38: "a full disk tells nobody"): a write
+that finds no space answers 503 with a French sentence — never a 500 — and
+is counted for the operator's alert (tavern_db_disk_full_total, ops/alerts.yml
+TavernDiskFull); when space is back, writes succeed again.
+
+The disk is real: a 16 MB tmpfs mounted for the test (root only, as the
+fault suite's, bench/bench_faults.py), filled to the last byte by a file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from tests.web.webtools import PASSWORD, csrf_of
+
+from tavern import metrics
+from tavern.store import db as store_db
+from tavern.web.app import create_app
+from tavern.web.state import services
+
+pytestmark = [pytest.mark.db, pytest.mark.skipif(os.geteuid() != 0, reason="mounting a tmpfs needs root")]
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path):
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mount)], check=True)
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def _fill(mount: Path) -> Path:
+    filler = mount / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
+    try:
+        for size in (65536, 512, 1):  # then the last bytes a smaller write still fits
+            with contextlib.suppress(OSError):
+                while True:
+                    os.write(fd, b"\0" * size)
+    finally:
+        os.close(fd)
+    return filler
+
+
+def test_a_write_on_a_full_disk_is_told_in_french_and_counted(db_url, settings, small_disk) -> None:
+    if not db_url.startswith("sqlite"):
+        pytest.skip("the SQLite store's own disk")
+    path = small_disk / "tavern.db"
+    shutil.copyfile(db_url.removeprefix("sqlite:///"), path)
+    app = create_app(settings.model_copy(update={"database_url": f"sqlite:///{path}"}))
+    try:
+        with TestClient(app, raise_server_exceptions=False) as client:
+            before = metrics.DISK_FULL._value.get()
+            filler = _fill(small_disk)
+            answers = []
+            for n in range(40):  # each account written grows the WAL until no space is left
+                r = client.post("/register", data={"username": f"joueur{n}", "password": PASSWORD, "password2": PASSWORD,
+                                                   "csrf_token": csrf_of(client, "/register")},
+                                headers={"Accept": "application/json"}, follow_redirects=False)
+                answers.append(r.status_code)
+                if r.status_code == 503:
+                    break
+            assert 500 not in answers, answers
+            assert answers[-1] == 503, f"no write failed on the full disk: {answers}"
+            assert r.json()["code"] == "store_full"
+            assert "manque d'espace disque" in r.json()["message"]
+            assert metrics.DISK_FULL._value.get() > before
+            filler.unlink()
+            r = client.get("/api/auth/session")
+            assert r.status_code == 200
+    finally:
+        services(app).engine.dispose()
+        store_db.reset_engines()
