@@ -9,6 +9,7 @@ lets one stay long only when it says why, where the reader looks first.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 SRC = Path(__file__).parents[1] / "src" / "tavern"
@@ -54,3 +55,32 @@ def test_the_check_finds_a_long_function_and_accepts_one_that_says_why() -> None
     assert _too_long("def f():\n" + body, "m.py") == []
     big = "\n".join(f"x{i} = {i}" for i in range(601)) + "\n"
     assert _too_long(big, "m.py") == ["m.py (601 lines)"]
+
+
+STATIC = SRC / "web" / "static"
+SHELL_LINES = 250
+
+
+def test_the_table_shell_stays_small_and_its_parts_say_what_they_own() -> None:
+    """The house rule: "The browser side mirrors the server: a small table
+    shell plus one ES module per game (its felt, controls and result panel),
+    not one growing `table.js`." The shell (static/table.js) stays under its
+    budget; each shared part under static/table/ opens with a comment saying
+    what it owns and is imported by the shell or another part (none left
+    behind); every relative import of the shell and its parts names a file
+    that exists (a typo would only show as a blank table in the browser)."""
+    shell = STATIC / "table.js"
+    lines = len(shell.read_text(encoding="utf-8").splitlines())
+    assert lines < SHELL_LINES, f"static/table.js has {lines} lines: move a part to static/table/ (docs/table-ui.md)"
+    parts = sorted((STATIC / "table").glob("*.js"))
+    assert parts, "static/table/ holds the shell's shared parts"
+    imported: set[Path] = set()
+    for script in [shell, *parts]:
+        text = script.read_text(encoding="utf-8")
+        for target in re.findall(r'^import [^;]*? from "(\.{1,2}/[^"]+)";', text, re.M):
+            path = (script.parent / target).resolve()
+            assert path.is_file(), f"{script.name} imports {target}, which does not exist"
+            imported.add(path)
+    for part in parts:
+        assert part.read_text(encoding="utf-8").startswith("/* "), f"table/{part.name}: say what it owns first"
+        assert part.resolve() in imported, f"table/{part.name} is imported by no part of the table"

@@ -166,5 +166,5 @@ def test_the_page_picks_a_game_by_its_specs_view_never_by_its_name() -> None:
     views = {spec.view for spec in registry.specs().values()} | {"generic"}
     vmap = re.search(r"var VIEWS = \{(.*?)\};", table_js, re.S)
     assert vmap is not None and views <= set(re.findall(r"(\w+):", vmap.group(1)))
-    for script in [static / "table.js", *static.glob("games/*.js")]:
+    for script in [static / "table.js", *static.glob("table/*.js"), *static.glob("games/*.js")]:
         assert not re.search(r"\.game\s*[!=]==|data-game", script.read_text()), script.name

@@ -69,6 +69,8 @@ def test_an_installed_wheel_serves_its_pages_css_and_scripts(tmp_path: Path) -> 
         assert css.status_code == 200 and "text/css" in css.headers["content-type"] and len(css.text) > 100
         js = httpx.get(base + "/static/table.js")
         assert js.status_code == 200 and "WebSocket" in js.text
+        part = httpx.get(base + "/static/table/seats.js")  # the shell's parts, a folder down, ship too
+        assert part.status_code == 200 and "renderSeats" in part.text
     finally:
         server.terminate()
         server.wait(10)

@@ -1,0 +1,54 @@
+/* The order and completeness of the server's "state" frames (docs/protocol.md):
+ * an older frame overtaken by a newer one is dropped (the owner's epoch, then
+ * the sequence); the last result and revealed seed, sent only when they
+ * change, are held and put back on each frame; the player's own part (`own`)
+ * is laid into the public deal view; the deal's journal is kept from its
+ * `story_at` slices. A gap (a frame missed) asks the server for a snapshot. */
+
+function older(m, held) {
+  var e = m.epoch || 0, h = held.epoch || 0;
+  return e !== h ? e < h : m.seq < held.seq;
+}
+
+/** Whether the shell takes `m` (a "state" frame); if so it is completed
+ *  (result held, own cards laid) and becomes `S.msg`. `sync` asks for a
+ *  snapshot. */
+export function accept(S, m, sync) {
+  // An older frame overtaken by a newer one: the owner's epoch (its
+  // fence) first, then the sequence — a new owner counts from 1 again,
+  // and a former owner's late frame has the older epoch.
+  if (S.msg && !S.fresh && older(m, S.msg)) return false;
+  // The last result and the revealed seed come only when they changed
+  // (docs/protocol.md): the page holds the last ones. A frame naming
+  // another change than the one held follows a missed frame: resync.
+  if ("last_result" in m) S.result = { at: m.result_at, last_result: m.last_result, fair: m.fair };
+  else if (!S.result || S.result.at !== m.result_at) sync();
+  if (S.result) {
+    m.last_result = S.result.last_result;
+    if (m.fair === undefined && S.result.fair) m.fair = S.result.fair;
+  }
+  if (m.own && m.deal) layOwn(m.deal, m.own);
+  S.msg = m; S.at = performance.now(); S.fresh = false;
+  return true;
+}
+
+/** A state's `own`: what only this player sees (his cards, his legal
+ *  actions), sent beside the public deal view that every seat receives
+ *  alike (docs/protocol.md). Each [path, value] is set into the view, so
+ *  the game's module gets the player's whole view, as in a snapshot. */
+function layOwn(deal, own) {
+  own.forEach(function (change) {
+    var path = change[0], at = deal;
+    for (var i = 0; i < path.length - 1; i++) at = at[path[i]];
+    at[path[path.length - 1]] = change[1];
+  });
+}
+
+/** The story so far: a state carries the events from `story_at` on (all
+ *  of them in a snapshot); a gap (a frame missed) asks for a snapshot. */
+export function storyOf(S, m, sync) {
+  var at = m.story_at || 0, more = m.story || [];
+  if (at > S.story.length) { sync(); return S.story; }
+  S.story = S.story.slice(0, at).concat(more);
+  return S.story;
+}
