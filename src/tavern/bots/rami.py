@@ -138,13 +138,15 @@ def ahead_throw(game: str, view: dict[str, Any], hand: list[str], allowed: list[
     laid = read.own_melds(view)
     left = melds.discard_options(hand, rules)
     n = DRAWS[level] if len(hand) <= SHORT_HAND else int(DRAWS[level] * LONG_SHARE)
-    draws = read.sample_draws(read.unseen(game, view, memory), AHEAD[level], n, rng)
+    pool = read.unseen(game, view, memory)
+    draws = read.sample_draws(pool, AHEAD[level], n, rng)
+    free_cards = read.goes_on(hand + pool, laid, rules)
 
     def score(c: str) -> tuple[int, float, int, int]:
         kept = list(hand)
         kept.remove(c)
         fed = FEED if memory is not None and memory.feeds(c) else 0
-        return (1 if is_joker(c) else 0, read.worth_ahead(kept, draws, laid, rules) + fed, left[c],
+        return (1 if is_joker(c) else 0, read.worth_ahead(kept, draws, free_cards, rules) + fed, left[c],
                 -melds.points(c, rules))
 
     return min(allowed, key=score)
