@@ -57,7 +57,8 @@ lint: $(VENV)/.installed-lint
 	$(BIN)/mypy
 
 bench: $(VENV)/.installed-bench
-	@for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+	@# bench_bots.py plays every house-player line: --quick is its smoke run (sizes: docs/bots.md).
+	@for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f $$([ $$f = bench/bench_bots.py ] && echo --quick) || exit 1; done
 
 # The reliability suite (docs/reliability.md): on SQLite, then the database
 # scenarios again on a throwaway PostgreSQL. Prints the figures it measures.

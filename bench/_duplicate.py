@@ -23,7 +23,7 @@ machine is shared) each play a slice of the blocks with their own players;
 nothing is written anywhere; a run is reproducible from its seed (the same
 blocks whatever ``jobs``).
 
-Used by bench/bench_bots.py (poker) and bench/_card_opponents.py's games.
+Used by bench/bench_poker.py and bench/bench_bots.py.
 """
 
 from __future__ import annotations

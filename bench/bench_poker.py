@@ -44,6 +44,22 @@ def opponent(game: str, name: str) -> Any:
     return lambda: make(name)
 
 
+def make_match(game: str, table: int, level: str, opponent_name: str, hands: int, session: int, seed: int,
+               purse: bool = False) -> Match:
+    """The duplicate match ``main`` plays (also bench/bench_bots.py's): ``hands``
+    per rotation in blocks of ``session``; with ``purse`` one club player
+    against house players at ``level`` in every other seat."""
+    cfg = CONFIGS[game]
+    bb = cfg["big_blind"]
+    house = [lambda: house_player(game, level)]
+    club = [opponent(game, opponent_name)]
+    lineup = club + house * (table - 1) if purse else house + club * (table - 1)
+    timed = tuple(range(1, table)) if purse else (0,)
+    return Match(game, lineup, blocks=max(2, hands // session), seed=seed, session=session,
+                 chips=(200 if game == "ramponneau" else 100) * bb, config=cfg, timed=timed, reset_chips=True,
+                 stable_names=True)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", default="ramponneau", choices=("ramponneau", "draw"))
@@ -58,19 +74,12 @@ def main() -> int:
                     help="the other way round: one club player (--opponent) against house players at --level "
                          "in every other seat; prints the house purse's result (issue 37 §4)")
     args = ap.parse_args()
-    cfg = CONFIGS[args.game]
-    bb = cfg["big_blind"]
-    house = [lambda: house_player(args.game, args.level)]
-    club = [opponent(args.game, args.opponent)]
-    lineup = club + house * (args.table - 1) if args.purse else house + club * (args.table - 1)
-    blocks = max(2, args.hands // args.session)
-    timed = tuple(range(1, args.table)) if args.purse else (0,)
-    match = Match(args.game, lineup, blocks=blocks, seed=args.seed, session=args.session,
-                  chips=(200 if args.game == "ramponneau" else 100) * bb, config=cfg, timed=timed, reset_chips=True,
-                  stable_names=True)
+    match = make_match(args.game, args.table, args.level, args.opponent, args.hands, args.session, args.seed,
+                       args.purse)
     t0 = time.perf_counter()
     out = run(match, jobs=args.jobs)
-    hands = blocks * args.session
+    hands = match.blocks * args.session
+    bb = CONFIGS[args.game]["big_blind"]
     print(f"{args.game} {args.table}-max, {args.level} vs {args.opponent}, {hands} hands x {args.table} seats, "
           f"seed {args.seed}:")
     if args.purse:

@@ -5,7 +5,7 @@ minutes). Each deal is dealt once from its seed and played twice, the
 habitué at one seat against three greedy players, once per way, each time
 with a policy generator seeded alike; the figure is the difference of his
 edge (his chips won less the others' mean), deal by deal, with its 95 %
-interval (normal approximation). Paired so: in bench_bots.py the policies
+interval (normal approximation). Paired so: in bench_simple_bots.py the policies
 draw from the generator that seeds the next deals, so two players part ways
 after their first different move and their runs are not on the same deals.
 

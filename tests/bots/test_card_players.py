@@ -62,6 +62,20 @@ def test_rami_keeps_his_pair_and_near_run_and_throws_the_loose_card() -> None:
         assert _throw(hand, seed=seed) == "Qs"
 
 
+def test_rami_keeps_the_card_that_goes_onto_his_laid_meld() -> None:
+    """« optionally add cards to one's own melds on the table » (RULES.md,
+    Rami français): the queen of hearts goes onto his laid 9-10-jack of
+    hearts, so it costs nothing kept — he throws the loose 7 of spades, though
+    the queen counts more (the look-ahead leaves out, once a decision, the
+    cards that go onto his melds: rami_read.goes_on)."""
+    hand = ["Qh", "7s", "Ac", "Ad", "Ah"]
+    mine = [{"owner": "A", "kind": "run", "cards": ["9h", "Th", "Jh"], "stands_for": [None] * 3, "marked": []}]
+    legal = [{"action": "discard", "cards": list(hand)}]
+    for seed in range(3):
+        view = _rami_view(hand, "2d", mine, phase="play")
+        assert rami_bot.rami(view, legal, random.Random(seed), REGULAR, Memory("rami"))["card"] == "7s"
+
+
 def test_rami_throws_from_the_run_he_saw_die_in_the_discards() -> None:
     """A run needs « 3 or more consecutive cards of one suit » (RULES.md):
     the 9-10 of diamonds waits for the 8 or the jack of diamonds; he saw both

@@ -1,5 +1,5 @@
 """Single decisions of « habitué » where a rule of the game makes one move
-better than another (the figures are the bench's: bench/bench_bots.py)."""
+better than another (the figures are the bench's: bench/bench_simple_bots.py)."""
 
 from __future__ import annotations
 

@@ -112,16 +112,24 @@ def extends(card: str, laid: list[list[str]], rules: MeldRules) -> bool:
     return any(melds.is_meld(m + [card], rules) for m in laid)
 
 
-def free(hand: list[str], laid: list[list[str]], rules: MeldRules) -> list[str]:
-    """``hand`` less the cards that go onto our own laid melds (they cost nothing)."""
-    return [c for c in hand if is_joker(c) or not extends(c, laid, rules)] if laid else hand
+def goes_on(cards: list[str], laid: list[list[str]], rules: MeldRules) -> frozenset[str]:
+    """Which of ``cards`` go onto our own laid melds (never a joker: it is kept).
+
+    Asked once per decision for the hand and the unseen cards, rather than
+    for every card of every draw of every candidate (the melds do not change
+    within a decision): the meld check was 84 % of a Double rami discard."""
+    if not laid:
+        return frozenset()
+    return frozenset(c for c in set(cards) if not is_joker(c) and extends(c, laid, rules))
 
 
-def worth_ahead(kept: list[str], draws: list[list[str]], laid: list[list[str]], rules: MeldRules) -> float:
-    """The mean least deadwood of ``kept`` with each of ``draws`` added."""
+def worth_ahead(kept: list[str], draws: list[list[str]], free_cards: frozenset[str], rules: MeldRules) -> float:
+    """The mean least deadwood of ``kept`` with each of ``draws`` added, the
+    cards of ``free_cards`` (:func:`goes_on`) left out: they cost nothing."""
     total = 0
     for d in draws:
-        total += melds.min_deadwood(free(kept + d, laid, rules), rules)
+        hand = kept + d
+        total += melds.min_deadwood([c for c in hand if c not in free_cards] if free_cards else hand, rules)
     return total / len(draws)
 
 

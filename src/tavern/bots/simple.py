@@ -1,4 +1,4 @@
-"""The simple players the house players are measured against (bench/bench_bots.py,
+"""The simple players the house players are measured against (bench/bench_simple_bots.py,
 docs/bots.md "Measured"). Same interface as :func:`tavern.bots.policy`.
 
 * :func:`random_player` — a random legal move (:func:`tavern.bots.moves.random_move`).
