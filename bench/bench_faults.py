@@ -169,6 +169,25 @@ async def every_table_deals(c: Cluster, timeout: float) -> float | None:
     return None
 
 
+def dump_stacks(server: Any) -> str:
+    """Tables stuck: every thread's stack in each worker (py-spy, when
+    installed), written beside the server's log — where each table's loop
+    waits is the first thing to know, and it is gone once the suite stops."""
+    import shutil
+
+    spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    if not Path(spy).exists():
+        return "stacks not dumped (no py-spy)"
+    out = Path(server.data_dir) / "stuck-stacks.txt"
+    with out.open("w") as f:
+        for pid in server.worker_pids():
+            f.write(f"== worker {pid}\n")
+            f.flush()
+            subprocess.run([spy, "dump", "--pid", str(pid), "--locals"], stdout=f, stderr=subprocess.STDOUT,
+                           timeout=60, check=False)
+    return f"stacks dumped to {out}"
+
+
 async def measure(c: Cluster, name: str, inject: Callable[[], Awaitable[str]]) -> dict[str, Any]:
     """Inject one fault under play and measure its recovery from outside."""
     from tests.cluster.scaled import money_check
@@ -183,6 +202,8 @@ async def measure(c: Cluster, name: str, inject: Callable[[], Awaitable[str]]) -
              asyncio.create_task(probe.stalls_loop(c.factory, stop))]
     note = await inject()
     took = await every_table_deals(c, STUCK_AFTER)
+    if took is None:
+        note += "; " + await asyncio.to_thread(dump_stacks, c.server)
     await asyncio.sleep(5)
     stop.set()
     for t in loops:
