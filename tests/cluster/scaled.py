@@ -321,8 +321,14 @@ def cluster_report(server: ScaledServer, factory: sessionmaker[Session], table_i
 
 
 def money_check(factory: sessionmaker[Session], village: Village8) -> dict[str, Any]:
-    """What the scaled tests assert of the money after the run."""
+    """What the scaled tests assert of the money after the run — read in one
+    snapshot: the fault suite reads it while its bots still play, and on
+    PostgreSQL (READ COMMITTED) each statement saw the deals settled by then,
+    so a deal settled between two players' reads counted its pot twice or
+    not at all (a "gap" of a few chips the ledger's own audit did not have)."""
     with factory() as s:
+        if s.get_bind().dialect.name == "postgresql":
+            s.connection(execution_options={"isolation_level": "REPEATABLE READ"})
         total = ledger.balance(s, "user", village.owner_id, "ecus")
         for tid, names in village.tables.items():
             for name in names:
