@@ -57,6 +57,8 @@ TABLES = 4
 HEALTH_SECONDS = 30
 #: How long the suite waits for every table to deal again before calling it stuck.
 STUCK_AFTER = 120.0
+#: Past the issue's bar (10 s) by this much, the workers' stacks are dumped (dump_stacks).
+DUMP_AFTER = 20.0
 FAULTS = ["redis-10", "redis-60", "redis-empty", "stop-3", "stop-8", "stop-30", "pg-restart", "sqlite-full"]
 
 
@@ -201,9 +203,11 @@ async def measure(c: Cluster, name: str, inject: Callable[[], Awaitable[str]]) -
     loops = [asyncio.create_task(probe.pages_loop(stop)), asyncio.create_task(probe.sockets_loop(stop)),
              asyncio.create_task(probe.stalls_loop(c.factory, stop))]
     note = await inject()
-    took = await every_table_deals(c, STUCK_AFTER)
-    if took is None:
+    took = await every_table_deals(c, DUMP_AFTER)
+    if took is None:  # slow or stuck: where each worker's threads wait, while they still do
         note += "; " + await asyncio.to_thread(dump_stacks, c.server)
+        more = await every_table_deals(c, STUCK_AFTER - DUMP_AFTER)  # counted afresh: one more deal each
+        took = None if more is None else DUMP_AFTER + more
     await asyncio.sleep(5)
     stop.set()
     for t in loops:
