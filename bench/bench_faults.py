@@ -293,15 +293,9 @@ def pg_restart(c: Cluster) -> Callable[[], Awaitable[str]]:
 
 def disk_full(c: Cluster, mount: Path, seconds: float) -> Callable[[], Awaitable[str]]:
     async def inject() -> str:
-        filler = mount / "filler"
-        fd = os.open(filler, os.O_WRONLY | os.O_CREAT)  # unbuffered: nothing left to flush at close
-        try:
-            for size in (65536, 512, 1):  # then the last bytes a smaller write still fits
-                with contextlib.suppress(OSError):
-                    while True:
-                        os.write(fd, b"\0" * size)
-        finally:
-            os.close(fd)
+        from tests.cluster.scaled import fill_disk
+
+        filler = fill_disk(mount)
         await asyncio.sleep(seconds)
         filler.unlink()
         return f"tmpfs of {mount_size(mount)} filled for {seconds:.0f} s"

@@ -369,6 +369,23 @@ async def stop_bots(stop: asyncio.Event, tasks: list[Any]) -> None:
             await asyncio.wait_for(t, 5)
 
 
+def fill_disk(mount: Path) -> Path:
+    """Fill the filesystem at ``mount`` to its last byte with one file (the
+    full-disk fault: tests/web/test_disk_full.py, bench/bench_faults.py) and
+    return it; removing it ends the fault. Unbuffered writes: nothing is left
+    to flush at close."""
+    filler = mount / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
+    try:
+        for size in (65536, 512, 1):  # then the last bytes a smaller write still fits
+            with contextlib.suppress(OSError):
+                while True:
+                    os.write(fd, b"\0" * size)
+    finally:
+        os.close(fd)
+    return filler
+
+
 class RedisProcess:
     """A redis-server on a fixed loopback port that a test may kill and start
     again (the faults of issue 38): empty at each start, as a Redis without

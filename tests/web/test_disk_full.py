@@ -9,7 +9,6 @@ fault suite's, bench/bench_faults.py), filled to the last byte by a file.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import subprocess
@@ -17,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.cluster.scaled import fill_disk
 from tests.web.webtools import PASSWORD, csrf_of
 
 from tavern import metrics
@@ -38,19 +38,6 @@ def small_disk(tmp_path: Path):
         subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
-def _fill(mount: Path) -> Path:
-    filler = mount / "filler"
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
-    try:
-        for size in (65536, 512, 1):  # then the last bytes a smaller write still fits
-            with contextlib.suppress(OSError):
-                while True:
-                    os.write(fd, b"\0" * size)
-    finally:
-        os.close(fd)
-    return filler
-
-
 def test_a_write_on_a_full_disk_is_told_in_french_and_counted(db_url, settings, small_disk) -> None:
     if not db_url.startswith("sqlite"):
         pytest.skip("the SQLite store's own disk")
@@ -60,7 +47,7 @@ def test_a_write_on_a_full_disk_is_told_in_french_and_counted(db_url, settings, 
     try:
         with TestClient(app, raise_server_exceptions=False) as client:
             before = metrics.DISK_FULL._value.get()
-            filler = _fill(small_disk)
+            filler = fill_disk(small_disk)
             answers = []
             for n in range(40):  # each account written grows the WAL until no space is left
                 r = client.post("/register", data={"username": f"joueur{n}", "password": PASSWORD, "password2": PASSWORD,
