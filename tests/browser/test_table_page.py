@@ -467,6 +467,25 @@ def test_rami_generic_view_draw_and_discard(browser, players, db_url, tmp_path):
         rank, suit = "23456789TJQKA", "shdc"
         by_suit = sorted(hand, key=lambda c: (99, 99) if c[0] == "X" else (suit.index(c[1]), rank.index(c[0])))
         assert hand == by_suit, hand
+        # A card being dealt (the deal's animation, held at its first frame)
+        # lies over none of the sort buttons: one slid in from above and,
+        # invisible during its delay, took their clicks (axe-core's
+        # target-size found it in CI).
+        covered = p.page.evaluate("""() => {
+            const cards = [...document.querySelectorAll('.tl-seat.me .tl-myhand .pc')];
+            cards.forEach(c => { c.style.animation = 'tl-deal-in 1s linear 0s backwards paused'; });
+            const out = [];
+            for (const b of document.querySelectorAll('.tl-sort button')) {
+                const r = b.getBoundingClientRect();
+                for (const [x, y] of [[r.left + 2, r.top + 2], [r.right - 2, r.bottom - 2], [r.left + 2, r.bottom - 2]]) {
+                    const e = document.elementFromPoint(x, y);
+                    if (e !== b && !b.contains(e)) out.push(b.dataset.action + ' under ' + (e && e.outerHTML.slice(0, 80)));
+                }
+            }
+            cards.forEach(c => { c.style.animation = ''; });
+            return out;
+        }""")
+        assert not covered, covered
         p.page.click(f"{LIVE} button[data-action=sort-rank]")
         by_rank = sorted(hand, key=lambda c: (99, 99) if c[0] == "X" else (rank.index(c[0]), suit.index(c[1])))
         p.page.wait_for_function("want => JSON.stringify([...document.querySelectorAll("
