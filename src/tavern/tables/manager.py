@@ -36,6 +36,7 @@ import orjson
 
 from tavern import metrics
 from tavern.store.batch import Batched
+from tavern.store.db import is_store_away
 from tavern.tables import balance
 from tavern.tables.actor import CommandError, TableActor
 from tavern.tables.bank import SqlBank, TableStart
@@ -203,6 +204,7 @@ class TableManager:
             owner = await self.cluster.owner(table_key(table_id))
             if owner is not None and owner[0] != self.cluster.worker_id:
                 return RemoteTable(self.cluster, owner[0], owner[1], table_id)
+            held_before = self.cluster.held(table_key(table_id))
             fence = await self.cluster.acquire(table_key(table_id))
             if fence is None:
                 continue  # taken by another worker just now: ask again who
@@ -210,6 +212,17 @@ class TableManager:
                 started = await self._start(table_id, fence)
             except _StaleFence:
                 continue
+            except Exception:
+                # A start that failed (the store away mid-claim: a PostgreSQL
+                # restart) lets go of the lease it took: kept (the keeper
+                # renews it) on no actor, the table belonged to this worker and
+                # ran nowhere, and no sweep takes a table that has an owner
+                # (issue 38: tables stuck after a restart). Let go, it is an
+                # orphan again, taken by the next sweep once the store is back.
+                if held_before is None:
+                    with contextlib.suppress(Exception):
+                        await self.cluster.release(table_key(table_id))
+                raise
             if started is None:
                 await self.cluster.release(table_key(table_id))
             return started
@@ -399,8 +412,11 @@ class TableManager:
             await self.balance()
         except ClusterUnreachable:
             pass  # Redis away: nothing can move; the keeper's warnings say so
-        except Exception:
-            log.exception("tables: the sweep for orphaned tables failed")
+        except Exception as exc:
+            if is_store_away(exc):  # a restart: the next sweeps take what is left once it is back
+                log.warning("tables: the sweep waits for the database (%s)", type(exc).__name__)
+            else:
+                log.exception("tables: the sweep for orphaned tables failed")
 
     async def balance(self) -> None:
         """One sweep: the orphans this worker should take, then its surplus."""
