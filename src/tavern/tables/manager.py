@@ -171,6 +171,7 @@ class TableManager:
         backs = getattr(self.cluster, "on_back", None)
         if backs is not None:  # Redis is back: the lost tables are taken again at once
             backs.append(lambda: spawn(self._sweep_once(), "a sweep after Redis came back"))
+        self.broadcaster.on_back.append(self._frames_lost)
         if not self.cluster.shared:
             # Alone on the store: whatever was in progress died with the last process.
             self.voided = await asyncio.to_thread(self.bank.void_interrupted)
@@ -362,6 +363,18 @@ class TableManager:
             await self.cluster.release(table_key(table_id))
             if not live:
                 await self.cluster.mark_live(table_key(table_id), False)
+
+    def _frames_lost(self) -> None:
+        """The tables' subscription is back after Redis was away: every
+        connection here may have missed frames, a new owner's « moved »
+        among them (issue 38: two bots kept a socket on a table claimed
+        elsewhere while this worker was not yet subscribed again, and the
+        table waited 20 s on their time-outs). Each reconnects, as the page
+        does after a move, and gets a fresh snapshot from whoever owns it."""
+        tables = self.broadcaster.tables_here()
+        log.warning("tables: subscribed again; the connections of %s tables here reconnect", len(tables))
+        for table_id in tables:
+            self.broadcaster.deliver_here(table_id, {SPECTATORS: moved_notice(0)})
 
     def _lease_lost(self, key: str) -> None:
         """Redis says another worker may hold this table now: stop its actor."""
