@@ -248,9 +248,12 @@ async def measure(c: Cluster, name: str, inject: Callable[[], Awaitable[str]]) -
     # Someone leads the contests again (the leader's task once died of a Redis outage).
     led = None if c.redis is None else await asyncio.to_thread(c.redis.lease_holder, "contests") is not None
     pages5, sockets5 = probe.errors()
-    late = late_frames(c.bots, await asyncio.to_thread(voided_since, c.factory, c.ids, began))
+    voided_now = await asyncio.to_thread(voided_since, c.factory, c.ids, began)
+    late = late_frames(c.bots, voided_now)
+    # The yardstick's own check: the bots did see the voided deals (a zero above means something).
+    seen_voided = sum(1 for b in c.bots for d in voided_now if d in b.deal_seen)
     return {"fault": name, "note": note, "deals_again_s": took, "stall_s": probe.stall,
-            "late_frames": len(late), "late_by_s": max(late, default=0.0),
+            "late_frames": len(late), "late_by_s": max(late, default=0.0), "seen_voided": seen_voided,
             "voided": await asyncio.to_thread(voided_count, c.factory, c.ids) - voided0,
             "audit_ok": money["audit_ok"], "money_gap": money["total"] - money["expected"],
             "settled_twice": len(money["settled_twice"]) + len(money["voided_but_settled"]),
@@ -266,8 +269,8 @@ def line(r: dict[str, Any]) -> str:
     money = "balanced" if r["audit_ok"] and r["money_gap"] == 0 and not r["settled_twice"] else (
         f"audit {'ok' if r['audit_ok'] else 'FAILED'}, gap {r['money_gap']}, settled twice {r['settled_twice']}")
     return (f"{r['fault']:<12} every table deals again {took:>8} after it, longest stall {r['stall_s']:.1f} s"
-            f" | voided {r['voided']:>2} (frames of them after the void: {r['late_frames']},"
-            f" latest {r['late_by_s']:.2f} s) | money {money} | contests led {r['contests_led']}"
+            f" | voided {r['voided']:>2} (bots who saw one: {r['seen_voided']}; frames of them after the void:"
+            f" {r['late_frames']}, latest {r['late_by_s']:.2f} s) | money {money} | contests led {r['contests_led']}"
             f" | 5xx pages {r['pages_5xx']}, handshakes {r['handshakes_5xx']} | bot reconnects {r['bot_reconnects']}"
             f" | handshakes {r['handshakes']} | pages {r['pages']} | {r['note']}")
 
