@@ -11,6 +11,7 @@ import asyncio
 import pytest
 from sqlalchemy import Engine
 
+from tavern import metrics
 from tavern.tables.cluster import RedisCluster
 
 pytestmark = [pytest.mark.redis, pytest.mark.db]
@@ -49,18 +50,23 @@ def test_a_claim_that_fails_on_the_store_lets_its_lease_go_and_a_sweep_takes_the
                 owner_while_away = await cluster.owner(table_key(tid))
                 placed_while_away, _ = await cluster.placement()
                 await manager._sweep_once()  # logged, not raised: the sweep goes on
+                # What the operator's TavernTablesUnrun reads: one orphan, none held idle.
+                gauges = metrics.TABLES_ORPHANED._value.get(), metrics.TABLES_HELD_IDLE._value.get()
             finally:
                 _rename(engine, "table_configs_away", "table_configs")
             await manager._sweep_once()  # the store is back
+            await manager._sweep_once()  # and the next sweep sees every live table run
             return (failed.value, owner_while_away, placed_while_away, tid in manager.actors,
-                    await cluster.owner(table_key(tid)), cluster.worker_id)
+                    await cluster.owner(table_key(tid)), cluster.worker_id, gauges,
+                    (metrics.TABLES_ORPHANED._value.get(), metrics.TABLES_HELD_IDLE._value.get()))
         finally:
             for actor in list(manager.actors.values()):
                 await actor.stop()
             await cluster.close()
 
-    error, owner_away, placed_away, running, owner_back, me = asyncio.run(scenario())
+    error, owner_away, placed_away, running, owner_back, me, gauges_away, gauges_back = asyncio.run(scenario())
     assert "table_configs" in str(error)  # the store's own refusal, not ours
     assert owner_away is None, "a failed claim kept its lease: the table would run nowhere"
     assert placed_away == {table_key(tid): None}  # an orphan, for any worker's sweep
     assert running and owner_back is not None and owner_back[0] == me
+    assert gauges_away == (1, 0) and gauges_back == (0, 0), (gauges_away, gauges_back)

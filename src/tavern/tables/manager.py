@@ -437,6 +437,8 @@ class TableManager:
         orphans = [k for k, owner in placed.items() if owner is None]
         mine = [k for k, owner in placed.items()
                 if owner == self.cluster.worker_id and int(k.split(":", 1)[1]) not in self._handing]
+        metrics.TABLES_ORPHANED.set(len(orphans))
+        metrics.TABLES_HELD_IDLE.set(sum(1 for k in mine if int(k.split(":", 1)[1]) not in self.actors))
         seen, self._unclaimed = self._unclaimed, {}
         stranded = []
         for key in orphans:
