@@ -188,6 +188,7 @@ async def listen_forever(client: Redis, subscribe: Callable[[Any], Awaitable[Non
     attempt = 0
     while True:
         pubsub = client.pubsub()
+        again: _Again | None = None
         try:
             await subscribe(pubsub)
             metrics.SUBSCRIBED.labels(what).set(1)
@@ -217,6 +218,9 @@ async def listen_forever(client: Redis, subscribe: Callable[[Any], Awaitable[Non
             await asyncio.sleep(delay)
         finally:
             with contextlib.suppress(Exception):
+                if again is not None and pubsub.connection is not None:
+                    # Its connection goes back to the pool: told by no one else's reconnection.
+                    pubsub.connection.deregister_connect_callback(again.connected)
                 await pubsub.aclose()
 
 
