@@ -61,6 +61,15 @@ def encoded(value: Any) -> orjson.Fragment:
     return orjson.Fragment(_dumps(value))
 
 
+#: The public table's keys that change at most once a deal: its settings,
+#: the fair commitments, the policy's own (``house``). A publication carries
+#: them only when they changed (a snapshot always), as ``last_result``; each
+#: state names the publication that last carried them (``table_at``), and
+#: the page keeps them (table/frames.js, the same list). Resent at every
+#: action they were about a sixth of a Ramponneau state's deflated bytes.
+HELD = ("id", "name", "game", "variant", "label", "view", "stakes", "buy_in", "seats", "timer", "fair", "house")
+
+
 def _joined(alike: bytes, recipients: bytes) -> str:
     """One JSON object's text from two objects with no key in common
     (``{"a":1}`` and ``{"b":2}``: ``{"a":1,"b":2}``): a publication's part
@@ -119,6 +128,10 @@ class Publisher:
         #: docs/protocol.md) so that a client who missed it asks for a snapshot.
         self.result_sent: tuple[Any, Any] = (None, None)
         self.result_at = 0
+        #: The table's keys that change at most once a deal (:data:`HELD`),
+        #: as the last publication carrying them had them, and its ``seq``.
+        self.held_sent: dict[str, Any] | None = None
+        self.table_at = 0
         #: Each player's legal actions as last shown to him, and the first
         #: publication that showed them: an action chosen on an older view
         #: is stale (the actor's ``act``).
@@ -203,7 +216,8 @@ class Publisher:
         """The part of a state message every recipient of a publication holds alike."""
         # The epoch (the owner's fence) before the sequence: a new owner's
         # frames start again from 1 and must not look stale (docs/protocol.md).
-        msg: dict[str, Any] = {"type": "state", "epoch": self.table.fence, "seq": self.seq, "table": shared["table"]}
+        msg: dict[str, Any] = {"type": "state", "epoch": self.table.fence, "seq": self.seq, "table": shared["table"],
+                               "table_at": self.table_at}
         if shared["result"]:
             msg["last_result"] = shared["last_result"]
         msg.update(result_at=self.result_at, story_at=story_at, story=shared["story"])
@@ -258,6 +272,17 @@ class Publisher:
         return legal
 
     # --- publications -----------------------------------------------------------
+
+    def _table_part(self) -> dict[str, Any]:
+        """The public table as this publication carries it: whole when its
+        :data:`HELD` keys changed since the last publication that carried
+        them (noted as ``table_at``), without them otherwise."""
+        table = self.public_table()
+        held = {k: table[k] for k in HELD if k in table}
+        if held != self.held_sent:
+            self.held_sent, self.table_at = held, self.seq
+            return table
+        return {k: v for k, v in table.items() if k not in held}
 
     def _deal_parts(self, names: list[str], watched: bool) -> tuple[Any, dict[str | None, dict[str, Any]],
                                                                     dict[str, Own]]:
@@ -316,7 +341,7 @@ class Publisher:
         # joined to each recipient's own part (his seat, his part of the
         # deal), encoded alone.
         public_deal, deals, owns = self._deal_parts(names, watched)
-        shared = {"table": encoded(self.public_table()), "result": result,
+        shared = {"table": encoded(self._table_part()), "result": result,
                   "last_result": encoded(t.last_result) if result else None,
                   "story": encoded(self.story[at:]),
                   "deal": public_deal}  # the reveal: each player's own (_recipients)
