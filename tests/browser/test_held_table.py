@@ -14,14 +14,14 @@ import re
 import pytest
 from tests.browser.test_table_page import LIVE, browser, passive, players, seat_everyone, start_server  # noqa: F401
 
-from tavern.tables.publication import HELD
+from tavern.tables.publication import HELD, HELD_YOU
 
 pytestmark = [pytest.mark.browser, pytest.mark.db]
 
 #: table/frames.js's accept() fed frames by hand: what it keeps, puts back and asks.
 FRAMES_JS = """async (held) => {
   const f = await import('/static/table/frames.js');
-  const out = { list: f.HELD };
+  const out = { list: f.HELD, you: f.HELD_YOU };
   let syncs = 0; const sync = () => { syncs += 1; };
   const S = { msg: null, story: [] };
   const table = { id: 1, name: 't', game: 'g', fair: { next: 'n1' }, players: [], clock: {} };
@@ -35,6 +35,14 @@ FRAMES_JS = """async (held) => {
   // A frame naming another carrier than the one held: a frame was missed.
   const gap = frame(4, 3, { players: [], clock: {} });
   out.gap = [f.accept(S, gap, sync), syncs, gap.table.id];
+  // `you`'s daily hands and seed, by `you_at`.
+  const mine = frame(5, 3, table); mine.you = { seat: 0, hands: { free: 3 }, client_seed: 's', you_at: 5 };
+  mine.you_at = 5;
+  out.mine = f.accept(S, mine, sync);
+  const next = frame(6, 3, { players: [], clock: {} }); next.you = { seat: 0 }; next.you_at = 5;
+  out.next = [f.accept(S, next, sync), syncs, next.you.hands.free, next.you.client_seed];
+  const missed = frame(7, 3, { players: [], clock: {} }); missed.you = { seat: 0 }; missed.you_at = 6;
+  out.missed = [f.accept(S, missed, sync), syncs, missed.you.hands.free];
   return out;
 }"""
 
@@ -87,6 +95,9 @@ def test_a_page_joining_mid_deal_has_everything_and_keeps_what_is_held(browser, 
         later = [m for m in frames if m["type"] == "state" and m["seq"] > seq]
         assert later and all(not set(HELD) & set(m["table"]) for m in later), [sorted(m["table"]) for m in later]
         assert all(m["table_at"] == first["table_at"] for m in later)
+        assert "hands" in first["you"] and all("hands" not in m["you"] and m["you_at"] == first["you_at"] for m in later)
+        hands = page.locator(f"{LIVE} .tl-hands").text_content() or ""
+        assert hands and hands == ana.page.locator(f"{LIVE} .tl-hands").text_content(), "the daily hands still shown"
         assert page.locator("#fair-next").text_content() == f"Engagement de la prochaine donne : {promised}"
         assert re.search(r"Empreintes des cartes de la donne en cours : [0-9a-f]{64}",
                          page.locator("#fair-cards").text_content() or "")
@@ -94,11 +105,14 @@ def test_a_page_joining_mid_deal_has_everything_and_keeps_what_is_held(browser, 
         assert not [m for m in frames if m["type"] == "state" and m["seq"] > seq and m.get("story_at") == 0], \
             "no snapshot asked again: nothing was missed"
         out = page.evaluate(FRAMES_JS, list(HELD))
-        assert out["list"] == list(HELD), "the page's list is the server's"
+        assert out["list"] == list(HELD) and out["you"] == list(HELD_YOU), "the page's lists are the server's"
         assert out["bare"] == [False, 1]
         assert out["carried"] is True
         assert out["lean"] == [True, 1, "t", "n1", 1]
         assert out["gap"] == [True, 2, 1]
+        assert out["mine"] is True
+        assert out["next"] == [True, 2, 3, "s"]
+        assert out["missed"] == [True, 3, 3]
         assert not errors, errors
         page.close()
     finally:

@@ -20,7 +20,7 @@ from tavern.tables.actor import TableActor
 from tavern.tables.bank import SqlBank
 from tavern.tables.broadcast import LocalBroadcaster
 from tavern.tables.commands import Act, Sit, Sync
-from tavern.tables.publication import HELD
+from tavern.tables.publication import HELD, HELD_YOU
 
 _HASH = "$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG"
 
@@ -126,12 +126,18 @@ class Harness:
         """``msg`` with the table's settings and fair commitments of the
         publication its ``table_at`` names, which must be one this recipient
         received (a state carrying them has the table's ``id``)."""
-        if msg.get("type") != "state" or "id" in msg["table"]:
+        if msg.get("type") != "state":
             return msg
-        carrier = next(m for m in reversed(self.inbox[name][:self.inbox[name].index(msg)])
-                       if m["type"] == "state" and "id" in m["table"])
-        assert carrier["seq"] == msg["table_at"] and carrier["epoch"] == msg["epoch"], (carrier["seq"], msg["table_at"])
-        return {**msg, "table": {**msg["table"], **{k: carrier["table"][k] for k in HELD if k in carrier["table"]}}}
+        before = self.inbox[name][:self.inbox[name].index(msg) + 1]
+        if "id" not in msg["table"]:
+            carrier = next(m for m in reversed(before) if m["type"] == "state" and "id" in m["table"])
+            assert carrier["seq"] == msg["table_at"] and carrier["epoch"] == msg["epoch"], (carrier["seq"], msg["table_at"])
+            msg = {**msg, "table": {**msg["table"], **{k: carrier["table"][k] for k in HELD if k in carrier["table"]}}}
+        if msg.get("you") and "hands" not in msg["you"]:
+            carrier = next(m for m in reversed(before) if m["type"] == "state" and "hands" in (m.get("you") or {}))
+            assert carrier["seq"] == msg["you_at"], (carrier["seq"], msg["you_at"])
+            msg = {**msg, "you": {**msg["you"], **{k: carrier["you"][k] for k in HELD_YOU}}}
+        return msg
 
     def held(self, name: str | None) -> dict[str, Any]:
         """The last state as a client holds it (docs/protocol.md): with the

@@ -68,6 +68,9 @@ def encoded(value: Any) -> orjson.Fragment:
 #: the page keeps them (table/frames.js, the same list). Resent at every
 #: action they were about a sixth of a Ramponneau state's deflated bytes.
 HELD = ("id", "name", "game", "variant", "label", "view", "stakes", "buy_in", "seats", "timer", "fair", "house")
+#: Likewise in ``you``: the player's daily hands and the seed he sent, held
+#: by the page from the publication his ``you_at`` names.
+HELD_YOU = ("hands", "client_seed")
 
 
 def _joined(alike: bytes, recipients: bytes) -> str:
@@ -132,6 +135,10 @@ class Publisher:
         #: as the last publication carrying them had them, and its ``seq``.
         self.held_sent: dict[str, Any] | None = None
         self.table_at = 0
+        #: Each player's ``you`` keys that change at most once a deal
+        #: (:data:`HELD_YOU`) as last carried to him, and that publication's ``seq``.
+        self.you_sent: dict[str, dict[str, Any]] = {}
+        self.you_at: dict[str, int] = {}
         #: Each player's legal actions as last shown to him, and the first
         #: publication that showed them: an action chosen on an older view
         #: is stale (the actor's ``act``).
@@ -209,7 +216,7 @@ class Publisher:
         (``shared["deal"]``) instead of a view of his own."""
         if shared is None:
             shared = {"table": table or self.public_table(), "last_result": self.table.last_result,
-                      "result": True, "story": self.story[story_at:], "deal": None}
+                      "result": True, "story": self.story[story_at:], "deal": None, "snapshot": True}
         return {**self._alike(story_at, shared), **self._recipients(username, shared, view, own)}
 
     def _alike(self, story_at: int, shared: dict[str, Any]) -> dict[str, Any]:
@@ -251,6 +258,7 @@ class Publisher:
                               "hands": seat.extra.get("hands"),
                               "legal": self._legal_for(username, dealt),
                               "client_seed": t.client_seeds.get(username, "")}
+                self._hold_you(username, msg, "snapshot" in shared)
             if shared["result"] and t.revealed is not None and username in t.revealed["players"]:
                 # his own openings beside the deal's common block (issue 42 §6)
                 msg["fair"] = {**t.revealed["fair"], **t.revealed["own"].get(username, {})}
@@ -258,6 +266,20 @@ class Publisher:
             if waits is not None:  # his place in line and his offer, to him only
                 msg["waiting"] = waits
         return msg
+
+    def _hold_you(self, username: str, msg: dict[str, Any], snapshot: bool) -> None:
+        """``you``'s :data:`HELD_YOU` keys go when they changed since the
+        last publication that carried them to ``username`` (a snapshot:
+        always, and it notes nothing: the player's other pages did not get
+        it); ``you_at`` names that publication."""
+        you = msg["you"]
+        held = {k: you[k] for k in HELD_YOU}
+        if not snapshot and held != self.you_sent.get(username):
+            self.you_sent[username], self.you_at[username] = held, self.seq
+        elif not snapshot:
+            for k in HELD_YOU:
+                del you[k]
+        msg["you_at"] = self.you_at.get(username, 0)
 
     def seated(self, view: dict[str, Any]) -> dict[str, Any]:
         """The deal view with the table's seat numbers, as ``table`` and ``you`` give them."""
@@ -326,6 +348,8 @@ class Publisher:
         if result:
             self.result_sent, self.result_at = (t.last_result, t.revealed), self.seq
         names = [*(s.name for s in t.seats.values() if s.name not in t.socketless), *(also or [])]
+        for gone in self.you_sent.keys() - {s.name for s in t.seats.values()}:
+            del self.you_sent[gone]  # seated again, his next ``you`` carries them whole
         for name in t.socketless:
             # No page shows this seat (a house player's): no message, but its
             # legal actions are noted as shown, as a socket's would be (a move

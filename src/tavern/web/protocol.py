@@ -126,6 +126,8 @@ class State(_Message):
     story_at: int
     story: list[dict[str, Any]]
     you: dict[str, Any] | None = None
+    #: With ``you``: the publication that last carried its daily hands and client seed.
+    you_at: int | None = None
     fair: dict[str, Any] | None = None
     #: A player in the table's waiting list: his place and the seat offered to him.
     waiting: dict[str, Any] | None = None

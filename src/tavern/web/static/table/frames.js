@@ -11,6 +11,8 @@
 /** The table's keys a frame carries only when they changed (docs/protocol.md;
  *  `HELD` in tavern/tables/publication.py, the same list). */
 export var HELD = ["id", "name", "game", "variant", "label", "view", "stakes", "buy_in", "seats", "timer", "fair", "house"];
+/** And `you`'s (`HELD_YOU`), by `you_at`. */
+export var HELD_YOU = ["hands", "client_seed"];
 
 function older(m, held) {
   var e = m.epoch || 0, h = held.epoch || 0;
@@ -39,20 +41,29 @@ export function accept(S, m, sync) {
   // did (`table_at`) and get them back from the page's memory.
   // Without any held, the frame cannot be drawn (which game, which seats):
   // it waits for the snapshot asked.
-  if ("id" in m.table) S.held = { at: m.table_at, keys: held(m.table) };
+  if ("id" in m.table) S.held = { at: m.table_at, keys: pick(m.table, HELD) };
   else if (!S.held) { sync(); return false; }
   else {
     if (S.held.at !== m.table_at) sync();
     Object.assign(m.table, S.held.keys);
+  }
+  // The player's daily hands and seed likewise (`you_at`).
+  if (m.you) {
+    if ("hands" in m.you) S.heldYou = { at: m.you_at, keys: pick(m.you, HELD_YOU) };
+    else if (!S.heldYou) sync();
+    else {
+      if (S.heldYou.at !== m.you_at) sync();
+      Object.assign(m.you, S.heldYou.keys);
+    }
   }
   if (m.own && m.deal) layOwn(m.deal, m.own);
   S.msg = m; S.at = performance.now(); S.fresh = false;
   return true;
 }
 
-function held(table) {
+function pick(part, names) {
   var keys = {};
-  HELD.forEach(function (k) { if (k in table) keys[k] = table[k]; });
+  names.forEach(function (k) { if (k in part) keys[k] = part[k]; });
   return keys;
 }
 
