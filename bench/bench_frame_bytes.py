@@ -121,11 +121,13 @@ def ramponneau_move(legal: list[dict[str, Any]], rng: random.Random) -> dict[str
     return {"action": legal[0]["action"]}
 
 
-async def play(db_url: str, game: str, deals: int, seed_no: int) -> dict[str | None, list[str]]:
-    """``deals`` deals of ``game`` at one table; every recipient's frames."""
+async def play(db_url: str, game: str, deals: int, seed_no: int) -> tuple[dict[str | None, list[str]], int]:
+    """``deals`` deals of ``game`` at one table (fewer if it stops dealing):
+    every recipient's frames, and the deals played."""
     from sqlalchemy import text
     from sqlalchemy.pool import NullPool
 
+    from tavern.cards import SeededSource
     from tavern.settings import Settings
     from tavern.store.db import make_engine, session_factory
     from tavern.tables.actor import TableActor
@@ -151,7 +153,9 @@ async def play(db_url: str, game: str, deals: int, seed_no: int) -> dict[str | N
         broadcaster.subscribe(table_id, name, frames[name].append)
     info = bank.table_info(table_id)
     assert info is not None
-    actor = TableActor(info, bank, broadcaster, deal_pause=0.0)
+    # A seeded source for the server seeds: the same deals for any build
+    # dealing them the same way (the shuffle of the fair stream).
+    actor = TableActor(info, bank, broadcaster, deal_pause=0.0, rng=SeededSource(random.Random(seed_no)))
     ids = dict(players)
     await actor.start()
     for name, _ in players:
@@ -182,9 +186,7 @@ async def play(db_url: str, game: str, deals: int, seed_no: int) -> dict[str | N
     played = actor.deals - (first or 0)
     await actor.stop()
     engine.dispose()
-    if played < deals:
-        print(f"{game}: only {played} deals played (the table stopped dealing)", file=sys.stderr)
-    return frames
+    return frames, played
 
 
 async def _submit(actor: Any, command: str, name: str, user_id: int, args: dict[str, Any]) -> None:
@@ -232,9 +234,9 @@ def main() -> int:
         with tempfile.TemporaryDirectory(prefix="tavern-bench-frames-") as tmp:
             db_url = f"sqlite:///{tmp}/bench.db"
             migrate(db_url)
-            frames = asyncio.run(play(db_url, game, args.deals, args.seed))
+            frames, played = asyncio.run(play(db_url, game, args.deals, args.seed))
         m = out[game] = measure(frames)
-        print(f"\n{game} ({ROOT}): {m['frames']} state frames to the seats, {args.deals} deals — "
+        print(f"\n{game} ({ROOT}): {m['frames']} state frames to the seats, {played} deals — "
               f"{m['raw']:.0f} B raw, {m['wire']:.1f} B deflated a frame")
         print(f"  {'field':<28}{'raw B/frame':>12}{'deflated':>10}{'in frames':>10}")
         for name, (r, d, share) in sorted(m["fields"].items(), key=lambda kv: -kv[1][1]):

@@ -12,7 +12,7 @@ import json
 import re
 
 import pytest
-from tests.browser.test_table_page import LIVE, browser, passive, players, seat_everyone, start_server  # noqa: F401
+from tests.browser.test_table_page import LIVE, passive, seat_everyone, start_server
 
 from tavern.tables.publication import HELD, HELD_YOU
 
