@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 export TAVERN_DATA_DIR ?= $(CURDIR)/data
 
-.PHONY: run test test-fast lint bench reliability install clean migrate seed
+.PHONY: run test test-fast lint bench reliability faults install clean migrate seed
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -66,6 +66,13 @@ reliability: $(VENV)/.installed-test
 	bash scripts/system-deps.sh
 	$(BIN)/python -m pytest tests/reliability -s -q -p no:cacheprovider
 	bash scripts/with-postgres.sh $(BIN)/python -m pytest tests/reliability -m db -s -q -p no:cacheprovider
+
+# The fault suite (issue 38, docs/operations.md "Faults"): Redis killed and
+# emptied, a worker stopped, PostgreSQL restarted, a full SQLite disk (root,
+# for the tmpfs), each under bots playing; ~9 minutes, so not in `make test`.
+faults: $(VENV)/.installed-test
+	bash scripts/system-deps.sh
+	$(BIN)/python bench/bench_faults.py
 
 clean:
 	rm -rf $(VENV) data/*.db data/*.db-*

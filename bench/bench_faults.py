@@ -20,7 +20,9 @@ reconnect whenever their socket closes, as the page does). In this order:
 For each fault, from its end (Redis answering, SIGCONT, pg_ctl returned, the
 file removed): the seconds until every table has settled a new deal; from
 its start, the longest any table went without settling one (what its players
-waited); the deals voided during it; whether a worker leads the contests
+waited); the deals voided during it, and whether a frame of one reached a
+bot after its void (the bot's clock against the void's time in the archive,
+one machine); whether a worker leads the contests
 again; the ledger's audit and the money's total (every player's écus and
 chips and the owner's rake against what was issued) and any deal settled
 twice; and what players met from its start until every table dealt again
@@ -146,6 +148,34 @@ class Cluster:
         return list(self.village.tables)
 
 
+def voided_since(factory: Any, ids: list[int], since: float) -> dict[str, float]:
+    """The deals voided after wall time ``since``: each one's commitment
+    and the wall time of its void (the row's end, written by the void)."""
+    import datetime as dt
+
+    from sqlalchemy import select
+
+    from tavern.store.models import ArchivedHand
+
+    after = dt.datetime.fromtimestamp(since, dt.UTC).replace(tzinfo=None)
+    with factory() as s:
+        rows = s.scalars(select(ArchivedHand).where(ArchivedHand.voided.is_(True), ArchivedHand.table_id.in_(ids),
+                                                    ArchivedHand.ended >= after))
+        out = {}
+        for r in rows:
+            commitment = ((r.record or {}).get("fair") or {}).get("commitment")
+            if commitment and not (r.result or {}).get("in_progress"):
+                ended = r.ended if r.ended.tzinfo else r.ended.replace(tzinfo=dt.UTC)
+                out[commitment] = ended.timestamp()
+        return out
+
+
+def late_frames(bots: list[Any], voided: dict[str, float]) -> list[float]:
+    """Per bot that saw one, how long after its void the last frame of a
+    voided deal reached him (issue 38 §2: none should, once voided)."""
+    return [b.deal_seen[c] - at for b in bots for c, at in voided.items() if b.deal_seen.get(c, 0.0) > at]
+
+
 def voided_count(factory: Any, ids: list[int]) -> int:
     """Deals voided (not the mark of a deal in progress)."""
     from sqlalchemy import select
@@ -198,6 +228,7 @@ async def measure(c: Cluster, name: str, inject: Callable[[], Awaitable[str]]) -
         return {"fault": name, "skipped": "the tables were not dealing before the fault"}
     voided0 = await asyncio.to_thread(voided_count, c.factory, c.ids)
     closes0 = sum(len(b.closes) for b in c.bots)
+    began = time.time()
     probe = Probe(c.server, c.ids, c.bots[0].cookie)
     stop = asyncio.Event()
     loops = [asyncio.create_task(probe.pages_loop(stop)), asyncio.create_task(probe.sockets_loop(stop)),
@@ -217,7 +248,12 @@ async def measure(c: Cluster, name: str, inject: Callable[[], Awaitable[str]]) -
     # Someone leads the contests again (the leader's task once died of a Redis outage).
     led = None if c.redis is None else await asyncio.to_thread(c.redis.lease_holder, "contests") is not None
     pages5, sockets5 = probe.errors()
+    voided_now = await asyncio.to_thread(voided_since, c.factory, c.ids, began)
+    late = late_frames(c.bots, voided_now)
+    # The yardstick's own check: the bots did see the voided deals (a zero above means something).
+    seen_voided = sum(1 for b in c.bots for d in voided_now if d in b.deal_seen)
     return {"fault": name, "note": note, "deals_again_s": took, "stall_s": probe.stall,
+            "late_frames": len(late), "late_by_s": max(late, default=0.0), "seen_voided": seen_voided,
             "voided": await asyncio.to_thread(voided_count, c.factory, c.ids) - voided0,
             "audit_ok": money["audit_ok"], "money_gap": money["total"] - money["expected"],
             "settled_twice": len(money["settled_twice"]) + len(money["voided_but_settled"]),
@@ -233,7 +269,8 @@ def line(r: dict[str, Any]) -> str:
     money = "balanced" if r["audit_ok"] and r["money_gap"] == 0 and not r["settled_twice"] else (
         f"audit {'ok' if r['audit_ok'] else 'FAILED'}, gap {r['money_gap']}, settled twice {r['settled_twice']}")
     return (f"{r['fault']:<12} every table deals again {took:>8} after it, longest stall {r['stall_s']:.1f} s"
-            f" | voided {r['voided']:>2} | money {money} | contests led {r['contests_led']}"
+            f" | voided {r['voided']:>2} (bots who saw one: {r['seen_voided']}; frames of them after the void:"
+            f" {r['late_frames']}, latest {r['late_by_s']:.2f} s) | money {money} | contests led {r['contests_led']}"
             f" | 5xx pages {r['pages_5xx']}, handshakes {r['handshakes_5xx']} | bot reconnects {r['bot_reconnects']}"
             f" | handshakes {r['handshakes']} | pages {r['pages']} | {r['note']}")
 
@@ -417,8 +454,9 @@ def main() -> int:
             print(line(results[-1]))
     bad = [r["fault"] for r in results if "skipped" not in r and (
         r["deals_again_s"] is None or r["deals_again_s"] > 10 or not r["audit_ok"] or r["money_gap"]
-        or r["settled_twice"] or r["handshakes_5xx"])]
-    print(f"faults beyond the issue's bar (every table dealing within 10 s, money balanced, no 5xx handshake): {bad}")
+        or r["settled_twice"] or r["handshakes_5xx"] or r["late_frames"])]
+    print("faults beyond the issue's bar (every table dealing within 10 s, money balanced, no 5xx handshake,"
+          f" no frame of a voided deal after its void): {bad}")
     return 0
 
 

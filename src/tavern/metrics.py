@@ -59,6 +59,12 @@ PLAYERS = Gauge("tavern_players_connected", "Accounts with at least one table so
 TABLES = Gauge("tavern_tables_running", "Live tables run by this server, by game", ["game"], multiprocess_mode="livesum")
 WORKER_TABLES = Gauge("tavern_worker_tables", "Live tables each worker holds (the spread between workers)",
                       ["worker"], multiprocess_mode="liveall")
+#: The sweep's view of the live tables nobody runs (issue 38: a table held by a worker with no actor
+#: after a PostgreSQL restart dealt nowhere while the others dealt, unseen by the site's pulse).
+TABLES_ORPHANED = Gauge("tavern_tables_orphaned", "Live tables no worker holds, as the last sweep saw them",
+                        multiprocess_mode="livemax")
+TABLES_HELD_IDLE = Gauge("tavern_tables_held_idle", "Live tables a worker holds the lease of but runs no actor for",
+                         multiprocess_mode="livesum")
 DEALS = Counter("tavern_deals", "Deals by game and outcome (started, settled, voided)", ["game", "outcome"])
 PUBLICATION = Histogram("tavern_action_publication_seconds",
                         "From a player's action reaching its table to the publication of its result",

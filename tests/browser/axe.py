@@ -33,6 +33,9 @@ def axe_source() -> str:
 def audit(page: Any, where: str) -> list[str]:
     """Run axe on the page as it is now; each serious or critical violation
     as « where: rule (impact): the nodes' selectors — help »."""
+    # The page as it stands, not half-way through a card's or a chip's
+    # animation: a fading face has half its contrast for a third of a second.
+    page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')", timeout=10_000)
     if not page.evaluate("() => !!window.axe"):
         page.evaluate(axe_source() + "\n;0")  # evaluated by the DevTools protocol: no inline script for the CSP to stop
     found = page.evaluate("""async (tags) => {

@@ -216,6 +216,10 @@ class Bot:
         self.cookie = cookie
         self.connections = 0
         self.closes: list[int | None] = []
+        #: The wall time of the last frame that showed him each deal in
+        #: progress, by the deal's commitment (the fault suite: no frame of a
+        #: voided deal reaches a page after the void).
+        self.deal_seen: dict[str, float] = {}
 
     async def run(self, stop: asyncio.Event) -> None:
         url = f"{self.server.ws_base}/ws/tables/{self.table_id}"
@@ -243,6 +247,9 @@ class Bot:
             m = json.loads(raw)
             if m["type"] != "state":
                 continue
+            running = ((m.get("table") or {}).get("fair") or {}).get("deal")
+            if running and m.get("deal") is not None:
+                self.deal_seen[running] = time.time()
             you = m.get("you")
             if you is None:
                 if not asked_seat:

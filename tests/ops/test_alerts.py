@@ -25,7 +25,7 @@ from tavern import metrics  # noqa: F401  (registers the families read below)
 OPS = Path(__file__).resolve().parents[2] / "ops"
 #: The alerts the issue names (and the two of docs/operations.md, and the full disk).
 WANTED = {"TavernSlowActions", "TavernDealsVoided", "TavernRedisUnreachable", "TavernRedisSubscriptionLost",
-          "TavernTablesNotDealing", "TavernPublicationsRefused", "TavernDiskFull"}
+          "TavernTablesNotDealing", "TavernPublicationsRefused", "TavernDiskFull", "TavernTablesUnrun"}
 
 
 def _promtool(*args: str) -> subprocess.CompletedProcess[str]:

@@ -67,3 +67,56 @@ def test_a_write_on_a_full_disk_is_told_in_french_and_counted(db_url, settings, 
     finally:
         services(app).engine.dispose()
         store_db.reset_engines()
+
+
+def test_a_table_on_a_full_disk_tells_its_players_why_and_deals_once_space_is_back(db_url, small_disk) -> None:
+    """The deal's start finds no space: the players are told so in the
+    state (``table.store_fault``, worded by the page's status line), the
+    start is tried again each second, and once the space is back the table
+    deals and the notice is gone. Heads-up, ana all-in from her blind: the
+    deal is over as soon as dealt, so only the table's own retry can deal it."""
+    import asyncio
+    import time
+
+    from tests.tables.conftest import Harness, build_world
+
+    if not db_url.startswith("sqlite"):
+        pytest.skip("the SQLite store's own disk")
+    path = small_disk / "tavern.db"
+    shutil.copyfile(db_url.removeprefix("sqlite:///"), path)
+    engine = store_db.get_engine(f"sqlite:///{path}")
+    try:
+        world = build_world(store_db.session_factory(engine), names=("ana", "bob"),
+                            stakes={"small_blind": 20, "big_blind": 40}, rake_percent=0)
+        h = Harness(world)
+        h.bank.sit(world.table_id, world.users["ana"], 0, 20)
+        h.bank.sit(world.table_id, world.users["bob"], 1, 200)
+
+        async def until(check, what: str) -> None:
+            deadline = time.monotonic() + 60
+            while not check():
+                assert time.monotonic() < deadline, f"not within 60 s: {what}"
+                await asyncio.sleep(0.05)
+
+        def told() -> list[str | None]:
+            return [m["table"].get("store_fault") for m in h.inbox["bob"] if m["type"] == "state"]
+
+        async def scenario() -> list[str | None]:
+            filler = fill_disk(small_disk)
+            try:
+                actor = await h.start()
+                await until(lambda: "disk_full" in told(), "the players told the disk is full")
+                assert actor.deals == 0 and actor.last_result is None
+            finally:
+                filler.unlink()
+            await until(lambda: actor.last_result is not None, "the deal dealt and settled once space was back")
+            await actor.stop()
+            return told()
+
+        seen = asyncio.run(scenario())
+        assert seen[-1] is None, seen  # gone once the store works again
+        assert world.chips("ana") + world.chips("bob") == 220
+        assert world.audit_ok()
+    finally:
+        engine.dispose()
+        store_db.reset_engines()

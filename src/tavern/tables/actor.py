@@ -1,22 +1,21 @@
 """One actor per open table: an asyncio task draining a queue of commands.
 
-Every command for a table — seat, cave, "Ramasser ses gains", "Se lever", "Se rasseoir", posting to
-enter, auto-actions, actions in the deal, and the timer's own ticks — goes through the queue, so a
-table's state is only ever touched by its own task: no locks, no races between two players clicking at
-once. Database work (caves, hands counted, settlement, archive) runs in a worker thread so the event
-loop keeps serving the other tables.
+Every command for a table — seat, cave, "Ramasser ses gains", "Se lever", "Se rasseoir", posting to enter,
+auto-actions, actions in the deal, and the timer's own ticks — goes through the queue, so a table's state is
+only ever touched by its own task: no locks, no races between two players clicking at once. Database work
+(caves, hands counted, settlement, archive) runs in a worker thread so the event loop serves the other tables.
 
-The actor changes the table; what it tells goes through its
-:class:`~tavern.tables.publication.Publisher`, whose turn it is and for how long through its
-:class:`~tavern.tables.turns.Turns`, and what differs at a contest's table through its
-:class:`~tavern.tables.policy.TablePolicy`. Commands arrive as their parsed models (tables/commands.py),
-from a socket (web/ws.py), another worker (tables/manager.py) or a program driving a seat
-(tables/driving.py), and are dispatched once, on their type.
+The actor changes the table; what it tells goes through its :class:`~tavern.tables.publication.Publisher`,
+whose turn it is and for how long through its :class:`~tavern.tables.turns.Turns`, and what differs at a
+contest's table through its :class:`~tavern.tables.policy.TablePolicy`. Commands arrive as their parsed
+models (tables/commands.py), from a socket (web/ws.py), another worker (tables/manager.py) or a program
+driving a seat (tables/driving.py), and are dispatched once, on their type.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections import Counter
@@ -60,6 +59,7 @@ from tavern.tables.policy import CashPolicy, TablePolicy
 from tavern.tables.publication import Publisher, encode
 from tavern.tables.publication import public_result as _public_result
 from tavern.tables.seating import SeatState
+from tavern.tables.store_fault import TickFailures
 from tavern.tables.tasks import cancel_and_wait
 from tavern.tables.turns import TIME_BANK_START, Turns
 
@@ -67,9 +67,8 @@ log = logging.getLogger(__name__)
 
 __all__ = ["DEAL_HOLD_STEP", "MAX_DEAL_HOLD", "CommandError", "TableActor", "_public_result"]
 
-#: Seconds a change of presence (a socket opened or closed) may wait before
-#: it is published: the connections of a reconnecting table (after a restart,
-#: six sockets within a moment) make one publication, not one each.
+#: Seconds a change of presence (a socket opened or closed) may wait before it is published: the
+#: connections of a reconnecting table (six sockets within a moment) make one publication, not one each.
 PRESENCE_DELAY = 0.25
 #: A reconnection storm (a restart: every page reconnecting at once) holds
 #: deal starts back, a step at a time, for at most MAX_DEAL_HOLD seconds per
@@ -77,11 +76,11 @@ PRESENCE_DELAY = 0.25
 DEAL_HOLD_STEP = 0.25
 MAX_DEAL_HOLD = 10.0
 
-#: A queued command: the command, its player (None: the runtime's own), his
-#: user id, the program's handle that sent it (None: anyone else) and its answer.
+#: A queued command: the command, its player (None: the runtime's own), his user id, the program's
+#: handle that sent it (None: anyone else) and its answer.
 Item = tuple[BaseModel, "str | None", int, "SeatHandle | None", "asyncio.Future[Any]"]
-#: A command's handler: the actor, the command, its player's name (a player's
-#: command always has one: _handle refuses it otherwise), his user id.
+#: A command's handler: the actor, the command, its player's name (a player's command always has one:
+#: _handle refuses it otherwise), his user id.
 Handler = Callable[["TableActor", Any, Any, int], Awaitable[Any]]
 
 
@@ -133,7 +132,7 @@ class TableActor:
         self.deals = 0
         self.next_deal_at: float | None = None
         self.next_settle_at: float | None = None  #: a settlement that failed is tried again then (deals.finish)
-        self.tick_failures = logs.Repeated(log, "table %s: tick failed")
+        self.tick_failures = TickFailures(log, "table %s: tick failed")  # its fault shown at the table
         self._queue: Inbox[Item] = Inbox()
         self._task: asyncio.Task[None] | None = None
         self.closed = False
@@ -147,8 +146,8 @@ class TableActor:
         self.fence = 0
         #: Closed by its owner (or broken by its contest): nobody is to take it over.
         self.closed_for_good = False
-        #: A graceful stop: the running deal ends, no new one starts, then
-        #: the table moves to another worker (TableManager.drain).
+        #: A graceful stop: the running deal ends, no new one starts, then the table moves to another
+        #: worker (TableManager.drain).
         self.draining = False
         #: The provably fair shuffle (docs/fairness.md): the next deal's secret seed, whose commitment every
         #: view shows before the deal, the players' client seeds, the running deal's seed, stream, cards.
@@ -283,9 +282,8 @@ class TableActor:
                 try:
                     out = await self._handle(command, username, user_id, origin)
                     if isinstance(command, (Connect, Disconnect)):
-                        # Who is connected: published with the next change,
-                        # or within PRESENCE_DELAY (the socket itself got
-                        # its snapshot already).
+                        # Who is connected: published with the next change, or within
+                        # PRESENCE_DELAY (the socket itself got its snapshot already).
                         if self.publisher.presence_due is None:
                             self.publisher.presence_due = self.clock() + PRESENCE_DELAY
                     else:
@@ -309,14 +307,12 @@ class TableActor:
                         fut.set_exception(CommandError("table_failed"))
             try:
                 if changed and self.engine is not None and self.engine.over and self.archive_id is not None:
-                    # The move that ended the deal is shown at once (the cards
-                    # turned over); the settlement's transaction follows, then
-                    # the result, final once it is committed, in its own publication.
+                    # The move that ended the deal is shown at once (the cards turned over); the settlement's
+                    # transaction follows, then the result, final once it is committed, in its own publication.
                     self.settling = True
-                    # The finished deal's public view made once off the loop:
-                    # what it costs once a deal (hold'em's all-in equity, up to
-                    # 0.2 s before the flop: docs/bots.md) the engine keeps, and
-                    # the other tables' moves go on meanwhile.
+                    # The finished deal's public view made once off the loop: what it costs once a deal
+                    # (hold'em's all-in equity, up to 0.2 s before the flop: docs/bots.md) the engine
+                    # keeps, and the other tables' moves go on meanwhile.
                     await asyncio.to_thread(self.engine.view, None)
                     await self.publish()
                     changed = False
@@ -326,14 +322,19 @@ class TableActor:
                 due = self.publisher.presence_due
                 if due is not None and due <= self.clock():
                     changed = True
-                if changed:
-                    await self.publish()
+                faulted = self.tick_failures.fault
                 self.tick_failures.succeeded(self.info.id)
+                if changed or faulted:
+                    await self.publish()
             except LostTable:
                 self._lost()
                 break
             except Exception:  # once whole, then a summary now and then: a fault retried each second floods nothing
+                faulted = self.tick_failures.fault
                 self.tick_failures.failed(self.info.id)
+                if self.tick_failures.fault != faulted:  # the players are told why the deal waits
+                    with contextlib.suppress(Exception):
+                        await self.publish()
         self._refuse_queued()
 
     def _refuse_queued(self) -> None:
@@ -497,11 +498,9 @@ class TableActor:
 
     async def _act(self, command: Act, username: str, user_id: int) -> dict[str, Any]:
         seat = self._seat_of(username)
-        # Stale: chosen before this player's legal actions were last shown to
-        # him (another player's bet changed what a call costs...). A
-        # publication that left them as they were (a seat taken, a socket
-        # opened, another player's move at a showdown where all choose at
-        # once) changes nothing his choice rests on.
+        # Stale: chosen before this player's legal actions were last shown to him (another player's bet
+        # changed what a call costs...). A publication that left them as they were (a seat taken, a socket
+        # opened, another player's move at a showdown where all choose at once) changes nothing his choice rests on.
         seq = command.seq
         shown_at = self.legal_shown.get(username, ([], 0))[1]
         if seq is not None and not shown_at <= seq <= self.seq:
@@ -511,9 +510,8 @@ class TableActor:
         try:
             self.play(username, command.action, command.args)  # IllegalAction names the rule
         except TypeError:
-            # An argument the action does not take (or of a type it cannot
-            # use): the engines check their arguments before changing
-            # anything, so this is a refusal, not a bug to log with a traceback.
+            # An argument the action does not take (or of a type it cannot use): the engines check their
+            # arguments before changing anything, so this is a refusal, not a bug to log with a traceback.
             raise CommandError("bad_arguments", action=command.action, given=sorted(command.args)) from None
         if seat.timeouts:
             seat.notice = None  # he is back: the time-out's explanation goes
@@ -594,7 +592,7 @@ HANDLERS: dict[type[BaseModel], Handler] = {
     Close: TableActor._close_command, WaitJoin: waiting.join, WaitLeave: waiting.leave,
     OfferAccept: waiting.accept, OfferPass: waiting.pass_offer,
 }
-#: The commands a player sends for his own seat: they need his name, and a
-#: seat a program drives takes them from that program only.
+#: The commands a player sends for his own seat: they need his name, and a seat a program drives takes
+#: them from that program only.
 PLAYER_COMMANDS = frozenset({Act, Sit, Cave, Leave, SitOut, SitIn, Post, Auto, ClientSeed,
                              WaitJoin, WaitLeave, OfferAccept, OfferPass})

@@ -52,6 +52,13 @@ class Broadcaster(Protocol):
     def deliver_here(self, table_id: int, messages: dict[str, str]) -> None:
         """Deliver to this process's subscribers only (Redis may be away)."""
 
+    def tables_here(self) -> list[int]:
+        """The tables someone in this process listens to."""
+
+    #: Called when the subscription is made again after Redis was away: the
+    #: publications meanwhile never reached this process's connections.
+    on_back: list[Callable[[], None]]
+
     async def start(self) -> None: ...
 
     async def close(self) -> None: ...
@@ -62,6 +69,7 @@ class LocalBroadcaster:
 
     def __init__(self) -> None:
         self._subs: dict[int, dict[str, set[Deliver]]] = defaultdict(lambda: defaultdict(set))
+        self.on_back: list[Callable[[], None]] = []  # in one process nothing is ever lost
 
     async def start(self) -> None:
         return None
@@ -85,6 +93,9 @@ class LocalBroadcaster:
 
     def deliver_here(self, table_id: int, messages: dict[str, str]) -> None:
         self._deliver(table_id, messages)
+
+    def tables_here(self) -> list[int]:
+        return [t for t, subs in self._subs.items() if any(subs.values())]
 
     def _deliver(self, table_id: int, messages: dict[str, str]) -> None:
         subs = self._subs.get(table_id)
@@ -153,6 +164,16 @@ def unreachable(exc: BaseException) -> bool:
 RESUBSCRIBE_SECONDS = (0.2, 0.5)
 
 
+class _Again:
+    """A pub/sub connection made again by redis-py: ``callback`` is told."""
+
+    def __init__(self, callback: Callable[[], None]) -> None:
+        self.callback = callback
+
+    def connected(self, connection: Any) -> None:
+        self.callback()
+
+
 async def listen_forever(client: Redis, subscribe: Callable[[Any], Awaitable[None]],
                          handle: Callable[[dict[str, Any]], None], what: str,
                          on_subscribed: Callable[[], None] | None = None) -> None:
@@ -167,11 +188,20 @@ async def listen_forever(client: Redis, subscribe: Callable[[Any], Awaitable[Non
     attempt = 0
     while True:
         pubsub = client.pubsub()
+        again: _Again | None = None
         try:
             await subscribe(pubsub)
             metrics.SUBSCRIBED.labels(what).set(1)
             if on_subscribed is not None:
                 on_subscribed()
+                # A connection dropped while Redis still answers (a proxy, a
+                # client kill) is made again by redis-py itself, which
+                # subscribes again without a word: counted as subscribed
+                # again all the same, since what was published in between is
+                # lost. Kept here: redis-py holds its callbacks weakly.
+                again = _Again(on_subscribed)
+                if pubsub.connection is not None:
+                    pubsub.connection.register_connect_callback(again.connected)
             attempt = 0
             async for msg in pubsub.listen():
                 handle(msg)
@@ -188,6 +218,9 @@ async def listen_forever(client: Redis, subscribe: Callable[[Any], Awaitable[Non
             await asyncio.sleep(delay)
         finally:
             with contextlib.suppress(Exception):
+                if again is not None and pubsub.connection is not None:
+                    # Its connection goes back to the pool: told by no one else's reconnection.
+                    pubsub.connection.deregister_connect_callback(again.connected)
                 await pubsub.aclose()
 
 
@@ -210,6 +243,11 @@ class RedisBroadcaster(LocalBroadcaster):
         def ready() -> None:
             if not subscribed.done():
                 subscribed.set_result(None)
+                return
+            # Subscribed again: whatever was published meanwhile (a new
+            # owner's « moved », the frames of a deal) is lost for good here.
+            for callback in self.on_back:
+                callback()
 
         self._task = asyncio.create_task(listen_forever(
             self._redis, lambda p: p.psubscribe("tavern:table:*"), self._received, "tables", ready))

@@ -36,6 +36,7 @@ import orjson
 
 from tavern import metrics
 from tavern.store.batch import Batched
+from tavern.store.db import is_store_away
 from tavern.tables import balance
 from tavern.tables.actor import CommandError, TableActor
 from tavern.tables.bank import SqlBank, TableStart
@@ -170,6 +171,7 @@ class TableManager:
         backs = getattr(self.cluster, "on_back", None)
         if backs is not None:  # Redis is back: the lost tables are taken again at once
             backs.append(lambda: spawn(self._sweep_once(), "a sweep after Redis came back"))
+        self.broadcaster.on_back.append(self._frames_lost)
         if not self.cluster.shared:
             # Alone on the store: whatever was in progress died with the last process.
             self.voided = await asyncio.to_thread(self.bank.void_interrupted)
@@ -203,6 +205,7 @@ class TableManager:
             owner = await self.cluster.owner(table_key(table_id))
             if owner is not None and owner[0] != self.cluster.worker_id:
                 return RemoteTable(self.cluster, owner[0], owner[1], table_id)
+            held_before = self.cluster.held(table_key(table_id))
             fence = await self.cluster.acquire(table_key(table_id))
             if fence is None:
                 continue  # taken by another worker just now: ask again who
@@ -210,6 +213,17 @@ class TableManager:
                 started = await self._start(table_id, fence)
             except _StaleFence:
                 continue
+            except Exception:
+                # A start that failed (the store away mid-claim: a PostgreSQL
+                # restart) lets go of the lease it took: kept (the keeper
+                # renews it) on no actor, the table belonged to this worker and
+                # ran nowhere, and no sweep takes a table that has an owner
+                # (issue 38: tables stuck after a restart). Let go, it is an
+                # orphan again, taken by the next sweep once the store is back.
+                if held_before is None:
+                    with contextlib.suppress(Exception):
+                        await self.cluster.release(table_key(table_id))
+                raise
             if started is None:
                 await self.cluster.release(table_key(table_id))
             return started
@@ -350,6 +364,18 @@ class TableManager:
             if not live:
                 await self.cluster.mark_live(table_key(table_id), False)
 
+    def _frames_lost(self) -> None:
+        """The tables' subscription is back after Redis was away: every
+        connection here may have missed frames, a new owner's « moved »
+        among them (issue 38: two bots kept a socket on a table claimed
+        elsewhere while this worker was not yet subscribed again, and the
+        table waited 20 s on their time-outs). Each reconnects, as the page
+        does after a move, and gets a fresh snapshot from whoever owns it."""
+        tables = self.broadcaster.tables_here()
+        log.warning("tables: subscribed again; the connections of %s tables here reconnect", len(tables))
+        for table_id in tables:
+            self.broadcaster.deliver_here(table_id, {SPECTATORS: moved_notice(0)})
+
     def _lease_lost(self, key: str) -> None:
         """Redis says another worker may hold this table now: stop its actor."""
         if not key.startswith("table:"):
@@ -399,8 +425,11 @@ class TableManager:
             await self.balance()
         except ClusterUnreachable:
             pass  # Redis away: nothing can move; the keeper's warnings say so
-        except Exception:
-            log.exception("tables: the sweep for orphaned tables failed")
+        except Exception as exc:
+            if is_store_away(exc):  # a restart: the next sweeps take what is left once it is back
+                log.warning("tables: the sweep waits for the database (%s)", type(exc).__name__)
+            else:
+                log.exception("tables: the sweep for orphaned tables failed")
 
     async def balance(self) -> None:
         """One sweep: the orphans this worker should take, then its surplus."""
@@ -408,6 +437,8 @@ class TableManager:
         orphans = [k for k, owner in placed.items() if owner is None]
         mine = [k for k, owner in placed.items()
                 if owner == self.cluster.worker_id and int(k.split(":", 1)[1]) not in self._handing]
+        metrics.TABLES_ORPHANED.set(len(orphans))
+        metrics.TABLES_HELD_IDLE.set(sum(1 for k in mine if int(k.split(":", 1)[1]) not in self.actors))
         seen, self._unclaimed = self._unclaimed, {}
         stranded = []
         for key in orphans:

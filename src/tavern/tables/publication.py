@@ -24,6 +24,7 @@ from tavern.games.spec import GameSpec
 from tavern.tables.bank import LostTable, TableInfo
 from tavern.tables.broadcast import SPECTATORS, Broadcaster
 from tavern.tables.seating import SeatState, at_table_seats
+from tavern.tables.store_fault import TickFailures
 
 
 class Dresser(Protocol):
@@ -103,6 +104,8 @@ class Published(Protocol):
     clock: Callable[[], float]
     #: Driven seats whose account has no page (a house player's): no message is built for them.
     socketless: set[str]
+    #: Its failing ticks, and the store's fault among them (told as ``store_fault``).
+    tick_failures: TickFailures
 
     @property
     def waiting(self) -> Waiting: ...
@@ -198,6 +201,8 @@ class Publisher:
         }
         if t.waiting.line:  # how many wait, the seats held: never who (absent: nobody waits)
             table["waiting"] = t.waiting.public()
+        if t.tick_failures.fault:  # the store failing under the table: the deal waits on it, not on a player
+            table["store_fault"] = t.tick_failures.fault
         t.policy.dress(table)
         return table
 

@@ -24,7 +24,7 @@ import * as rami from "./games/rami.js";
 import * as rummoli from "./games/rummoli.js";
 import * as rams from "./games/rams.js";
 import { finished } from "./games/generic.js";
-import { build, setStatus, showError, showNotice, syncPanel } from "./table/skeleton.js";
+import { build, setStatus, showError, showNotice, showStoreFault, syncPanel } from "./table/skeleton.js";
 import { accept, storyOf } from "./table/frames.js";
 import { legal, myHand } from "./table/view.js";
 import { renderSeats, tickClocks } from "./table/seats.js";
@@ -212,6 +212,7 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
     var facts = document.getElementById("facts-seats");  // the header's count, live
     if (facts) facts.textContent = m.table.players.length + "/" + m.table.seats;
     if (S.closed) return;  // the closing summary stays as it is
+    showStoreFault(T, m.table.store_fault);
     T.keys.before();
     var events = storyOf(S, m, sync);  // before the felt, which shows the last lines
     var myTurn = legal(T).length > 0 && !finished(d), turnStarts = myTurn && !S.myTurn;

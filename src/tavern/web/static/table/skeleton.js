@@ -47,6 +47,23 @@ export function build(T) {
 
 export function setStatus(T, text, kind) { T.el.status.textContent = text; T.el.status.className = "tl-status " + kind; }
 
+// The store failing under the table (issue 38: the state's `table.store_fault`):
+// the deal waits on the server, not on a player, and the status line says so
+// until the store works again.
+var STORE_FAULTS = {
+  disk_full: "Le serveur manque d'espace disque : la donne sera enregistrée dès que possible, rien n'est perdu.",
+  store_away: "La base de données ne répond pas un instant : la donne sera enregistrée dès son retour, rien n'est perdu."
+};
+export function showStoreFault(T, fault) {
+  if (fault) {
+    T.storeFault = true;
+    setStatus(T, STORE_FAULTS[fault] || STORE_FAULTS.store_away, "ko");
+  } else if (T.storeFault) {
+    T.storeFault = false;
+    setStatus(T, "Connecté", "ok");
+  }
+}
+
 var errTimer = null;
 /** A refusal's line near the buttons (null clears it); gone after 10 s. */
 export function showError(T, text) {
