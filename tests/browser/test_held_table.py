@@ -36,7 +36,7 @@ FRAMES_JS = """async (held) => {
   const gap = frame(4, 3, { players: [], clock: {} });
   out.gap = [f.accept(S, gap, sync), syncs, gap.table.id];
   // `you`'s daily hands and seed, by `you_at`.
-  const mine = frame(5, 3, table); mine.you = { seat: 0, hands: { free: 3 }, client_seed: 's', you_at: 5 };
+  const mine = frame(5, 3, table); mine.you = { seat: 0, hands: { free: 3 }, client_seed: 's' };
   mine.you_at = 5;
   out.mine = f.accept(S, mine, sync);
   const next = frame(6, 3, { players: [], clock: {} }); next.you = { seat: 0 }; next.you_at = 5;

@@ -67,7 +67,8 @@ def encoded(value: Any) -> orjson.Fragment:
 #: them only when they changed (a snapshot always), as ``last_result``; each
 #: state names the publication that last carried them (``table_at``), and
 #: the page keeps them (table/frames.js, the same list). Resent at every
-#: action they were about a sixth of a Ramponneau state's deflated bytes.
+#: action they were a seventh of a Ramponneau state's raw bytes
+#: (bench/bench_frame_bytes.py).
 HELD = ("id", "name", "game", "variant", "label", "view", "stakes", "buy_in", "seats", "timer", "fair", "house")
 #: Likewise in ``you``: the player's daily hands and the seed he sent, held
 #: by the page from the publication his ``you_at`` names.
