@@ -12,13 +12,15 @@ from tests.browser.test_table_page import start_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.db]
 
-#: Frames as the server sends them (the held result is named by result_at).
+#: Frames as the server sends them (the held result is named by result_at;
+#: each carries the table's held keys, its `id` among them: docs/protocol.md).
 RUN = """async (frames) => {
   const { accept } = await import('/static/table/frames.js');
   const S = { story: [] };
   let syncs = 0;
   return frames.map(([epoch, seq]) => {
-    const m = { type: 'state', epoch, seq, table: {}, deal: null, result_at: 0, story_at: 0, story: [] };
+    const m = { type: 'state', epoch, seq, table: { id: 1 }, table_at: seq, deal: null, result_at: 0,
+                story_at: 0, story: [] };
     if (seq === 1 || epoch === 0) m.last_result = null;
     const taken = accept(S, m, () => { syncs += 1; });
     return [epoch, seq, taken, S.msg.epoch, S.msg.seq];

@@ -239,6 +239,7 @@ class Bot:
         asked_seat = False
         acted_at = -1
         n = 0
+        fair_held: dict[str, Any] = {}  # the commitments as last carried (docs/protocol.md table_at)
         while not stop.is_set():
             try:
                 raw = await asyncio.wait_for(ws.recv(), 0.5)
@@ -247,7 +248,9 @@ class Bot:
             m = json.loads(raw)
             if m["type"] != "state":
                 continue
-            running = ((m.get("table") or {}).get("fair") or {}).get("deal")
+            if "id" in (m.get("table") or {}):  # the table's held keys, carried when they change
+                fair_held = m["table"].get("fair") or {}
+            running = fair_held.get("deal")
             if running and m.get("deal") is not None:
                 self.deal_seen[running] = time.time()
             you = m.get("you")

@@ -20,6 +20,7 @@ from tavern.tables.actor import TableActor
 from tavern.tables.bank import SqlBank
 from tavern.tables.broadcast import LocalBroadcaster
 from tavern.tables.commands import Act, Sit, Sync
+from tavern.tables.publication import HELD, HELD_YOU
 
 _HASH = "$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG"
 
@@ -117,7 +118,26 @@ class Harness:
         await settle(self.actor)
 
     def last(self, name: str | None) -> dict[str, Any]:
-        return self.inbox[name][-1]
+        """The last message, a state as a client holds it: with the table's
+        held keys (docs/protocol.md ``table_at``) put back."""
+        return self.with_table(name, self.inbox[name][-1])
+
+    def with_table(self, name: str | None, msg: dict[str, Any]) -> dict[str, Any]:
+        """``msg`` with the table's settings and fair commitments of the
+        publication its ``table_at`` names, which must be one this recipient
+        received (a state carrying them has the table's ``id``)."""
+        if msg.get("type") != "state":
+            return msg
+        before = self.inbox[name][:self.inbox[name].index(msg) + 1]
+        if "id" not in msg["table"]:
+            carrier = next(m for m in reversed(before) if m["type"] == "state" and "id" in m["table"])
+            assert carrier["seq"] == msg["table_at"] and carrier["epoch"] == msg["epoch"], (carrier["seq"], msg["table_at"])
+            msg = {**msg, "table": {**msg["table"], **{k: carrier["table"][k] for k in HELD if k in carrier["table"]}}}
+        if msg.get("you") and "hands" not in msg["you"]:
+            carrier = next(m for m in reversed(before) if m["type"] == "state" and "hands" in (m.get("you") or {}))
+            assert carrier["seq"] == msg["you_at"], (carrier["seq"], msg["you_at"])
+            msg = {**msg, "you": {**msg["you"], **{k: carrier["you"][k] for k in HELD_YOU}}}
+        return msg
 
     def held(self, name: str | None) -> dict[str, Any]:
         """The last state as a client holds it (docs/protocol.md): with the
@@ -127,7 +147,7 @@ class Harness:
         last = states[-1]
         carrier = next(m for m in reversed(states) if "last_result" in m)
         assert carrier is last or carrier["seq"] == last["result_at"], (carrier["seq"], last["result_at"])
-        return {**last, "last_result": carrier["last_result"],
+        return {**self.with_table(name, last), "last_result": carrier["last_result"],
                 **({"fair": carrier["fair"]} if "fair" in carrier else {})}
 
     async def play_deal(self, policy: Callable[[str, list[dict[str, Any]]], dict[str, Any]]) -> int:

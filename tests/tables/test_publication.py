@@ -3,7 +3,8 @@
 docs/protocol.md: a ``state`` carries the story's new events only (from
 ``story_at``), ``last_result`` and the revealed seed only when they changed,
 and — when the game gives them apart — the public deal beside the player's
-``own`` part. Apart from that, each recipient's state as published must be
+``own`` part, and the table's settings and fair commitments (``table_at``)
+and the player's daily hands and seed (``you_at``) only when they changed. Apart from that, each recipient's state as published must be
 exactly the snapshot a (re)connection would get at that moment: the
 publication encodes what every recipient holds alike once and joins each
 recipient's own part to it, and nothing may be lost, doubled or crossed
@@ -23,6 +24,7 @@ from tests.tables.conftest import Harness, any_legal, build_world, random_policy
 
 from tavern.games.base import lay_own
 from tavern.tables.broadcast import SPECTATORS
+from tavern.tables.publication import HELD, HELD_YOU
 
 pytestmark = [pytest.mark.db]
 
@@ -59,6 +61,7 @@ def test_each_published_state_is_the_recipients_snapshot(session_factory, game, 
     world = build_world(session_factory, game=game, stakes=stakes, rake_percent=0, names=(*players, "dan"))
     problems: list[str] = []  # collected: the actor survives its publisher's errors
     checked: dict[str | None, int] = {}
+    held: dict[str | None, dict[str, Any]] = {}  # each recipient's table keys as last carried
 
     async def scenario() -> None:
         # A stopped clock: the snapshot taken after a publication must show
@@ -82,6 +85,16 @@ def test_each_published_state_is_the_recipients_snapshot(session_factory, game, 
                         snap.pop(part, None)
                     if "own" in sent:
                         sent["deal"] = lay_own(sent["deal"], sent.pop("own"))
+                    if "id" in sent["table"]:  # carried: the client keeps them
+                        assert sent["table_at"] == sent["seq"]
+                        held[name] = {k: sent["table"][k] for k in HELD if k in sent["table"]}
+                    else:  # and puts them back
+                        sent["table"] = {**sent["table"], **held[name]}
+                    if "you" in sent and "hands" in sent["you"]:  # his daily hands and seed likewise
+                        assert sent["you_at"] == sent["seq"]
+                        held[f"you:{name}"] = {k: sent["you"][k] for k in HELD_YOU}
+                    elif "you" in sent:
+                        sent["you"] = {**sent["you"], **held[f"you:{name}"]}
                     snap.pop("story"), snap.pop("story_at")
                     assert sent == snap, _differences(sent, snap)
                     checked[name] = checked.get(name, 0) + 1

@@ -62,6 +62,19 @@ def encoded(value: Any) -> orjson.Fragment:
     return orjson.Fragment(_dumps(value))
 
 
+#: The public table's keys that change at most once a deal: its settings,
+#: the fair commitments, the policy's own (``house``). A publication carries
+#: them only when they changed (a snapshot always), as ``last_result``; each
+#: state names the publication that last carried them (``table_at``), and
+#: the page keeps them (table/frames.js, the same list). Resent at every
+#: action they were a seventh of a Ramponneau state's raw bytes
+#: (bench/bench_frame_bytes.py).
+HELD = ("id", "name", "game", "variant", "label", "view", "stakes", "buy_in", "seats", "timer", "fair", "house")
+#: Likewise in ``you``: the player's daily hands and the seed he sent, held
+#: by the page from the publication his ``you_at`` names.
+HELD_YOU = ("hands", "client_seed")
+
+
 def _joined(alike: bytes, recipients: bytes) -> str:
     """One JSON object's text from two objects with no key in common
     (``{"a":1}`` and ``{"b":2}``: ``{"a":1,"b":2}``): a publication's part
@@ -122,6 +135,14 @@ class Publisher:
         #: docs/protocol.md) so that a client who missed it asks for a snapshot.
         self.result_sent: tuple[Any, Any] = (None, None)
         self.result_at = 0
+        #: The table's keys that change at most once a deal (:data:`HELD`),
+        #: as the last publication carrying them had them, and its ``seq``.
+        self.held_sent: dict[str, Any] | None = None
+        self.table_at = 0
+        #: Each player's ``you`` keys that change at most once a deal
+        #: (:data:`HELD_YOU`) as last carried to him, and that publication's ``seq``.
+        self.you_sent: dict[str, dict[str, Any]] = {}
+        self.you_at: dict[str, int] = {}
         #: Each player's legal actions as last shown to him, and the first
         #: publication that showed them: an action chosen on an older view
         #: is stale (the actor's ``act``).
@@ -201,14 +222,15 @@ class Publisher:
         (``shared["deal"]``) instead of a view of his own."""
         if shared is None:
             shared = {"table": table or self.public_table(), "last_result": self.table.last_result,
-                      "result": True, "story": self.story[story_at:], "deal": None}
+                      "result": True, "story": self.story[story_at:], "deal": None, "snapshot": True}
         return {**self._alike(story_at, shared), **self._recipients(username, shared, view, own)}
 
     def _alike(self, story_at: int, shared: dict[str, Any]) -> dict[str, Any]:
         """The part of a state message every recipient of a publication holds alike."""
         # The epoch (the owner's fence) before the sequence: a new owner's
         # frames start again from 1 and must not look stale (docs/protocol.md).
-        msg: dict[str, Any] = {"type": "state", "epoch": self.table.fence, "seq": self.seq, "table": shared["table"]}
+        msg: dict[str, Any] = {"type": "state", "epoch": self.table.fence, "seq": self.seq, "table": shared["table"],
+                               "table_at": self.table_at}
         if shared["result"]:
             msg["last_result"] = shared["last_result"]
         msg.update(result_at=self.result_at, story_at=story_at, story=shared["story"])
@@ -242,6 +264,7 @@ class Publisher:
                               "hands": seat.extra.get("hands"),
                               "legal": self._legal_for(username, dealt),
                               "client_seed": t.client_seeds.get(username, "")}
+                self._hold_you(username, msg, "snapshot" in shared)
             if shared["result"] and t.revealed is not None and username in t.revealed["players"]:
                 # his own openings beside the deal's common block (issue 42 §6)
                 msg["fair"] = {**t.revealed["fair"], **t.revealed["own"].get(username, {})}
@@ -249,6 +272,20 @@ class Publisher:
             if waits is not None:  # his place in line and his offer, to him only
                 msg["waiting"] = waits
         return msg
+
+    def _hold_you(self, username: str, msg: dict[str, Any], snapshot: bool) -> None:
+        """``you``'s :data:`HELD_YOU` keys go when they changed since the
+        last publication that carried them to ``username`` (a snapshot:
+        always, and it notes nothing: the player's other pages did not get
+        it); ``you_at`` names that publication."""
+        you = msg["you"]
+        held = {k: you[k] for k in HELD_YOU}
+        if not snapshot and held != self.you_sent.get(username):
+            self.you_sent[username], self.you_at[username] = held, self.seq
+        elif not snapshot:
+            for k in HELD_YOU:
+                del you[k]
+        msg["you_at"] = self.you_at.get(username, 0)
 
     def seated(self, view: dict[str, Any]) -> dict[str, Any]:
         """The deal view with the table's seat numbers, as ``table`` and ``you`` give them."""
@@ -263,6 +300,17 @@ class Publisher:
         return legal
 
     # --- publications -----------------------------------------------------------
+
+    def _table_part(self) -> dict[str, Any]:
+        """The public table as this publication carries it: whole when its
+        :data:`HELD` keys changed since the last publication that carried
+        them (noted as ``table_at``), without them otherwise."""
+        table = self.public_table()
+        held = {k: table[k] for k in HELD if k in table}
+        if held != self.held_sent:
+            self.held_sent, self.table_at = held, self.seq
+            return table
+        return {k: v for k, v in table.items() if k not in held}
 
     def _deal_parts(self, names: list[str], watched: bool) -> tuple[Any, dict[str | None, dict[str, Any]],
                                                                     dict[str, Own]]:
@@ -306,6 +354,8 @@ class Publisher:
         if result:
             self.result_sent, self.result_at = (t.last_result, t.revealed), self.seq
         names = [*(s.name for s in t.seats.values() if s.name not in t.socketless), *(also or [])]
+        for gone in self.you_sent.keys() - {s.name for s in t.seats.values()}:
+            del self.you_sent[gone]  # seated again, his next ``you`` carries them whole
         for name in t.socketless:
             # No page shows this seat (a house player's): no message, but its
             # legal actions are noted as shown, as a socket's would be (a move
@@ -321,7 +371,7 @@ class Publisher:
         # joined to each recipient's own part (his seat, his part of the
         # deal), encoded alone.
         public_deal, deals, owns = self._deal_parts(names, watched)
-        shared = {"table": encoded(self.public_table()), "result": result,
+        shared = {"table": encoded(self._table_part()), "result": result,
                   "last_result": encoded(t.last_result) if result else None,
                   "story": encoded(self.story[at:]),
                   "deal": public_deal}  # the reveal: each player's own (_recipients)

@@ -112,7 +112,10 @@ class State(_Message):
     #: The owner's fence (issue 38 §2): frames are ordered by (epoch, seq),
     #: so a new owner's frames are never taken for stale ones.
     epoch: int
+    #: The public table; its settings and fair commitments (publication.HELD)
+    #: only when they changed since the publication ``table_at`` (a snapshot: always).
     table: dict[str, Any]
+    table_at: int
     deal: dict[str, Any] | None
     #: What only this player sees, to lay over ``deal`` (the public view):
     #: ``[path, value]`` pairs (games.base.Own). Absent: ``deal`` is his view.
@@ -123,6 +126,8 @@ class State(_Message):
     story_at: int
     story: list[dict[str, Any]]
     you: dict[str, Any] | None = None
+    #: With ``you``: the publication that last carried its daily hands and client seed.
+    you_at: int | None = None
     fair: dict[str, Any] | None = None
     #: A player in the table's waiting list: his place and the seat offered to him.
     waiting: dict[str, Any] | None = None

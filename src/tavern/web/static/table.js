@@ -53,6 +53,8 @@ var VIEWS = { holdem: poker, draw_poker: poker, rami: rami, rummoli: rummoli, ra
   var S = {                   // what the page remembers between frames
     msg: null, at: 0,         // last "state" frame and when it came
     result: null,             // the last result and revealed seed held, and the publication that carried them
+    held: null,               // the table's settings and fair commitments held, and the publication that carried them
+    heldYou: null,            // and the player's daily hands and seed (frames.js)
     story: [],                // the deal's public events so far (frames.js)
     seatChoice: null,         // the free seat clicked before "Cave"
     selected: [], selKey: "", // cards picked in the hand (discards, plays)

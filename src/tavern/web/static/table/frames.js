@@ -3,7 +3,16 @@
  * the sequence); the last result and revealed seed, sent only when they
  * change, are held and put back on each frame; the player's own part (`own`)
  * is laid into the public deal view; the deal's journal is kept from its
- * `story_at` slices. A gap (a frame missed) asks the server for a snapshot. */
+ * `story_at` slices; the table's keys that change at most once a deal (its
+ * settings, the fair commitments), sent only when they change, are held and
+ * put back into each frame's `table`. A gap (a frame missed) asks the server
+ * for a snapshot. */
+
+/** The table's keys a frame carries only when they changed (docs/protocol.md;
+ *  `HELD` in tavern/tables/publication.py, the same list). */
+export var HELD = ["id", "name", "game", "variant", "label", "view", "stakes", "buy_in", "seats", "timer", "fair", "house"];
+/** And `you`'s (`HELD_YOU`), by `you_at`. */
+export var HELD_YOU = ["hands", "client_seed"];
 
 function older(m, held) {
   var e = m.epoch || 0, h = held.epoch || 0;
@@ -27,9 +36,35 @@ export function accept(S, m, sync) {
     m.last_result = S.result.last_result;
     if (m.fair === undefined && S.result.fair) m.fair = S.result.fair;
   }
+  // The table's settings and fair commitments likewise: a frame whose
+  // `table` has its `id` carries them all; the others name the frame that
+  // did (`table_at`) and get them back from the page's memory.
+  // Without any held, the frame cannot be drawn (which game, which seats):
+  // it waits for the snapshot asked.
+  if ("id" in m.table) S.held = { at: m.table_at, keys: pick(m.table, HELD) };
+  else if (!S.held) { sync(); return false; }
+  else {
+    if (S.held.at !== m.table_at) sync();
+    Object.assign(m.table, S.held.keys);
+  }
+  // The player's daily hands and seed likewise (`you_at`).
+  if (m.you) {
+    if ("hands" in m.you) S.heldYou = { at: m.you_at, keys: pick(m.you, HELD_YOU) };
+    else if (!S.heldYou) sync();
+    else {
+      if (S.heldYou.at !== m.you_at) sync();
+      Object.assign(m.you, S.heldYou.keys);
+    }
+  }
   if (m.own && m.deal) layOwn(m.deal, m.own);
   S.msg = m; S.at = performance.now(); S.fresh = false;
   return true;
+}
+
+function pick(part, names) {
+  var keys = {};
+  names.forEach(function (k) { if (k in part) keys[k] = part[k]; });
+  return keys;
 }
 
 /** A state's `own`: what only this player sees (his cards, his legal
