@@ -314,6 +314,11 @@ def test_ramponneau_deal_to_showdown(browser, players, db_url, tmp_path):
         # first screen; the table's facts fold away.
         ana.page.reload()
         ana.page.wait_for_selector(f"{LIVE}[data-seq]")
+        # Measured during a deal, as a player plays: reloaded at the last
+        # deal's result, the result's panel comes under the felt, before the
+        # seat's buttons (a flaky 995 px once); the next deal starts by itself.
+        ana.page.wait_for_function("() => !['', 'over'].includes(document.getElementById('table-live').dataset.phase)",
+                                   timeout=30_000)
         assert ana.page.evaluate("!document.querySelector('details.table-facts').open")
         ana.page.evaluate("window.scrollTo(0, 0)")  # the first screen, as the page opens
         felt = ana.page.locator(f"{LIVE} .tl-oval").bounding_box()
