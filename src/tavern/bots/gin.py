@@ -35,6 +35,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from tavern.bots import gin_search
 from tavern.bots.levels import BEGINNER, FORT
 from tavern.bots.moves import Move, find
 from tavern.bots.rami import FEED, RULES, _discard, best_throw, draw_source
@@ -75,10 +76,18 @@ def ahead_throw(view: dict[str, Any], hand: list[str], allowed: list[str], rules
     """The discard among ``allowed`` whose ten remaining cards, with
     ``AHEAD`` unseen cards drawn, hold the least deadwood on average (a card
     that goes with one the opponent took from us charged ``FEED`` a draw)."""
+    return ranked_throws(view, hand, allowed, rules, rng, memory, draws_n)[0]
+
+
+def ranked_throws(view: dict[str, Any], hand: list[str], allowed: list[str], rules: MeldRules,
+                  rng: random.Random, memory: Memory | None = None, draws_n: int = DRAWS) -> list[str]:
+    """The distinct cards of ``allowed``, best discard first (:func:`ahead_throw`'s order)."""
+    allowed = list(dict.fromkeys(allowed))
     left = melds.discard_options(hand, rules)
     pool = unseen(view, hand, memory)
     if len(pool) < AHEAD:
-        return best_throw(hand, allowed, rules)
+        best = best_throw(hand, allowed, rules)
+        return [best] + [c for c in allowed if c != best]
     draws = [rng.sample(pool, AHEAD) for _ in range(draws_n)]
 
     def score(c: str) -> tuple[int, int, int]:
@@ -86,7 +95,7 @@ def ahead_throw(view: dict[str, Any], hand: list[str], allowed: list[str], rules
         fed = FEED * len(draws) if memory is not None and memory.feeds(c) else 0
         return sum(melds.min_deadwood(kept + d, rules) for d in draws) + fed, left[c], -melds.points(c, rules)
 
-    return min(allowed, key=score)
+    return sorted(allowed, key=score)
 
 
 def gin_outs(view: dict[str, Any], hand: list[str], card: str, rules: MeldRules,
@@ -114,17 +123,42 @@ def gin(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, leve
     return gin_with(RULES["gin"], view, legal, rng, level, memory)
 
 
+def _fort_play(view: dict[str, Any], knock: LegalAction | None, options: LegalAction | None, rules: MeldRules,
+               rng: random.Random, memory: Memory | None) -> Move:
+    """« fort »'s knock or discard: « habitué »'s best discards and the knock
+    played out in worlds dealt again (bots/gin_search.py)."""
+    assert options is not None
+    hand = list(view["hand"])
+    ranked = ranked_throws(view, hand, list(options["cards"]), rules, rng, memory, DRAWS)
+    knock_card = best_throw(hand, list(knock["cards"]), rules) if knock else None
+    # « habitué »'s move, kept unless the play-outs clearly beat it.
+    default = ("knock", knock_card) if knock_card and not plays_for_gin(view, hand, knock_card, rules, memory) \
+        else ("discard", ranked[0])
+    kind, card = gin_search.choose_play(view, default, knock_card, ranked, unseen(view, hand, memory), memory)
+    if kind == "discard" and memory is not None:
+        memory.discarded(card, view)
+    return {"action": kind, "card": card}
+
+
 def gin_with(rules: MeldRules, view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str,
-             memory: Memory | None = None) -> Move:
+             memory: Memory | None = None, search: bool = True) -> Move:
     """Gin under ``rules`` (ours, or another house's gin: the bench plays
-    OpenSpiel's, ace low only and worth 1)."""
+    OpenSpiel's, ace low only and worth 1). « fort » searches
+    (bots/gin_search.py) with our rules only (``search``: False for
+    another house's gin, and for the test that shows the search matters)."""
     drawing = find(legal, "draw")
     if drawing:
-        return draw_source(view, drawing, rules, level, rng)
+        move = draw_source(view, drawing, rules, level, rng)
+        if level == FORT and search and len(drawing["sources"]) == 2:
+            pool = unseen(view, list(view["hand"]), memory)
+            move = {"action": "draw", "source": gin_search.choose_draw(view, pool, memory, move["source"])}
+        return move
     won = find(legal, "gin")
     if won:
         return {"action": "gin"} if won.get("grand") else {"action": "gin", "card": won["cards"][0]}
     knock = find(legal, "knock")
+    if level == FORT and search:
+        return _fort_play(view, knock, find(legal, "discard"), rules, rng, memory)
     # « habitué » knocks unless he has outs to gin and the stock is not
     # low (measured against club players, docs/bots.md: gin pays two cocottes
     # and 25, and a club player seldom knocks early); the beginner misses some knocks.
