@@ -28,6 +28,11 @@ draw and the stock still holds more than ``LATE`` cards — then he plays on
 for gin (the opponent's count + 25 and two cocottes against a knock's
 difference and one). What the opponent took from his discards (the seat's
 memory, bots/rami_read.py) is not fed back to him.
+
+« fort » (bots/gin_search.py) starts from « habitué »'s move and plays the
+deal out, in worlds dealt again from what his seat knows, against the
+knock, the discard or the stock and « habitué »'s three best discards; he
+changes move only where the play-outs clearly say so.
 """
 
 from __future__ import annotations
@@ -51,7 +56,8 @@ DECK = [r + s for s in "scdh" for r in "A23456789TJQK"]
 #: microseconds).
 AHEAD = 3
 DRAWS = 80
-#: « fort »: the same look ahead on more draws (less noise in the choice).
+#: « fort » without its search (``search=False``): the same look ahead on
+#: more draws (less noise in the choice; measured level with « habitué »).
 FORT_DRAWS = 240
 #: Knock timing: with this share of the unseen cards or more giving gin at
 #: the next draw, and more than ``LATE`` cards in the stock, he plays on for
@@ -146,10 +152,11 @@ def gin_with(rules: MeldRules, view: dict[str, Any], legal: list[LegalAction], r
     OpenSpiel's, ace low only and worth 1). « fort » searches
     (bots/gin_search.py) with our rules only (``search``: False for
     another house's gin, and for the test that shows the search matters)."""
+    searching = level == FORT and search and rules == RULES["gin"]  # the play-outs play our gin
     drawing = find(legal, "draw")
     if drawing:
         move = draw_source(view, drawing, rules, level, rng)
-        if level == FORT and search and len(drawing["sources"]) == 2:
+        if searching and len(drawing["sources"]) == 2:
             pool = unseen(view, list(view["hand"]), memory)
             move = {"action": "draw", "source": gin_search.choose_draw(view, pool, memory, move["source"])}
         return move
@@ -157,7 +164,7 @@ def gin_with(rules: MeldRules, view: dict[str, Any], legal: list[LegalAction], r
     if won:
         return {"action": "gin"} if won.get("grand") else {"action": "gin", "card": won["cards"][0]}
     knock = find(legal, "knock")
-    if level == FORT and search:
+    if searching:
         return _fort_play(view, knock, find(legal, "discard"), rules, rng, memory)
     # « habitué » knocks unless he has outs to gin and the stock is not
     # low (measured against club players, docs/bots.md: gin pays two cocottes
