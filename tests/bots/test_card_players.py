@@ -176,8 +176,9 @@ def test_gin_fort_knocks_where_the_play_outs_say_gin_is_not_worth_waiting_for(st
     cocotte more. Gin needs the 2 of diamonds or the 4 of clubs (the queen of
     spades lies on the pile): 2 cards of the 40 unseen, 1 draw in 20, and
     the 25 + 25 + 3 extra points are won on a twentieth of the draws, while
-    the opponent, drawing too, may go down first. « habitué »'s rule (play on with 4 % of outs and
-    stock left, measured against club players) plays on; « fort » plays the
+    the opponent, drawing too, may go down first. « habitué »'s rule (play
+    on with 4 % of outs and stock left, measured against club players)
+    plays on; « fort » plays the
     deal out in worlds dealt again from his view and knocks — the same code
     without its search (``search=False``) plays on, so this fails if the
     search is switched off."""

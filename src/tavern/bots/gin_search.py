@@ -25,8 +25,9 @@ The candidates: at the draw, the discard or the stock (searched only when
 the discard can meld with a card of the hand; else the stock, as
 « habitué »); at the play, a gin at once when allowed, otherwise the knock
 (when allowed) and the ``KEEP`` discards « habitué » ranks best
-(:func:`~tavern.bots.gin.ahead_throw`'s look ahead, more of them than
-« habitué » weighs). The budget (200 ms a decision at p99, docs/bots.md)
+(ranked by :func:`~tavern.bots.gin.ahead_throw`'s look ahead). A
+candidate replaces « habitué »'s move only when the worlds clearly prefer
+it (:func:`clearly_better`). The budget (200 ms a decision at p99, docs/bots.md)
 sets ``WORLDS``.
 """
 
