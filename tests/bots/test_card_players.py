@@ -155,3 +155,39 @@ def test_gin_plays_on_for_gin_with_outs_and_knocks_when_the_stock_runs_low() -> 
     for seed in range(3):
         assert decide("gin", REGULAR, early, legal, random.Random(seed)) == {"action": "discard", "card": "Kd"}
         assert decide("gin", REGULAR, late, legal, random.Random(seed)) == {"action": "knock", "card": "Kd"}
+
+
+def _gin_three_sets(stock: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    hand = ["2c", "2h", "2s", "3d", "3s", "4d", "4h", "4s", "Qc", "Qd", "Qh"]
+    view = {"game": "gin", "phase": "play", "dealer": "B", "to_act": ["A"], "hand": hand, "knock_limit": 10,
+            "turned": "Th", "stock": stock, "discard": {"top": "Qs", "size": 8},
+            "players": [{"player": "B", "chips": 1000, "cards": 10}, {"player": "A", "chips": 1000, "cards": 11}]}
+    return view, [{"action": "discard", "cards": list(hand)}, {"action": "knock", "cards": ["3d", "3s"]}]
+
+
+@pytest.mark.parametrize("stock", [22, 18])
+def test_gin_fort_knocks_where_the_play_outs_say_gin_is_not_worth_waiting_for(stock: int) -> None:
+    """« knocking: 8 or 9 cards in melds and the 1 or 2 other cards totalling
+    less than the turned card's value; ... the knocker scores the difference
+    of deadwood »; « "petit gin": all 10 cards in melds after discarding —
+    opponent's deadwood + 25 and 2 cocottes »; « A won deal that is not gin
+    earns 1 cocotte » (RULES.md, Gin). Three sets and a 3 (3 points, under
+    the turned 10): a knock now, or play on for gin, worth 25 points and a
+    cocotte more. Gin needs the 2 of diamonds or the 4 of clubs (the queen of
+    spades lies on the pile): 2 cards of the 40 unseen, 1 draw in 20, and
+    the 25 + 25 + 3 extra points are won on a twentieth of the draws, while
+    the opponent, drawing too, may go down first. « habitué »'s rule (play
+    on with 4 % of outs and stock left, measured against club players)
+    plays on; « fort » plays the
+    deal out in worlds dealt again from his view and knocks — the same code
+    without its search (``search=False``) plays on, so this fails if the
+    search is switched off."""
+    from tavern.bots.gin import gin_with
+    from tavern.bots.rami import RULES
+
+    view, legal = _gin_three_sets(stock)
+    for seed in range(3):
+        assert decide("gin", REGULAR, view, legal, random.Random(seed)) == {"action": "discard", "card": "3d"}
+        assert decide("gin", FORT, view, legal, random.Random(seed)) == {"action": "knock", "card": "3d"}
+        off = gin_with(RULES["gin"], view, legal, random.Random(seed), FORT, Memory("gin"), search=False)
+        assert off == {"action": "discard", "card": "3d"}

@@ -28,6 +28,11 @@ draw and the stock still holds more than ``LATE`` cards — then he plays on
 for gin (the opponent's count + 25 and two cocottes against a knock's
 difference and one). What the opponent took from his discards (the seat's
 memory, bots/rami_read.py) is not fed back to him.
+
+« fort » (bots/gin_search.py) starts from « habitué »'s move and plays the
+deal out, in worlds dealt again from what his seat knows, against the
+knock, the discard or the stock and « habitué »'s three best discards; he
+changes move only where the play-outs clearly say so.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from tavern.bots import gin_search
 from tavern.bots.levels import BEGINNER, FORT
 from tavern.bots.moves import Move, find
 from tavern.bots.rami import FEED, RULES, _discard, best_throw, draw_source
@@ -50,7 +56,8 @@ DECK = [r + s for s in "scdh" for r in "A23456789TJQK"]
 #: microseconds).
 AHEAD = 3
 DRAWS = 80
-#: « fort »: the same look ahead on more draws (less noise in the choice).
+#: « fort » without its search (``search=False``): the same look ahead on
+#: more draws (less noise in the choice; measured level with « habitué »).
 FORT_DRAWS = 240
 #: Knock timing: with this share of the unseen cards or more giving gin at
 #: the next draw, and more than ``LATE`` cards in the stock, he plays on for
@@ -75,10 +82,18 @@ def ahead_throw(view: dict[str, Any], hand: list[str], allowed: list[str], rules
     """The discard among ``allowed`` whose ten remaining cards, with
     ``AHEAD`` unseen cards drawn, hold the least deadwood on average (a card
     that goes with one the opponent took from us charged ``FEED`` a draw)."""
+    return ranked_throws(view, hand, allowed, rules, rng, memory, draws_n)[0]
+
+
+def ranked_throws(view: dict[str, Any], hand: list[str], allowed: list[str], rules: MeldRules,
+                  rng: random.Random, memory: Memory | None = None, draws_n: int = DRAWS) -> list[str]:
+    """The distinct cards of ``allowed``, best discard first (:func:`ahead_throw`'s order)."""
+    allowed = list(dict.fromkeys(allowed))
     left = melds.discard_options(hand, rules)
     pool = unseen(view, hand, memory)
     if len(pool) < AHEAD:
-        return best_throw(hand, allowed, rules)
+        best = best_throw(hand, allowed, rules)
+        return [best] + [c for c in allowed if c != best]
     draws = [rng.sample(pool, AHEAD) for _ in range(draws_n)]
 
     def score(c: str) -> tuple[int, int, int]:
@@ -86,7 +101,7 @@ def ahead_throw(view: dict[str, Any], hand: list[str], allowed: list[str], rules
         fed = FEED * len(draws) if memory is not None and memory.feeds(c) else 0
         return sum(melds.min_deadwood(kept + d, rules) for d in draws) + fed, left[c], -melds.points(c, rules)
 
-    return min(allowed, key=score)
+    return sorted(allowed, key=score)
 
 
 def gin_outs(view: dict[str, Any], hand: list[str], card: str, rules: MeldRules,
@@ -114,17 +129,43 @@ def gin(view: dict[str, Any], legal: list[LegalAction], rng: random.Random, leve
     return gin_with(RULES["gin"], view, legal, rng, level, memory)
 
 
+def _fort_play(view: dict[str, Any], knock: LegalAction | None, options: LegalAction | None, rules: MeldRules,
+               rng: random.Random, memory: Memory | None) -> Move:
+    """« fort »'s knock or discard: « habitué »'s best discards and the knock
+    played out in worlds dealt again (bots/gin_search.py)."""
+    assert options is not None
+    hand = list(view["hand"])
+    ranked = ranked_throws(view, hand, list(options["cards"]), rules, rng, memory, DRAWS)
+    knock_card = best_throw(hand, list(knock["cards"]), rules) if knock else None
+    # « habitué »'s move, kept unless the play-outs clearly beat it.
+    default = ("knock", knock_card) if knock_card and not plays_for_gin(view, hand, knock_card, rules, memory) \
+        else ("discard", ranked[0])
+    kind, card = gin_search.choose_play(view, default, knock_card, ranked, unseen(view, hand, memory), memory)
+    if kind == "discard" and memory is not None:
+        memory.discarded(card, view)
+    return {"action": kind, "card": card}
+
+
 def gin_with(rules: MeldRules, view: dict[str, Any], legal: list[LegalAction], rng: random.Random, level: str,
-             memory: Memory | None = None) -> Move:
+             memory: Memory | None = None, search: bool = True) -> Move:
     """Gin under ``rules`` (ours, or another house's gin: the bench plays
-    OpenSpiel's, ace low only and worth 1)."""
+    OpenSpiel's, ace low only and worth 1). « fort » searches
+    (bots/gin_search.py) with our rules only (``search``: False for
+    another house's gin, and for the test that shows the search matters)."""
+    searching = level == FORT and search and rules == RULES["gin"]  # the play-outs play our gin
     drawing = find(legal, "draw")
     if drawing:
-        return draw_source(view, drawing, rules, level, rng)
+        move = draw_source(view, drawing, rules, level, rng)
+        if searching and len(drawing["sources"]) == 2:
+            pool = unseen(view, list(view["hand"]), memory)
+            move = {"action": "draw", "source": gin_search.choose_draw(view, pool, memory, move["source"])}
+        return move
     won = find(legal, "gin")
     if won:
         return {"action": "gin"} if won.get("grand") else {"action": "gin", "card": won["cards"][0]}
     knock = find(legal, "knock")
+    if searching:
+        return _fort_play(view, knock, find(legal, "discard"), rules, rng, memory)
     # « habitué » knocks unless he has outs to gin and the stock is not
     # low (measured against club players, docs/bots.md: gin pays two cocottes
     # and 25, and a club player seldom knocks early); the beginner misses some knocks.
