@@ -41,23 +41,23 @@ export function accept(S, m, sync) {
   // did (`table_at`) and get them back from the page's memory.
   // Without any held, the frame cannot be drawn (which game, which seats):
   // it waits for the snapshot asked.
-  if ("id" in m.table) S.held = { at: m.table_at, keys: pick(m.table, HELD) };
-  else if (!S.held) { sync(); return false; }
-  else {
-    if (S.held.at !== m.table_at) sync();
-    Object.assign(m.table, S.held.keys);
-  }
-  // The player's daily hands and seed likewise (`you_at`).
-  if (m.you) {
-    if ("hands" in m.you) S.heldYou = { at: m.you_at, keys: pick(m.you, HELD_YOU) };
-    else if (!S.heldYou) sync();
-    else {
-      if (S.heldYou.at !== m.you_at) sync();
-      Object.assign(m.you, S.heldYou.keys);
-    }
-  }
+  if (!restore(S, "held", m.table, m.table_at, HELD, "id" in m.table, sync)) return false;
+  // The player's daily hands and seed likewise (`you_at`); drawn without them.
+  if (m.you) restore(S, "heldYou", m.you, m.you_at, HELD_YOU, "hands" in m.you, sync);
   if (m.own && m.deal) layOwn(m.deal, m.own);
   S.msg = m; S.at = performance.now(); S.fresh = false;
+  return true;
+}
+
+/** Keys a part of the frame carries only when they changed: kept in
+ *  `S[slot]` from the frame that `carried` them, put back into `part` on the
+ *  others; a frame naming another carrier (`at`) than the one kept follows
+ *  a missed frame: a snapshot is asked. False when nothing is kept yet. */
+function restore(S, slot, part, at, names, carried, sync) {
+  if (carried) { S[slot] = { at: at, keys: pick(part, names) }; return true; }
+  if (!S[slot]) { sync(); return false; }
+  if (S[slot].at !== at) sync();
+  Object.assign(part, S[slot].keys);
   return true;
 }
 
