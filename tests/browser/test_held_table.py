@@ -47,19 +47,23 @@ FRAMES_JS = """async (held) => {
 }"""
 
 
+def moves(ps, n: int) -> None:
+    """``n`` moves of the deal, each player checking or calling in turn."""
+    moved = 0
+    while moved < n:
+        for p in ps.values():
+            choice = passive(p, p.actions())
+            if choice and moved < n:
+                p.click_action(choice)
+                moved += 1
+
+
 def test_a_page_joining_mid_deal_has_everything_and_keeps_what_is_held(browser, players, db_url, tmp_path):
     srv = start_server(db_url, tmp_path)
     try:
         ps = players(srv)
         seat_everyone(ps, cave=100)
-        # A move or two of the deal: publications without the held keys.
-        moved = 0
-        while moved < 2:
-            for p in ps.values():
-                choice = passive(p, p.actions())
-                if choice and moved < 2:
-                    p.click_action(choice)
-                    moved += 1
+        moves(ps, 2)  # a move or two of the deal: publications without the held keys
         ana = ps["ana"]
         cards = sorted(ana.my_cards())
         assert len(cards) == 2
@@ -84,13 +88,7 @@ def test_a_page_joining_mid_deal_has_everything_and_keeps_what_is_held(browser, 
         promised = first["table"]["fair"]["next"]
         # The next moves come without the held keys; the page still shows them.
         seq = first["seq"]
-        moved = 0
-        while moved < 2:
-            for p in ps.values():
-                choice = passive(p, p.actions())
-                if choice and moved < 2:
-                    p.click_action(choice)
-                    moved += 1
+        moves(ps, 2)
         page.wait_for_function("s => Number(document.getElementById('table-live').dataset.seq) > s + 1", arg=seq)
         later = [m for m in frames if m["type"] == "state" and m["seq"] > seq]
         assert later and all(not set(HELD) & set(m["table"]) for m in later), [sorted(m["table"]) for m in later]

@@ -9,17 +9,12 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from sqlalchemy import Engine
+from tests.tables.test_store_fault import _rename
 
 from tavern import metrics
 from tavern.tables.cluster import RedisCluster
 
 pytestmark = [pytest.mark.redis, pytest.mark.db]
-
-
-def _rename(engine: Engine, old: str, new: str) -> None:
-    with engine.begin() as conn:
-        conn.exec_driver_sql(f"ALTER TABLE {old} RENAME TO {new}")
 
 
 def test_a_claim_that_fails_on_the_store_lets_its_lease_go_and_a_sweep_takes_the_table_once_back(

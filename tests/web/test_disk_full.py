@@ -76,9 +76,9 @@ def test_a_table_on_a_full_disk_tells_its_players_why_and_deals_once_space_is_ba
     deals and the notice is gone. Heads-up, ana all-in from her blind: the
     deal is over as soon as dealt, so only the table's own retry can deal it."""
     import asyncio
-    import time
 
     from tests.tables.conftest import Harness, build_world
+    from tests.tables.test_store_fault import _until
 
     if not db_url.startswith("sqlite"):
         pytest.skip("the SQLite store's own disk")
@@ -92,12 +92,6 @@ def test_a_table_on_a_full_disk_tells_its_players_why_and_deals_once_space_is_ba
         h.bank.sit(world.table_id, world.users["ana"], 0, 20)
         h.bank.sit(world.table_id, world.users["bob"], 1, 200)
 
-        async def until(check, what: str) -> None:
-            deadline = time.monotonic() + 60
-            while not check():
-                assert time.monotonic() < deadline, f"not within 60 s: {what}"
-                await asyncio.sleep(0.05)
-
         def told() -> list[str | None]:
             return [m["table"].get("store_fault") for m in h.inbox["bob"] if m["type"] == "state"]
 
@@ -105,11 +99,11 @@ def test_a_table_on_a_full_disk_tells_its_players_why_and_deals_once_space_is_ba
             filler = fill_disk(small_disk)
             try:
                 actor = await h.start()
-                await until(lambda: "disk_full" in told(), "the players told the disk is full")
+                await _until(lambda: "disk_full" in told(), "the players told the disk is full")
                 assert actor.deals == 0 and actor.last_result is None
             finally:
                 filler.unlink()
-            await until(lambda: actor.last_result is not None, "the deal dealt and settled once space was back")
+            await _until(lambda: actor.last_result is not None, "the deal dealt and settled once space was back")
             await actor.stop()
             return told()
 
